@@ -1,0 +1,110 @@
+"""The Yokai Septet rules engine: pure, deterministic, standard library only.
+
+The public surface: ``decide`` (command -> events or a rule violation), ``evolve``
+(state + event -> state), ``legal_cards``/``expected_action`` (what a seat may do now),
+``observe``/``redact`` (what a viewer may see), and the event codec.
+"""
+
+from service.rules.cards import (
+    SEVEN_FOLLOWERS_DECK,
+    STANDARD_DECK,
+    Card,
+    Suit,
+    UnknownCardError,
+    card,
+    sort_cards,
+)
+from service.rules.commands import Command, CreateGame, DealRound, JoinSeat, PassCards, PlayCard
+from service.rules.config import GameConfig, Scoring, Variant
+from service.rules.engine import (
+    Action,
+    deal_due,
+    deal_problem,
+    decide,
+    evolve,
+    expected_action,
+    fold,
+    legal_cards,
+    preset_deal,
+    trick_winner,
+)
+from service.rules.errors import InvalidEventError, RuleViolationError, Violation
+from service.rules.events import (
+    SCHEMA_VERSION,
+    Event,
+    EventDataError,
+    PresetDeal,
+    RoundEndReason,
+    from_data,
+    to_data,
+)
+from service.rules.observe import (
+    OPERATOR,
+    PUBLIC,
+    OperatorView,
+    OperatorViewer,
+    PublicView,
+    PublicViewer,
+    SeatView,
+    SeatViewer,
+    Viewer,
+    observe,
+    redact,
+)
+from service.rules.replay import HistoryError, replay_checked
+from service.rules.state import INITIAL, GameState, Phase
+
+__all__ = [
+    "INITIAL",
+    "OPERATOR",
+    "PUBLIC",
+    "SCHEMA_VERSION",
+    "SEVEN_FOLLOWERS_DECK",
+    "STANDARD_DECK",
+    "Action",
+    "Card",
+    "Command",
+    "CreateGame",
+    "DealRound",
+    "Event",
+    "EventDataError",
+    "GameConfig",
+    "GameState",
+    "HistoryError",
+    "InvalidEventError",
+    "JoinSeat",
+    "OperatorView",
+    "OperatorViewer",
+    "PassCards",
+    "Phase",
+    "PlayCard",
+    "PresetDeal",
+    "PublicView",
+    "PublicViewer",
+    "RoundEndReason",
+    "RuleViolationError",
+    "Scoring",
+    "SeatView",
+    "SeatViewer",
+    "Suit",
+    "UnknownCardError",
+    "Variant",
+    "Viewer",
+    "Violation",
+    "card",
+    "deal_due",
+    "deal_problem",
+    "decide",
+    "evolve",
+    "expected_action",
+    "fold",
+    "from_data",
+    "legal_cards",
+    "observe",
+    "preset_deal",
+    "redact",
+    "replay_checked",
+    "sort_cards",
+    "to_data",
+    "trick_winner",
+]

@@ -1,0 +1,47 @@
+"""Commands: what an actor asks the game to do. ``decide`` turns them into events."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from service.rules.cards import Card
+from service.rules.config import Scoring, Variant
+from service.rules.events import PresetDeal
+
+
+@dataclass(frozen=True, slots=True)
+class CreateGame:
+    players: int
+    scoring: Scoring
+    variant: Variant = Variant.STANDARD
+    seed: int | None = None
+    deals: tuple[PresetDeal, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class JoinSeat:
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealRound:
+    """Start the next round with this deal (the caller shuffles; the engine never does)."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    trump: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class PassCards:
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    seat: int
+    card: Card
+
+
+Command = CreateGame | JoinSeat | DealRound | PassCards | PlayCard

@@ -1,0 +1,77 @@
+"""The options a game is created with, and what follows from them (R-2, R-3, R-6, R-7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from service.rules.cards import SEVEN_FOLLOWERS_DECK, STANDARD_DECK, Card
+
+
+class Scoring(StrEnum):
+    BASIC = "basic"
+    ADVANCED = "advanced"
+
+
+class Variant(StrEnum):
+    STANDARD = "standard"
+    SEVEN_FOLLOWERS = "seven_followers"
+    SEVEN_FOLLOWERS_SHORT = "seven_followers_short"
+
+
+PLAYER_COUNTS = (3, 4)
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """Players, scoring and variant, with the numbers that follow from them."""
+
+    players: int
+    scoring: Scoring
+    variant: Variant
+    # Derived once, here, so the hot paths of the engine read plain attributes.
+    sides: int = field(init=False)
+    deck: tuple[Card, ...] = field(init=False)
+    hand_size: int = field(init=False)
+    tricks_per_round: int = field(init=False)
+    seven_followers: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        sf = self.variant is not Variant.STANDARD
+        object.__setattr__(self, "seven_followers", sf)
+        object.__setattr__(self, "sides", 2 if self.players == 4 else 3)
+        object.__setattr__(self, "deck", SEVEN_FOLLOWERS_DECK if sf else STANDARD_DECK)
+        # R-3.1: 12 cards each with four players, 16 with three; R-7.2: 14.
+        hand = 14 if sf else (12 if self.players == 4 else 16)
+        object.__setattr__(self, "hand_size", hand)
+        object.__setattr__(self, "tricks_per_round", hand)
+
+    def side_of(self, seat: int) -> int:
+        """R-2.2 / R-2.3: the team (four players) or the seat itself (three players)."""
+        return seat % 2 if self.players == 4 else seat
+
+    def seats_of(self, side: int) -> tuple[int, ...]:
+        if self.players == 4:
+            return (side, side + 2)
+        return (side,)
+
+    def pass_targets(self, seat: int) -> tuple[int, ...]:
+        """Where each of a seat's three passed cards goes, in the order they are given.
+
+        R-3.2: the partner (four players) or the left neighbour (three players);
+        R-7.2: one card to each other player, in seat order after the giver.
+        """
+        n = self.players
+        if self.seven_followers:
+            return ((seat + 1) % n, (seat + 2) % n, (seat + 3) % n)
+        target = (seat + 2) % n if n == 4 else (seat + 1) % n
+        return (target, target, target)
+
+    @property
+    def target_score(self) -> int:
+        """R-6.2 / R-6.3 / R-7.7 / R-7.8: what a side needs to end the game."""
+        if self.variant is Variant.SEVEN_FOLLOWERS:
+            return 7
+        if self.variant is Variant.SEVEN_FOLLOWERS_SHORT:
+            return 4
+        return 2 if self.scoring is Scoring.BASIC else 7

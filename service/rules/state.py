@@ -1,0 +1,98 @@
+"""The state of a game, as folded from its events. Immutable: ``evolve`` makes new ones."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from service.rules.cards import Card, Suit
+from service.rules.config import GameConfig
+from service.rules.events import PresetDeal, RoundEndReason
+
+
+class Phase(StrEnum):
+    NEW = "new"  # nothing recorded yet
+    WAITING = "waiting"  # seats still free
+    DEALING = "dealing"  # a deal is due (transient: the service deals in the same command)
+    PASSING = "passing"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class CompletedTrick:
+    number: int
+    cards: tuple[tuple[int, Card], ...]  # (seat, card) in play order
+    winner: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    number: int
+    trump: Card | None
+    trump_suit: Suit | None
+    reason: RoundEndReason
+    winners: tuple[int, ...]
+    points: tuple[int, ...]
+    bosses_scored: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundState:
+    number: int
+    trump: Card | None  # the turned-up card (R-3.1); None in Seven Followers
+    trump_suit: Suit | None  # R-3.1, or set by the round's first card (R-7.4)
+    hands: tuple[tuple[Card, ...], ...]  # by seat, canonical order
+    given: tuple[tuple[Card, ...] | None, ...]  # each seat's chosen pass, until exchanged
+    received: tuple[tuple[Card, ...], ...] | None  # by seat, once exchanged
+    leader: int | None  # who leads the current trick (None until known)
+    trick: tuple[tuple[int, Card], ...]  # (seat, card) played so far in this trick
+    tricks_played: int
+    tricks_won: tuple[int, ...]  # by seat
+    captured: tuple[tuple[Card, ...], ...]  # by seat: every card of the tricks it took
+    bosses: tuple[tuple[Card, ...], ...]  # by seat: the bosses among them (public, R-4.4)
+    last_trick: CompletedTrick | None
+    sealed_suits: tuple[tuple[Suit, ...], ...]  # by team: suits sealed in this round (R-7.6)
+
+    @property
+    def exchanged(self) -> bool:
+        return self.received is not None
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    config: GameConfig | None
+    phase: Phase
+    names: tuple[str | None, ...]
+    round: RoundState | None
+    scores: tuple[int, ...]  # by side: team (four players) or seat (three players)
+    results: tuple[RoundResult, ...]
+    seals: tuple[tuple[Suit, ...], ...]  # by team, Seven Followers only (R-7.6)
+    lead_holder: int | None  # who won the last trick (R-3.4)
+    winners: tuple[int, ...] | None
+    seed: int | None
+    deals: tuple[PresetDeal, ...] | None
+
+    def turn(self) -> int | None:
+        """The seat that must play now, or None (not the playing phase)."""
+        r = self.round
+        if self.phase is not Phase.PLAYING or r is None or r.leader is None:
+            return None
+        assert self.config is not None
+        return (r.leader + len(r.trick)) % self.config.players
+
+
+INITIAL = GameState(
+    config=None,
+    phase=Phase.NEW,
+    names=(),
+    round=None,
+    scores=(),
+    results=(),
+    seals=(),
+    lead_holder=None,
+    winners=None,
+    seed=None,
+    deals=None,
+)
+"""The state before any event: fold a game's events from here."""
