@@ -49,6 +49,7 @@ from service.rules.observe import (
     SeatViewer,
     Viewer,
     observe,
+    public_status,
     redact,
 )
 from service.rules.replay import HistoryError, replay_checked
@@ -102,6 +103,7 @@ __all__ = [
     "legal_cards",
     "observe",
     "preset_deal",
+    "public_status",
     "redact",
     "replay_checked",
     "sort_cards",

@@ -193,7 +193,9 @@ def _deal_view(d: PresetDeal) -> DealView:
     return DealView(tuple(_ids(h) for h in d.hands), d.trump.id if d.trump else None)
 
 
-def _status(state: GameState) -> str:
+def public_status(state: GameState) -> str:
+    """The game's status as views show it ("dealing" only between a round's end and the
+    next deal, which the service makes in the same command)."""
     if state.phase is Phase.NEW:
         return Phase.WAITING.value
     return state.phase.value
@@ -202,7 +204,7 @@ def _status(state: GameState) -> str:
 def _public(state: GameState) -> PublicView:
     cfg = state.config
     if cfg is None:
-        return PublicView(0, "", "", _status(state), (), None, (), (), None, None)
+        return PublicView(0, "", "", public_status(state), (), None, (), (), None, None)
     r = state.round
     seats = tuple(
         SeatSummary(
@@ -238,7 +240,7 @@ def _public(state: GameState) -> PublicView:
         players=cfg.players,
         scoring=cfg.scoring.value,
         variant=cfg.variant.value,
-        status=_status(state),
+        status=public_status(state),
         seats=seats,
         round=round_view,
         scores=state.scores,
@@ -312,5 +314,6 @@ __all__ = [
     "SeatViewer",
     "Viewer",
     "observe",
+    "public_status",
     "redact",
 ]

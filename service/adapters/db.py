@@ -1,0 +1,26 @@
+"""Connecting to PostgreSQL through SQLAlchemy with the psycopg 3 driver."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine, create_engine
+from sqlalchemy.engine import URL, make_url
+
+
+def sqlalchemy_url(database_url: str) -> URL:
+    """A plain ``postgresql://`` URL (as hosting providers give it) for the psycopg driver."""
+    url = make_url(database_url)
+    if url.drivername in ("postgres", "postgresql", "postgresql+psycopg"):
+        return url.set(drivername="postgresql+psycopg")
+    raise ValueError(f"DATABASE_URL must be a postgresql:// URL, not {url.drivername}://")
+
+
+def make_engine(database_url: str, pool_size: int = 5) -> Engine:
+    return create_engine(
+        sqlalchemy_url(database_url),
+        pool_size=pool_size,
+        max_overflow=pool_size,
+        pool_pre_ping=True,
+        pool_recycle=1800,
+        # An unreachable server must fail fast (readyz answers 503, not a worker timeout).
+        connect_args={"connect_timeout": 5},
+    )

@@ -1,0 +1,73 @@
+"""Application errors. The web layer maps each ``code`` to a problem-details response."""
+
+from __future__ import annotations
+
+
+class ApplicationError(Exception):
+    """Base: ``code`` is stable and machine-readable; ``detail`` is for people."""
+
+    code = "error"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+
+class GameNotFoundError(ApplicationError):
+    code = "game_not_found"
+
+
+class SeatNotFoundError(ApplicationError):
+    code = "unknown_seat"
+
+
+class UnauthenticatedError(ApplicationError):
+    """No token, or a token that opens nothing here."""
+
+    def __init__(self, detail: str, code: str = "invalid_token") -> None:
+        super().__init__(detail)
+        self.code = code
+
+
+class ForbiddenError(ApplicationError):
+    """A valid token that does not allow this."""
+
+    code = "forbidden"
+
+
+class StaleVersionError(ApplicationError):
+    """``If-Match`` named a version the game has moved past."""
+
+    code = "stale_version"
+
+    def __init__(self, detail: str, current: int) -> None:
+        super().__init__(detail)
+        self.current = current
+
+
+class NotModifiedError(ApplicationError):
+    """``If-None-Match`` named the current version: nothing to send."""
+
+    code = "not_modified"
+
+    def __init__(self, version: int) -> None:
+        super().__init__("not modified")
+        self.version = version
+
+
+class InvalidInputError(ApplicationError):
+    """Well-formed input with content the game cannot accept (422)."""
+
+    def __init__(self, detail: str, code: str) -> None:
+        super().__init__(detail)
+        self.code = code
+
+
+class IdempotencyKeyReusedError(ApplicationError):
+    code = "idempotency_key_reused"
+
+
+class BusyError(ApplicationError):
+    """Too many writers raced on one game; the client may retry."""
+
+    code = "concurrent_update"

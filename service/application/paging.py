@@ -1,0 +1,27 @@
+"""Opaque cursors for listing games newest first."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from datetime import datetime
+from uuid import UUID
+
+from service.application.errors import InvalidInputError
+from service.application.ports import GameSummary
+
+
+def encode_cursor(last: GameSummary) -> str:
+    raw = f"{last.created_at.isoformat()}|{last.id}"
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, UUID]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        moment, ident = raw.split("|")
+        return datetime.fromisoformat(moment), UUID(ident)
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise InvalidInputError(
+            "cursor is not one this server gave", code="invalid_cursor"
+        ) from None

@@ -1,0 +1,46 @@
+"""Composition root: the one place where adapters are wired into the application."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import Engine
+
+from service.adapters.db import make_engine
+from service.adapters.migrate import DatabaseHealth
+from service.adapters.store import SqlUnitOfWork
+from service.adapters.system import ShufflingDealer, SystemClock
+from service.application.cache import StateCache
+from service.application.games import GameService
+from service.application.ports import Clock, Dealer, UnitOfWork
+from service.settings import Settings
+
+
+@dataclass(frozen=True)
+class Container:
+    games: GameService
+    health: DatabaseHealth
+    engine: Engine
+
+
+def build(
+    settings: Settings, *, clock: Clock | None = None, dealer: Dealer | None = None
+) -> Container:
+    if not settings.database_url:
+        raise RuntimeError(
+            "DATABASE_URL is not set: run `yokai serve` (it starts an embedded PostgreSQL) "
+            "or set DATABASE_URL=postgresql://user:pass@host:port/db"
+        )
+    engine = make_engine(settings.database_url, settings.db_pool_size)
+
+    def unit_of_work(*, snapshot: bool = False) -> UnitOfWork:
+        return SqlUnitOfWork(engine, snapshot=snapshot)
+
+    games = GameService(
+        unit_of_work,
+        clock or SystemClock(),
+        dealer or ShufflingDealer(),
+        settings.operator_token,
+        StateCache(settings.state_cache_size),
+    )
+    return Container(games, DatabaseHealth(engine, settings.database_url), engine)

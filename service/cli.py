@@ -1,0 +1,129 @@
+"""The `yokai` command: serve the API, verify stored histories, write the OpenAPI file."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+from types import FrameType
+from uuid import UUID
+
+from service.adapters import migrate
+from service.adapters.embedded import EmbeddedPostgres
+from service.application.errors import GameNotFoundError
+from service.bootstrap import build
+from service.settings import Settings
+from service.web.app import openapi_yaml
+
+GUNICORN_CONF = Path(__file__).resolve().parents[1] / "deploy" / "gunicorn.conf.py"
+
+
+def _database(settings: Settings) -> tuple[str, EmbeddedPostgres | None]:
+    """DATABASE_URL, or an embedded server started in the data folder."""
+    if settings.database_url:
+        return settings.database_url, None
+    embedded = EmbeddedPostgres(settings.data_dir.resolve())
+    print(f"yokai: DATABASE_URL unset: embedded PostgreSQL in {embedded.data_dir}", flush=True)
+    return embedded.start(), embedded
+
+
+def serve(host: str, port: int) -> int:
+    settings = Settings.from_env()
+    url, embedded = _database(settings)
+    try:
+        migrate.upgrade(url)
+        command = [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}"]
+        if GUNICORN_CONF.exists():
+            command += ["--config", str(GUNICORN_CONF)]
+        command.append("service.web.wsgi:app")
+        child = subprocess.Popen(command, env={**os.environ, "DATABASE_URL": url})
+
+        def forward(signum: int, _: FrameType | None) -> None:
+            child.send_signal(signum)
+
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, forward)
+        return child.wait()
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
+def verify(game_ids: list[str], every: bool) -> int:
+    """Exit 0 when every game is intact, 1 when one is broken, 2 when one is not found."""
+    wanted = [_uuid(i) for i in game_ids]
+    settings = Settings.from_env()
+    url, embedded = _database(settings)
+    container = build(replace(settings, database_url=url))
+    try:
+        ready, why = container.health.ready()
+        if not ready:
+            print(f"yokai verify: {why}", file=sys.stderr)
+            return 2
+        games = container.games
+        ids = games.game_ids() if every else wanted
+        broken = missing = 0
+        for game_id in ids:
+            try:
+                report = games.verify(game_id)
+            except GameNotFoundError:
+                missing += 1
+                print(f"game {game_id}: not found")
+                continue
+            if report.intact:
+                print(f"game {game_id}: intact ({report.events} events)")
+            else:
+                broken += 1
+                print(f"game {game_id}: BROKEN at seq {report.bad_seq}: {report.reason}")
+        if every:
+            print(f"{len(ids) - broken} of {len(ids)} games intact")
+        return 1 if broken else 2 if missing else 0
+    finally:
+        container.engine.dispose()
+        if embedded is not None:
+            embedded.stop()
+
+
+def _uuid(text: str) -> UUID:
+    try:
+        return UUID(text)
+    except ValueError:
+        raise SystemExit(f"yokai verify: {text!r} is not a game id") from None
+
+
+def openapi(output: str | None) -> int:
+    text = openapi_yaml()
+    if output:
+        Path(output).write_text(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="yokai", description="Yokai Septet game server")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_serve = sub.add_parser("serve", help="apply migrations, then serve the API with gunicorn")
+    p_serve.add_argument("--host", default="127.0.0.1")
+    p_serve.add_argument("--port", type=int, default=8000)
+    p_verify = sub.add_parser("verify", help="check hash chains and replay stored games")
+    p_verify.add_argument("game_ids", nargs="*", metavar="GAME_ID")
+    p_verify.add_argument("--all", action="store_true", help="every game in the database")
+    p_openapi = sub.add_parser("openapi", help="print the OpenAPI document (YAML)")
+    p_openapi.add_argument("--output", "-o")
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        return serve(args.host, args.port)
+    if args.command == "verify":
+        if bool(args.game_ids) == args.all:
+            parser.error("give GAME_ID(s) or --all")
+        return verify(args.game_ids, args.all)
+    return openapi(args.output)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

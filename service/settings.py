@@ -1,0 +1,49 @@
+"""Settings, read from the environment once into one frozen object."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_BODY_BYTES = 64 * 1024
+
+
+def _int(env: Mapping[str, str], name: str, default: int, minimum: int = 0) -> int:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be an integer, not {raw!r}") from None
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}")
+    return value
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str | None = None
+    operator_token: str | None = None
+    data_dir: Path = Path(".yokai")
+    rate_limit: str = "600 per minute"
+    trusted_proxies: int = 0  # reverse proxies in front whose X-Forwarded-For to trust
+    db_pool_size: int = 5
+    state_cache_size: int = 2048
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        return cls(
+            database_url=env.get("DATABASE_URL") or None,
+            operator_token=env.get("YOKAI_OPERATOR_TOKEN") or None,
+            data_dir=Path(env.get("YOKAI_DATA_DIR") or ".yokai"),
+            rate_limit=env.get("YOKAI_RATE_LIMIT", "600 per minute"),
+            trusted_proxies=_int(env, "YOKAI_TRUSTED_PROXIES", 0),
+            db_pool_size=_int(env, "YOKAI_DB_POOL_SIZE", 5, minimum=1),
+            state_cache_size=_int(env, "YOKAI_STATE_CACHE_SIZE", 2048),
+            log_level=env.get("YOKAI_LOG_LEVEL", "INFO").upper(),
+        )

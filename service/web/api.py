@@ -1,0 +1,78 @@
+"""flask-smorest wired for this service: problem-details errors and a lenient JSON parser."""
+
+from __future__ import annotations
+
+import http
+import json
+from typing import Any, NoReturn
+
+import flask_smorest
+import marshmallow as ma
+from flask import Request
+from flask_smorest.utils import prepare_response
+from webargs import core
+from webargs.flaskparser import FlaskParser
+
+from service.web.errors import PROBLEM_JSON, RequestProblemError
+from service.web.schemas import ProblemSchema
+
+
+class _Parser(FlaskParser):
+    """Reads a JSON body whatever its Content-Type says, and reports problems our way."""
+
+    def _raw_load_json(self, req: Request) -> Any:
+        data = req.get_data(cache=True)
+        if not data.strip():
+            return core.missing
+        try:
+            return core.parse_json(data)
+        except RecursionError:
+            raise RequestProblemError(400, "malformed_json", "the body nests too deeply") from None
+        except json.JSONDecodeError:
+            raise  # webargs turns it into _handle_invalid_json_error
+        except ValueError:  # e.g. an integer beyond the interpreter's digit limit
+            raise RequestProblemError(
+                400, "malformed_json", "the body holds a value that cannot be read"
+            ) from None
+
+    def _handle_invalid_json_error(
+        self, error: Any, req: Request, *args: Any, **kwargs: Any
+    ) -> NoReturn:
+        raise RequestProblemError(400, "malformed_json", "the request body is not valid JSON")
+
+    def handle_error(
+        self,
+        error: ma.ValidationError,
+        req: Request,
+        schema: ma.Schema,
+        *,
+        error_status_code: int | None,
+        error_headers: Any,
+    ) -> NoReturn:
+        messages = error.messages if isinstance(error.messages, dict) else {"_": error.messages}
+        raise RequestProblemError(
+            422, "invalid_request", "the request has invalid content", errors=messages
+        )
+
+
+class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
+    ARGUMENTS_PARSER = _Parser()
+
+
+class Api(flask_smorest.Api):  # type: ignore[misc]
+    ERROR_SCHEMA = ProblemSchema
+
+    def _register_error_handlers(self) -> None:
+        """Errors are rendered by service.web.errors, not by flask-smorest."""
+
+    def _register_responses(self) -> None:
+        """Document every error response as application/problem+json."""
+        for status in http.HTTPStatus:
+            response: dict[str, Any] = {"description": status.phrase}
+            if not 100 <= status < 200 and status not in (204, 304):
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, PROBLEM_JSON)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, PROBLEM_JSON)
+        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)

@@ -1,0 +1,145 @@
+"""The one place where exceptions become RFC 9457 problem details."""
+
+from __future__ import annotations
+
+import logging
+from http import HTTPStatus
+from typing import Any
+
+from flask import Flask, Response, g, jsonify
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
+
+from service.application.errors import (
+    ApplicationError,
+    BusyError,
+    ForbiddenError,
+    GameNotFoundError,
+    IdempotencyKeyReusedError,
+    InvalidInputError,
+    NotModifiedError,
+    SeatNotFoundError,
+    StaleVersionError,
+    UnauthenticatedError,
+)
+from service.rules import RuleViolationError, Violation
+
+log = logging.getLogger(__name__)
+
+PROBLEM_JSON = "application/problem+json"
+
+# Rule violations that are about the content of the request rather than the game's state.
+_UNPROCESSABLE = {Violation.INVALID_PASS, Violation.INVALID_OPTIONS, Violation.INVALID_DEAL}
+_RULE_STATUS = {Violation.UNKNOWN_SEAT: 404}
+
+_APP_STATUS: list[tuple[type[ApplicationError], int]] = [
+    (GameNotFoundError, 404),
+    (SeatNotFoundError, 404),
+    (UnauthenticatedError, 401),
+    (ForbiddenError, 403),
+    (StaleVersionError, 412),
+    (InvalidInputError, 422),
+    (IdempotencyKeyReusedError, 422),
+    (BusyError, 409),
+]
+
+_HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+    429: "rate_limited",
+}
+
+
+class RequestProblemError(Exception):
+    """A request the web layer refuses before any command: malformed JSON, bad headers,
+    invalid fields."""
+
+    def __init__(
+        self, status: int, code: str, detail: str, errors: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.errors = errors
+
+
+def problem(
+    status: int,
+    code: str,
+    detail: str,
+    *,
+    errors: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response:
+    body: dict[str, Any] = {
+        "type": f"/problems/{code}",
+        "title": HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    if errors:
+        body["errors"] = errors
+    request_id = g.get("request_id")
+    if request_id:
+        body["request_id"] = request_id
+    response = jsonify(body)
+    response.status_code = status
+    response.mimetype = PROBLEM_JSON
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _application_error(exc: ApplicationError) -> Response:
+    if isinstance(exc, NotModifiedError):
+        response = Response(status=304)
+        response.headers["ETag"] = f'"{exc.version}"'
+        return response
+    status = next(code for kind, code in _APP_STATUS if isinstance(exc, kind))
+    headers = {}
+    if isinstance(exc, UnauthenticatedError):
+        headers["WWW-Authenticate"] = 'Bearer realm="yokai"'
+    if isinstance(exc, StaleVersionError):
+        headers["ETag"] = f'"{exc.current}"'
+    return problem(status, exc.code, exc.detail, headers=headers)
+
+
+def _rule_violation(exc: RuleViolationError) -> Response:
+    status = 422 if exc.code in _UNPROCESSABLE else _RULE_STATUS.get(exc.code, 409)
+    return problem(status, exc.code.value, exc.detail)
+
+
+def _request_problem(exc: RequestProblemError) -> Response:
+    return problem(exc.status, exc.code, exc.detail, errors=exc.errors)
+
+
+def _http_exception(exc: HTTPException) -> Response:
+    status = exc.code or 500
+    if status >= 500:
+        return _internal(exc)
+    code = _HTTP_CODES.get(status, "http_error")
+    detail = exc.description or exc.name
+    if status == 413:
+        detail = "the request body is larger than 64 KiB"
+    headers = {}
+    if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
+        headers["Allow"] = ", ".join(sorted(exc.valid_methods))
+    return problem(status, code, detail, headers=headers)
+
+
+def _internal(exc: BaseException) -> Response:
+    log.exception("unhandled error", exc_info=exc)
+    return problem(500, "internal_error", "the server failed; the request changed nothing")
+
+
+def register(app: Flask) -> None:
+    app.register_error_handler(ApplicationError, _application_error)
+    app.register_error_handler(RuleViolationError, _rule_violation)
+    app.register_error_handler(RequestProblemError, _request_problem)
+    app.register_error_handler(HTTPException, _http_exception)
+    app.register_error_handler(Exception, _internal)

@@ -1,0 +1,210 @@
+"""The /v1 game endpoints. Each view: load the body, build the command, call its handler,
+render the result. Errors are rendered by service.web.errors."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+from flask import Response
+
+from service.application.model import DealInput, Feed, Joined, NewGame, Reply, Versioned
+from service.rules import Scoring, Variant
+from service.web import schemas as s
+from service.web.api import Blueprint
+from service.web.http import (
+    command_context,
+    etag_value,
+    game_uuid,
+    if_none_match,
+    json_response,
+    principal,
+    reply_response,
+    services,
+    view_body,
+    view_reply,
+    view_response,
+)
+
+blp = Blueprint(
+    "games", __name__, url_prefix="/v1", description="Games: commands, views, feeds and audits"
+)
+
+_AUTH: list[dict[str, list[str]]] = [{"bearer": []}]
+
+
+def _header(name: str, description: str) -> dict[str, Any]:
+    return {
+        "in": "header",
+        "name": name,
+        "required": False,
+        "schema": {"type": "string"},
+        "description": description,
+    }
+
+
+_IDEMPOTENCY_KEY = _header(
+    "Idempotency-Key",
+    "1-255 visible ASCII characters (use a random UUID). A retry with the same key and body "
+    "gets the first response (or refusal) and appends nothing; another body gets 422.",
+)
+_IF_MATCH = _header("If-Match", 'act only if the game is at this version: `"<version>"` (412)')
+_IF_NONE_MATCH = _header("If-None-Match", 'answer 304 if the game is still at `"<version>"`')
+_ETAG = {
+    "ETag": {"description": 'the game\'s version: `"<version>"`', "schema": {"type": "string"}}
+}
+_COMMAND_PARAMETERS = [_IDEMPOTENCY_KEY, _IF_MATCH]
+_ERRORS = (400, 401, 403, 404, 409, 412, 413, 422, 429)
+
+
+def _errors(*statuses: int) -> Any:
+    """Document the problem-details responses of an endpoint."""
+
+    def decorate(func: Any) -> Any:
+        for status in statuses:
+            func = blp.alt_response(status, response=HTTPStatus(status).name)(func)
+        return func
+
+    return decorate
+
+
+@blp.route("/games", methods=["POST"])
+@blp.arguments(s.CreateGameSchema)
+@blp.response(201, s.GameViewSchema, headers={"Location": {"schema": {"type": "string"}}, **_ETAG})
+@blp.doc(parameters=[_IDEMPOTENCY_KEY])
+@_errors(400, 401, 403, 413, 422, 429)
+def create_game(body: dict[str, Any]) -> Response:
+    """Create a game.
+
+    Anyone may create a game; operators may also give `seed` and `deals`.
+    """
+    new = NewGame(
+        players=body["players"],
+        scoring=Scoring(body["scoring"]),
+        variant=Variant(body["variant"]),
+        seed=body.get("seed"),
+        deals=[DealInput(d["hands"], d["trump"]) for d in body["deals"]]
+        if "deals" in body
+        else None,
+    )
+
+    def render(v: Versioned[Any]) -> Reply:
+        reply = view_reply(s.GameViewSchema(), 201)(v)
+        return Reply(201, reply.body, {**reply.headers, "Location": f"/v1/games/{v.game_id}"})
+
+    return reply_response(services().games.create_game(new, command_context(), render))
+
+
+@blp.route("/games", methods=["GET"])
+@blp.arguments(s.GamesQuerySchema, location="query")
+@blp.response(200, s.GameListSchema)
+@blp.doc(security=_AUTH)
+@_errors(401, 403, 422, 429)
+def list_games(query: dict[str, Any]) -> Response:
+    """List games, newest first (operators)."""
+    page = services().games.list_games(
+        principal(), query.get("status"), query.get("cursor"), query["limit"]
+    )
+    return json_response(s.GameListSchema(), page)
+
+
+@blp.route("/games/<game_id>", methods=["GET"])
+@blp.response(200, s.GameViewSchema, headers=_ETAG)
+@blp.doc(parameters=[_IF_NONE_MATCH])
+@_errors(304, 404, 429)
+def get_game(game_id: str) -> Response:
+    """The public view of a game: no hidden information."""
+    view = services().games.public_view(game_uuid(game_id), if_none_match())
+    return view_response(s.GameViewSchema(), view)
+
+
+@blp.route("/games/<game_id>/seats/<int:seat>", methods=["POST"])
+@blp.arguments(s.JoinSchema)
+@blp.response(201, s.JoinedSchema, headers=_ETAG)
+@blp.doc(parameters=_COMMAND_PARAMETERS)
+@_errors(400, 401, 404, 409, 412, 413, 422, 429)
+def join_seat(body: dict[str, Any], game_id: str, seat: int) -> Response:
+    """Join a seat. The response holds the seat's secret token, shown only this once.
+
+    The game starts (round 1 is dealt) when the last seat is filled.
+    """
+
+    def render(joined: Joined) -> Reply:
+        return Reply(201, s.JoinedSchema().dump(joined), {"ETag": etag_value(joined.version)})
+
+    reply = services().games.join_seat(
+        game_uuid(game_id), seat, body["name"], command_context(), render
+    )
+    return reply_response(reply)
+
+
+@blp.route("/games/<game_id>/view", methods=["GET"])
+@blp.response(200, s.SeatViewSchema, headers=_ETAG)
+@blp.doc(security=_AUTH, parameters=[_IF_NONE_MATCH])
+@_errors(304, 401, 403, 404, 429)
+def seat_view(game_id: str) -> Response:
+    """The view of the seat whose token is given: the table plus its hand and legal moves."""
+    view = services().games.seat_view(game_uuid(game_id), principal(), if_none_match())
+    return view_response(s.SeatViewSchema(), view)
+
+
+@blp.route("/games/<game_id>/pass", methods=["POST"])
+@blp.arguments(s.PassSchema)
+@blp.response(200, s.SeatViewSchema, headers=_ETAG)
+@blp.doc(security=_AUTH, parameters=_COMMAND_PARAMETERS)
+@_errors(*_ERRORS)
+def pass_cards(body: dict[str, Any], game_id: str) -> Response:
+    """Pass three cards (secret until every seat has passed). Returns the seat's view."""
+    reply = services().games.pass_cards(
+        game_uuid(game_id), body["cards"], command_context(), view_reply(s.SeatViewSchema())
+    )
+    return reply_response(reply)
+
+
+@blp.route("/games/<game_id>/play", methods=["POST"])
+@blp.arguments(s.PlaySchema)
+@blp.response(200, s.SeatViewSchema, headers=_ETAG)
+@blp.doc(security=_AUTH, parameters=_COMMAND_PARAMETERS)
+@_errors(*_ERRORS)
+def play_card(body: dict[str, Any], game_id: str) -> Response:
+    """Play a card. Returns the seat's view."""
+    reply = services().games.play_card(
+        game_uuid(game_id), body["card"], command_context(), view_reply(s.SeatViewSchema())
+    )
+    return reply_response(reply)
+
+
+@blp.route("/games/<game_id>/events", methods=["GET"])
+@blp.arguments(s.FeedQuerySchema, location="query")
+@blp.response(200, s.FeedSchema)
+@blp.doc(security=_AUTH)
+@_errors(401, 403, 404, 422, 429)
+def events(query: dict[str, Any], game_id: str) -> Response:
+    """Events after `after`, oldest first: redacted for a seat, complete for an operator."""
+    feed: Feed = services().games.feed(
+        game_uuid(game_id), principal(), query["after"], query["limit"]
+    )
+    return json_response(s.FeedSchema(), feed, version=feed.version)
+
+
+@blp.route("/games/<game_id>/state", methods=["GET"])
+@blp.arguments(s.StateQuerySchema, location="query")
+@blp.response(200, s.OperatorStateSchema)
+@blp.doc(security=_AUTH)
+@_errors(401, 403, 404, 422, 429)
+def state(query: dict[str, Any], game_id: str) -> Response:
+    """The complete state (every hand, the passes) rebuilt from events 1..at (operators)."""
+    view = services().games.state_at(game_uuid(game_id), principal(), query.get("at"))
+    return json_response(s.OperatorStateSchema(), view_body(view), version=view.version)
+
+
+@blp.route("/games/<game_id>/audit", methods=["GET"])
+@blp.arguments(s.FeedQuerySchema, location="query")
+@blp.response(200, s.AuditSchema)
+@blp.doc(security=_AUTH)
+@_errors(401, 403, 404, 422, 429)
+def audit(query: dict[str, Any], game_id: str) -> Response:
+    """The full history: every event with its actor, request metadata and chain hash
+    (operators)."""
+    trail = services().games.audit(game_uuid(game_id), principal(), query["after"], query["limit"])
+    return json_response(s.AuditSchema(), trail, version=trail.version)

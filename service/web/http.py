@@ -1,0 +1,184 @@
+"""HTTP conventions shared by the views: tokens, conditional headers, idempotency keys,
+request ids, and turning results into responses."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import uuid
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Any
+from uuid import UUID
+
+import marshmallow as ma
+from flask import Response, current_app, g, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from service.application.auth import Principal
+from service.application.errors import GameNotFoundError
+from service.application.games import ANY_VERSION, GameService
+from service.application.model import Reply, RequestContext, Versioned
+from service.application.ports import Health
+from service.settings import MAX_BODY_BYTES
+from service.web.errors import RequestProblemError
+
+_VISIBLE_ASCII = re.compile(r"^[\x21-\x7e]{1,255}$")
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+_ETAG_VALUE = re.compile(r'^(W/)?"(\d{1,10})"$')
+
+
+@dataclass(frozen=True)
+class Services:
+    games: GameService
+    health: Health
+
+
+def services() -> Services:
+    found: Services = current_app.extensions["yokai"]
+    return found
+
+
+def game_uuid(game_id: str) -> UUID:
+    """Game ids are UUIDs; anything else names no game (404, never a 5xx)."""
+    try:
+        return UUID(game_id)
+    except ValueError:
+        raise GameNotFoundError(f"no game {game_id[:64]!r}") from None
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return ""  # present but unusable: an invalid token, not a missing one
+    return token.strip()
+
+
+def principal() -> Principal:
+    if "principal" not in g:
+        g.principal = services().games.identify(bearer_token())
+    found: Principal = g.principal
+    return found
+
+
+def etags(header: str | None, *, weak: bool) -> frozenset[int] | None:
+    """The versions named by an If-Match / If-None-Match header (ANY_VERSION for "*").
+
+    If-Match compares strongly (RFC 9110 13.1.1): a weak tag there matches nothing.
+    """
+    if header is None:
+        return None
+    tags: set[int] = set()
+    for raw in header.split(","):
+        part = raw.strip()
+        if part == "*":
+            tags.add(ANY_VERSION)
+        elif (m := _ETAG_VALUE.match(part)) and (weak or not m.group(1)):
+            tags.add(int(m.group(2)))
+    return frozenset(tags)
+
+
+def if_none_match() -> frozenset[int]:
+    return etags(request.headers.get("If-None-Match"), weak=True) or frozenset()
+
+
+def check_body_size() -> None:
+    """Read the body once: refuse one over the limit, chunked ones too (Werkzeug only
+    truncates those), and one that cannot be read (a broken chunked encoding)."""
+    if request.method not in ("POST", "PUT", "PATCH"):
+        return
+    try:
+        size = len(request.get_data(cache=True))
+    except HTTPException:
+        raise
+    except Exception:  # the server's reader failed on the client's bytes: not our fault
+        raise RequestProblemError(
+            400, "malformed_body", "the request body could not be read"
+        ) from None
+    if size > MAX_BODY_BYTES:
+        raise RequestProblemError(
+            413, "body_too_large", f"the request body is larger than {MAX_BODY_BYTES} bytes"
+        )
+
+
+def _fingerprint() -> str:
+    body = request.get_data(cache=True)
+    try:
+        canonical = json.dumps(json.loads(body), sort_keys=True, separators=(",", ":")).encode()
+    except (ValueError, RecursionError):
+        canonical = body
+    return hashlib.sha256(f"{request.method} {request.path}\n".encode() + canonical).hexdigest()
+
+
+def command_context() -> RequestContext:
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not _VISIBLE_ASCII.match(key):
+        raise RequestProblemError(
+            400, "invalid_idempotency_key", "Idempotency-Key must be 1-255 visible ASCII characters"
+        )
+    return RequestContext(
+        principal=principal(),
+        client=request.remote_addr or "",
+        request_id=g.get("request_id"),
+        idempotency_key=key,
+        fingerprint=_fingerprint(),
+        if_match=etags(request.headers.get("If-Match"), weak=False),
+    )
+
+
+def request_id() -> str:
+    given = request.headers.get("X-Request-Id", "")
+    return given if _REQUEST_ID.match(given) else uuid.uuid4().hex
+
+
+def plain(value: Any) -> Any:
+    """A view dataclass as the mapping a schema dumps (one level: nested stay objects)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: getattr(value, f.name) for f in fields(value)}
+    return value
+
+
+def view_body(versioned: Versioned[Any]) -> dict[str, Any]:
+    return {"id": versioned.game_id, "version": versioned.version, **plain(versioned.view)}
+
+
+def etag_value(version: int) -> str:
+    return f'"{version}"'
+
+
+def json_response(
+    schema: ma.Schema, body: Any, *, status: int = 200, version: int | None = None
+) -> Response:
+    response = jsonify(schema.dump(body))
+    response.status_code = status
+    if version is not None:
+        response.headers["ETag"] = etag_value(version)
+    return response
+
+
+def view_response(schema: ma.Schema, versioned: Versioned[Any]) -> Response:
+    return json_response(schema, view_body(versioned), version=versioned.version)
+
+
+def view_reply(schema: ma.Schema, status: int = 200) -> Any:
+    """A render callback: the command's result as the reply stored for idempotent retries."""
+
+    def render(versioned: Versioned[Any]) -> Reply:
+        return Reply(
+            status,
+            schema.dump(view_body(versioned)),
+            {"ETag": etag_value(versioned.version)},
+        )
+
+    return render
+
+
+def reply_response(reply: Reply) -> Response:
+    response = jsonify(reply.body)
+    response.status_code = reply.status
+    for name, value in reply.headers.items():
+        response.headers[name] = value
+    return response

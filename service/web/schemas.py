@@ -1,0 +1,280 @@
+"""Request and response schemas (marshmallow). They are also the OpenAPI document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from service.rules import Scoring, Variant
+
+MAX_INT32 = 2**31 - 1
+MAX_SEED = 2**63 - 1
+STATUSES = ("waiting", "passing", "playing", "finished")
+
+
+def _card(**kwargs: Any) -> fields.String:
+    return fields.String(
+        validate=validate.Length(min=1, max=16),
+        metadata={"description": "card id (RULES.md R-1.4)", "example": "blue-13"},
+        **kwargs,
+    )
+
+
+def _printable(value: str) -> None:
+    if not value.strip() or any(not ch.isprintable() for ch in value):
+        raise ma.ValidationError("must be printable text, not blank")
+
+
+# --- requests -------------------------------------------------------------------------
+
+
+class DealSchema(ma.Schema):
+    hands = fields.List(
+        fields.List(_card()),
+        required=True,
+        validate=validate.Length(min=3, max=4),
+        metadata={"description": "card ids of seat 0, seat 1, …"},
+    )
+    trump = _card(required=True, allow_none=True)
+
+
+class CreateGameSchema(ma.Schema):
+    players = fields.Integer(required=True, strict=True, validate=validate.OneOf([3, 4]))
+    scoring = fields.String(
+        load_default=Scoring.BASIC.value, validate=validate.OneOf([s.value for s in Scoring])
+    )
+    variant = fields.String(
+        load_default=Variant.STANDARD.value, validate=validate.OneOf([v.value for v in Variant])
+    )
+    seed = fields.Integer(
+        strict=True,
+        validate=validate.Range(min=0, max=MAX_SEED),
+        metadata={"description": "operators only: deterministic shuffles"},
+    )
+    deals = fields.List(
+        fields.Nested(DealSchema),
+        validate=validate.Length(min=1, max=100),
+        metadata={"description": "operators only: the deals of the first rounds"},
+    )
+
+
+class JoinSchema(ma.Schema):
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=40), _printable])
+
+
+class PassSchema(ma.Schema):
+    cards = fields.List(
+        _card(),
+        required=True,
+        validate=validate.Length(max=64),
+        metadata={
+            "description": "three card ids; in Seven Followers in target order: "
+            "for seat+1, seat+2, seat+3"
+        },
+    )
+
+
+class PlaySchema(ma.Schema):
+    card = _card(required=True)
+
+
+class FeedQuerySchema(ma.Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INT32))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class GamesQuerySchema(ma.Schema):
+    status = fields.String(validate=validate.OneOf(STATUSES))
+    cursor = fields.String(validate=validate.Length(min=1, max=200))
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+class StateQuerySchema(ma.Schema):
+    at = fields.Integer(
+        validate=validate.Range(min=1, max=MAX_INT32),
+        metadata={"description": "rebuild from events 1..at (default: all)"},
+    )
+
+
+# --- responses ------------------------------------------------------------------------
+
+
+class SeatSummarySchema(ma.Schema):
+    seat = fields.Integer()
+    name = fields.String(allow_none=True)
+    team = fields.Integer(allow_none=True)
+    joined = fields.Boolean()
+    passed = fields.Boolean()
+    hand_size = fields.Integer()
+    tricks_won = fields.Integer()
+    bosses = fields.List(fields.String(), metadata={"description": "captured this round"})
+
+
+class PlayedCardSchema(ma.Schema):
+    seat = fields.Integer()
+    card = fields.String()
+
+
+class TrickSchema(ma.Schema):
+    number = fields.Integer()
+    cards = fields.List(fields.Nested(PlayedCardSchema))
+    winner = fields.Integer()
+
+
+class RoundSchema(ma.Schema):
+    number = fields.Integer()
+    trump = fields.String(allow_none=True)
+    trump_suit = fields.String(allow_none=True)
+    leader = fields.Integer(allow_none=True, metadata={"description": "leads this trick"})
+    turn = fields.Integer(allow_none=True, metadata={"description": "must play now"})
+    trick = fields.List(fields.Nested(PlayedCardSchema))
+    tricks_played = fields.Integer()
+    last_trick = fields.Nested(TrickSchema, allow_none=True)
+
+
+class RoundResultSchema(ma.Schema):
+    number = fields.Integer()
+    trump = fields.String(allow_none=True)
+    trump_suit = fields.String(allow_none=True)
+    reason = fields.String(
+        metadata={"enum": ["bosses", "seven_tricks", "last_trick", "all_tricks", "sealed"]}
+    )
+    winners = fields.List(fields.Integer())
+    points = fields.List(fields.Integer())
+    bosses_scored = fields.List(fields.String())
+
+
+class GameViewSchema(ma.Schema):
+    id = fields.UUID()
+    version = fields.Integer(metadata={"description": "seq of the game's last event"})
+    players = fields.Integer()
+    scoring = fields.String()
+    variant = fields.String()
+    status = fields.String(metadata={"enum": list(STATUSES)})
+    seats = fields.List(fields.Nested(SeatSummarySchema))
+    round = fields.Nested(RoundSchema, allow_none=True)
+    scores = fields.List(fields.Integer())
+    rounds = fields.List(fields.Nested(RoundResultSchema))
+    winner = fields.List(fields.Integer(), allow_none=True)
+    seals = fields.List(
+        fields.List(fields.String()),
+        allow_none=True,
+        metadata={"description": "Seven Followers: suits sealed by team 0 and team 1"},
+    )
+
+
+class PassViewSchema(ma.Schema):
+    given = fields.List(fields.String())
+    received = fields.List(
+        fields.String(allow_none=True), metadata={"description": "null until the exchange"}
+    )
+    to = fields.List(fields.Integer(), metadata={"description": "seat of each given card"})
+
+
+class SeatViewSchema(GameViewSchema):
+    seat = fields.Integer()
+    hand = fields.List(fields.String())
+    action = fields.String(allow_none=True, metadata={"enum": ["pass", "play", None]})
+    legal = fields.List(fields.String(), metadata={"description": "may pass or play now"})
+    pass_ = fields.Nested(PassViewSchema, data_key="pass", allow_none=True)
+
+
+class DealViewSchema(ma.Schema):
+    hands = fields.List(fields.List(fields.String()))
+    trump = fields.String(allow_none=True)
+
+
+class OperatorStateSchema(GameViewSchema):
+    status = fields.String(
+        metadata={
+            "enum": [*STATUSES, "dealing"],
+            "description": "`dealing`: between a round's end and the next deal (only in a "
+            "state rebuilt at an earlier event)",
+        }
+    )
+    hands = fields.List(fields.List(fields.String()))
+    passes = fields.List(fields.Nested(PassViewSchema, allow_none=True))
+    lead_holder = fields.Integer(allow_none=True)
+    seed = fields.Integer(allow_none=True)
+    deals = fields.List(fields.Nested(DealViewSchema), allow_none=True)
+
+
+class JoinedSchema(ma.Schema):
+    game_id = fields.UUID()
+    version = fields.Integer()
+    seat = fields.Integer()
+    token = fields.String(metadata={"description": "the seat's secret; shown only here"})
+
+
+class ActorSchema(ma.Schema):
+    kind = fields.String(metadata={"enum": ["seat", "operator", "system"]})
+    seat = fields.Integer(allow_none=True)
+
+
+class FeedEventSchema(ma.Schema):
+    seq = fields.Integer()
+    type = fields.String()
+    data = fields.Dict()
+    recorded_at = fields.DateTime()
+    actor = fields.Nested(ActorSchema)
+
+
+class FeedSchema(ma.Schema):
+    game_id = fields.UUID()
+    version = fields.Integer()
+    events = fields.List(fields.Nested(FeedEventSchema))
+    next_after = fields.Integer(
+        allow_none=True, metadata={"description": "`after` for the next page; null at the end"}
+    )
+
+
+class AuditEventSchema(FeedEventSchema):
+    schema_version = fields.Integer()
+    request_id = fields.String(allow_none=True)
+    idempotency_key = fields.String(
+        allow_none=True, metadata={"description": "SHA-256 (hex) of the Idempotency-Key header"}
+    )
+    prev_hash = fields.String()
+    hash = fields.String()
+
+
+class AuditSchema(ma.Schema):
+    game_id = fields.UUID()
+    version = fields.Integer()
+    events = fields.List(fields.Nested(AuditEventSchema))
+    next_after = fields.Integer(allow_none=True)
+
+
+class GameSummarySchema(ma.Schema):
+    id = fields.UUID()
+    created_at = fields.DateTime()
+    updated_at = fields.DateTime()
+    players = fields.Integer()
+    scoring = fields.String()
+    variant = fields.String()
+    status = fields.String()
+    version = fields.Integer()
+
+
+class GameListSchema(ma.Schema):
+    games = fields.List(fields.Nested(GameSummarySchema))
+    next_cursor = fields.String(allow_none=True)
+
+
+class ProblemSchema(ma.Schema):
+    """RFC 9457 problem details."""
+
+    type = fields.String()
+    title = fields.String()
+    status = fields.Integer()
+    detail = fields.String()
+    code = fields.String(metadata={"description": "stable machine-readable code"})
+    errors = fields.Dict(metadata={"description": "field errors (422 on invalid content)"})
+    request_id = fields.String()
+
+
+class HealthSchema(ma.Schema):
+    status = fields.String()
+    detail = fields.String()
