@@ -113,9 +113,11 @@ class Api:
         data: dict[str, Any] = r.get_json()
         return data
 
-    def act_randomly(self, game: Game, rng: random.Random) -> tuple[int, str] | None:
-        """Let one seat that may act do a random legal thing; None when nobody may act."""
-        views = [self.view(game, s) for s in range(game.players)]
+    def random_move(
+        self, game: Game, views: list[dict[str, Any]], rng: random.Random
+    ) -> tuple[int, str, TestResponse] | None:
+        """Given every seat's view, let one seat that may act do a random legal thing;
+        None when nobody may act."""
         ready = [v for v in views if v["action"] is not None]
         if not ready:
             return None
@@ -126,7 +128,12 @@ class Api:
         else:
             r = self.play(game, seat, rng.choice(v["legal"]))
         assert r.status_code == 200, r.get_json()
-        return seat, v["action"]
+        return seat, v["action"], r
+
+    def act_randomly(self, game: Game, rng: random.Random) -> tuple[int, str] | None:
+        """Let one seat that may act do a random legal thing; None when nobody may act."""
+        moved = self.random_move(game, [self.view(game, s) for s in range(game.players)], rng)
+        return None if moved is None else moved[:2]
 
     def play_out(
         self, game: Game, rng: random.Random, max_commands: int = 5000

@@ -261,16 +261,10 @@ def play_and_watch(api: Api, game: Game, seed: int) -> Observer:
     observer = Observer(api, game)
     views = observer.look()
     for _ in range(5000):
-        ready = [v for v in views if v["action"] is not None]
-        if not ready:
+        moved = api.random_move(game, views, rng)
+        if moved is None:
             break
-        mover = rng.choice(ready)
-        seat = mover["seat"]
-        if mover["action"] == "pass":
-            r = api.pass_cards(game, seat, rng.sample(mover["legal"], 3))
-        else:
-            r = api.play(game, seat, rng.choice(mover["legal"]))
-        assert r.status_code == 200, r.get_json()
+        seat, _, r = moved
         views = observer.look()
         assert r.get_json()["version"] == observer.table.version
         assert_no_hidden_in_view(observer.table, r.get_json(), seat)
