@@ -22,6 +22,7 @@ from service.application.errors import (
     UnauthenticatedError,
 )
 from service.rules import RuleViolationError, Violation
+from service.settings import MAX_BODY_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +126,7 @@ def _http_exception(exc: HTTPException) -> Response:
     code = _HTTP_CODES.get(status, "http_error")
     detail = exc.description or exc.name
     if status == 413:
-        detail = "the request body is larger than 64 KiB"
+        detail = f"the request body is larger than {MAX_BODY_BYTES} bytes"
     headers = {}
     if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
         headers["Allow"] = ", ".join(sorted(exc.valid_methods))

@@ -13,7 +13,7 @@ from uuid import UUID
 
 import marshmallow as ma
 from flask import Response, current_app, g, jsonify, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from service.application.auth import Principal
 from service.application.errors import GameNotFoundError
@@ -99,9 +99,7 @@ def check_body_size() -> None:
             400, "malformed_body", "the request body could not be read"
         ) from None
     if size > MAX_BODY_BYTES:
-        raise RequestProblemError(
-            413, "body_too_large", f"the request body is larger than {MAX_BODY_BYTES} bytes"
-        )
+        raise RequestEntityTooLarge()  # rendered like Werkzeug's own 413, in errors.py
 
 
 def _fingerprint() -> str:
