@@ -1,4 +1,5 @@
-"""Engine benchmark: random complete games through decide/evolve, and replay throughput.
+"""Engine benchmark: random bots play complete games through decide/evolve, and replay
+throughput.
 
 Prints figures; asserts nothing. Run: ``.venv/bin/python -m bench.engine_bench``.
 """
@@ -10,8 +11,8 @@ import random
 import statistics
 import time
 
-from service.rules import INITIAL, Event, Scoring, Variant, evolve, from_data, to_data
-from service.selfplay import play_game
+from service.bots.selfplay import play_game
+from service.rules import Event, Scoring, Variant, fold, from_data, to_data
 
 CONFIGS: list[tuple[int, Scoring, Variant]] = [
     (4, Scoring.ADVANCED, Variant.STANDARD),
@@ -36,9 +37,7 @@ def bench(players: int, scoring: Scoring, variant: Variant, games: int, seed: in
     def fold_all() -> float:
         start = time.perf_counter()
         for h in histories:
-            state = INITIAL
-            for e in h:
-                state = evolve(state, e)
+            fold(h)
         return time.perf_counter() - start
 
     stored = [[(type(e).TYPE, to_data(e)) for e in h] for h in histories]
@@ -46,9 +45,7 @@ def bench(players: int, scoring: Scoring, variant: Variant, games: int, seed: in
     def decode_fold_all() -> float:
         start = time.perf_counter()
         for h in stored:
-            state = INITIAL
-            for t, d in h:
-                state = evolve(state, from_data(t, d))
+            fold(from_data(t, d) for t, d in h)
         return time.perf_counter() - start
 
     fold_s = statistics.median(fold_all() for _ in range(5))
@@ -56,10 +53,10 @@ def bench(players: int, scoring: Scoring, variant: Variant, games: int, seed: in
     print(
         f"{players}p {scoring:<8} {variant:<21} games={games} events={total} "
         f"(mean {total / games:.0f}/game)\n"
-        f"  self-play (decide+evolve+random choices): {games / played:8.1f} games/s\n"
-        f"  replay, evolve only:                      {total / fold_s:10,.0f} events/s "
+        f"  self-play (decide+evolve+views+random bot): {games / played:8.1f} games/s\n"
+        f"  replay, evolve only:                        {total / fold_s:10,.0f} events/s "
         f"({fold_s / total * 1e6:.2f} us/event)\n"
-        f"  replay, decode JSON data + evolve:        {total / decode_s:10,.0f} events/s "
+        f"  replay, decode JSON data + evolve:          {total / decode_s:10,.0f} events/s "
         f"({decode_s / total * 1e6:.2f} us/event)"
     )
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import random
 import secrets
 from datetime import UTC, datetime
 
-from service.rules import DealRound, GameConfig
+from service.rules import DealRound, GameConfig, deal_shuffled
 
 
 class SystemClock:
@@ -15,18 +14,16 @@ class SystemClock:
 
 
 class ShufflingDealer:
-    """Shuffles with the operating system's CSPRNG, or deterministically from a seed.
+    """Deals with the rules' shuffle (``SHUFFLE_ALGORITHM``): from a seed, or from fresh
+    operating-system randomness.
 
-    A seeded shuffle depends only on (seed, round number), so an operator who gives a
-    seed can reproduce every deal of the game.
+    The message is the round number, so each round of a game is a different shuffle. A
+    seeded game's key is derived from the seed alone: its deals depend only on (seed,
+    round number, algorithm), so an operator who gives a seed can reproduce every deal of
+    the game. An unseeded game draws a new 32-byte key from the CSPRNG for every deal, so
+    nothing a player sees predicts the next one.
     """
 
     def deal(self, config: GameConfig, seed: int | None, round_number: int) -> DealRound:
-        deck = list(config.deck)
-        if seed is None:
-            secrets.SystemRandom().shuffle(deck)
-        else:
-            random.Random(f"yokai-septet:{seed}:{round_number}").shuffle(deck)
-        size = config.hand_size
-        hands = tuple(tuple(deck[i * size : (i + 1) * size]) for i in range(config.players))
-        return DealRound(hands, None if config.seven_followers else deck[-1])
+        key = secrets.token_bytes(32) if seed is None else f"yokai-septet-seed:{seed}".encode()
+        return deal_shuffled(config, key, f"round:{round_number}".encode())

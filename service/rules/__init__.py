@@ -2,7 +2,9 @@
 
 The public surface: ``decide`` (command -> events or a rule violation), ``evolve``
 (state + event -> state), ``legal_cards``/``expected_action`` (what a seat may do now),
-``observe``/``redact`` (what a viewer may see), and the event codec.
+``observe``/``redact`` (what a viewer may see), the event codec, and the shuffle
+(``shuffle``/``deal_shuffled``, algorithm ``SHUFFLE_ALGORITHM``) that turns given bytes
+into a deal.
 """
 
 from service.rules.cards import (
@@ -53,6 +55,9 @@ from service.rules.observe import (
     redact,
 )
 from service.rules.replay import HistoryError, replay_checked
+from service.rules.shuffle import ALGORITHM as SHUFFLE_ALGORITHM
+from service.rules.shuffle import deal as deal_shuffled
+from service.rules.shuffle import shuffle
 from service.rules.state import INITIAL, GameState, Phase
 
 __all__ = [
@@ -61,6 +66,7 @@ __all__ = [
     "PUBLIC",
     "SCHEMA_VERSION",
     "SEVEN_FOLLOWERS_DECK",
+    "SHUFFLE_ALGORITHM",
     "STANDARD_DECK",
     "Action",
     "Card",
@@ -95,6 +101,7 @@ __all__ = [
     "card",
     "deal_due",
     "deal_problem",
+    "deal_shuffled",
     "decide",
     "evolve",
     "expected_action",
@@ -106,6 +113,7 @@ __all__ = [
     "public_status",
     "redact",
     "replay_checked",
+    "shuffle",
     "sort_cards",
     "to_data",
     "trick_winner",

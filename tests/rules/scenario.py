@@ -20,7 +20,7 @@ from service.rules import (
     Variant,
     card,
     decide,
-    evolve,
+    fold,
 )
 
 
@@ -31,18 +31,23 @@ def cards(ids: str) -> tuple[Card, ...]:
 
 @dataclass
 class Table:
-    """A game under test: the current state and every event so far."""
+    """A game under test: the current state (no game yet, unless given) and every event
+    so far."""
 
-    state: GameState
+    state: GameState = INITIAL
     events: list[Event] = field(default_factory=list)
 
     def do(self, command: Command) -> tuple[Event, ...]:
         """Decide and apply ``command``; returns the events it caused."""
         new = decide(self.state, command)
-        for e in new:
-            self.state = evolve(self.state, e)
+        self.state = fold(new, self.state)
         self.events.extend(new)
         return new
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` holds now (a round must be under way)."""
+        assert self.state.round is not None
+        return self.state.round.hands[seat]
 
     def play(self, seat: int, card_id: str) -> tuple[Event, ...]:
         return self.do(PlayCard(seat, card(card_id)))
@@ -64,7 +69,7 @@ def new_table(
     variant: Variant = Variant.STANDARD,
 ) -> Table:
     """A created game with every seat joined: the first deal is due."""
-    table = Table(INITIAL)
+    table = Table()
     table.do(CreateGame(players, scoring, variant))
     for seat in range(players):
         table.do(JoinSeat(seat, f"player {seat}"))

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from service.bots.selfplay import play_game
 from service.rules import (
     OPERATOR,
     PUBLIC,
@@ -50,7 +51,6 @@ from service.rules.events import (
     SuitSealed,
     TrickTaken,
 )
-from service.selfplay import play_game
 
 JSON = dict[str, Any]
 

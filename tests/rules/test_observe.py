@@ -6,7 +6,7 @@ the table only; an operator sees everything, the dealing plan included.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import fields, is_dataclass
 
 import pytest
 
@@ -17,11 +17,8 @@ from service.rules import (
     SEVEN_FOLLOWERS_DECK,
     STANDARD_DECK,
     Card,
-    Command,
     CreateGame,
     DealRound,
-    Event,
-    GameState,
     JoinSeat,
     OperatorView,
     PassCards,
@@ -33,12 +30,11 @@ from service.rules import (
     SeatViewer,
     Variant,
     card,
-    decide,
-    evolve,
     observe,
     redact,
 )
 from service.rules.events import CardsPassed, GameCreated, PassesExchanged, RoundDealt
+from tests.rules.scenario import Table, cards
 
 ALL_IDS = frozenset(c.id for c in SEVEN_FOLLOWERS_DECK)
 
@@ -54,27 +50,6 @@ def card_ids(obj: object) -> set[str]:
     if is_dataclass(obj) and not isinstance(obj, type):
         return card_ids([getattr(obj, f.name) for f in fields(obj)])
     return set()
-
-
-def cards(ids: str) -> tuple[Card, ...]:
-    return tuple(card(i) for i in ids.split())
-
-
-@dataclass
-class Table:
-    state: GameState = INITIAL
-    events: list[Event] = field(default_factory=list)
-
-    def do(self, command: Command) -> tuple[Event, ...]:
-        new = decide(self.state, command)
-        for e in new:
-            self.state = evolve(self.state, e)
-        self.events.extend(new)
-        return new
-
-    def hand(self, seat: int) -> tuple[Card, ...]:
-        assert self.state.round is not None
-        return self.state.round.hands[seat]
 
 
 def ordered_deal(players: int, variant: Variant) -> DealRound:

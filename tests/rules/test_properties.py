@@ -33,6 +33,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from service.bots.selfplay import dealer_command
 from service.rules import (
     INITIAL,
     OPERATOR,
@@ -60,8 +61,8 @@ from service.rules import (
     SeatViewer,
     Suit,
     Variant,
+    deal_shuffled,
     decide,
-    evolve,
     expected_action,
     fold,
     from_data,
@@ -84,7 +85,6 @@ from service.rules.events import (
     SuitSealed,
     TrickTaken,
 )
-from service.selfplay import dealer_command, shuffled_deal
 from tests.rules import oracle
 from tests.rules.oracle import Model
 
@@ -174,7 +174,7 @@ class Playout:
     def run(self, preset: bool) -> None:
         deals: tuple[PresetDeal, ...] | None = None
         if preset:
-            first = shuffled_deal(self.cfg, random.Random(f"{self.deal_seed}/preset"))
+            first = deal_shuffled(self.cfg, f"{self.deal_seed}".encode(), b"preset")
             deals = (PresetDeal(first.hands, first.trump),)
         self.step(
             CreateGame(
@@ -224,9 +224,7 @@ class Playout:
         operator_before = observe(before, OPERATOR)
         events = decide(before, command)
         assert observe(before, OPERATOR) == operator_before, "decide changed the state"
-        state = before
-        for e in events:
-            state = evolve(state, e)
+        state = fold(events, before)
         self.state = state
         self.events.extend(events)
         self.boundaries.append((len(self.events), state))
@@ -718,9 +716,7 @@ def test_R_4_3_R_7_5_worked_tricks(played: str, trump: Suit, winner: int) -> Non
 
 def apply(state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
     events = decide(state, command)
-    for e in events:
-        state = evolve(state, e)
-    return state, events
+    return fold(events, state), events
 
 
 def started(players: int, scoring: Scoring) -> GameState:

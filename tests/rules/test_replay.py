@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from service.bots.selfplay import play_game
 from service.rules import (
     Card,
     Event,
@@ -36,7 +37,6 @@ from service.rules.events import (
     SuitSealed,
     TrickTaken,
 )
-from service.selfplay import play_game
 
 CONFIGS = [
     (3, Scoring.BASIC, Variant.STANDARD),
