@@ -7,8 +7,8 @@ import os
 from alembic import context
 from sqlalchemy import create_engine, pool
 
-from service.adapters.db import sqlalchemy_url
-from service.adapters.tables import metadata
+from service.adapters.postgres.engine import sqlalchemy_url
+from service.adapters.postgres.tables import metadata
 
 config = context.config
 target_metadata = metadata

@@ -6,19 +6,20 @@ from dataclasses import dataclass
 
 from sqlalchemy import Engine
 
-from service.adapters.db import make_engine
 from service.adapters.migrate import DatabaseHealth
-from service.adapters.store import SqlUnitOfWork
+from service.adapters.postgres.engine import make_engine
+from service.adapters.postgres.unit_of_work import SqlUnitOfWork
 from service.adapters.system import ShufflingDealer, SystemClock
 from service.application.cache import StateCache
-from service.application.games import GameService
+from service.application.deps import Deps
+from service.application.identity import Identity
 from service.application.ports import Clock, Dealer, UnitOfWork
 from service.settings import Settings
 
 
 @dataclass(frozen=True)
 class Container:
-    games: GameService
+    deps: Deps
     health: DatabaseHealth
     engine: Engine
 
@@ -36,11 +37,11 @@ def build(
     def unit_of_work(*, snapshot: bool = False) -> UnitOfWork:
         return SqlUnitOfWork(engine, snapshot=snapshot)
 
-    games = GameService(
-        unit_of_work,
-        clock or SystemClock(),
-        dealer or ShufflingDealer(),
-        settings.operator_token,
-        StateCache(settings.state_cache_size),
+    deps = Deps(
+        uow=unit_of_work,
+        clock=clock or SystemClock(),
+        dealer=dealer or ShufflingDealer(),
+        cache=StateCache(settings.state_cache_size),
+        identity=Identity(unit_of_work, settings.operator_token),
     )
-    return Container(games, DatabaseHealth(engine, settings.database_url), engine)
+    return Container(deps, DatabaseHealth(engine, settings.database_url), engine)

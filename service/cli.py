@@ -15,6 +15,7 @@ from uuid import UUID
 from service.adapters import migrate
 from service.adapters.embedded import EmbeddedPostgres
 from service.application.errors import GameNotFoundError
+from service.application.queries import games
 from service.bootstrap import build
 from service.settings import Settings
 from service.web.app import openapi_yaml
@@ -64,12 +65,11 @@ def verify(game_ids: list[str], every: bool) -> int:
         if not ready:
             print(f"yokai verify: {why}", file=sys.stderr)
             return 2
-        games = container.games
-        ids = games.game_ids() if every else wanted
+        ids = games.game_ids(container.deps) if every else wanted
         broken = missing = 0
         for game_id in ids:
             try:
-                report = games.verify(game_id)
+                report = games.verify(container.deps, game_id)
             except GameNotFoundError:
                 missing += 1
                 print(f"game {game_id}: not found")

@@ -16,3 +16,7 @@ settings.register_profile(
 )
 settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+# The PostgreSQL fixtures (a real server, migrated by alembic) for the integration and
+# end-to-end tests; the rules and application tests never ask for them.
+pytest_plugins = ["tests.support.postgres"]

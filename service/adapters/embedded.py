@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import create_engine, text
 
-from service.adapters.db import sqlalchemy_url
+from service.adapters.postgres.engine import sqlalchemy_url
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ class StateCache:
     """Folded states by game: a disposable snapshot cache.
 
     Events are immutable and numbered without gaps, so a cached state plus the stored
-    events after its version is the full replay (tests/service/test_state_cache.py).
+    events after its version is the full replay (tests/integration/test_state_cache.py).
     Each worker process has its own; thread-safe; least recently used goes first.
     """
 

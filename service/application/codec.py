@@ -2,7 +2,7 @@
 
 Old events are never rewritten. When an event's data changes shape, bump
 ``service.rules.SCHEMA_VERSION`` and register an upcaster here from the old version to
-the next; golden fixtures of every stored version keep replaying (tests/service).
+the next; golden fixtures of every stored version keep replaying (tests/integration).
 """
 
 from __future__ import annotations

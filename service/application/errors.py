@@ -36,23 +36,13 @@ class ForbiddenError(ApplicationError):
 
 
 class StaleVersionError(ApplicationError):
-    """``If-Match`` named a version the game has moved past."""
+    """The caller expected a version the game has moved past."""
 
     code = "stale_version"
 
     def __init__(self, detail: str, current: int) -> None:
         super().__init__(detail)
         self.current = current
-
-
-class NotModifiedError(ApplicationError):
-    """``If-None-Match`` named the current version: nothing to send."""
-
-    code = "not_modified"
-
-    def __init__(self, version: int) -> None:
-        super().__init__("not modified")
-        self.version = version
 
 
 class InvalidInputError(ApplicationError):

@@ -1,78 +1,138 @@
-"""Idempotent commands: a retry with the same key and body gets the first response.
+"""The one wrapper every command runs in: one transaction, retried when another writer
+won a race, done once per Idempotency-Key.
 
-The store keeps only the SHA-256 of each key, and the response encrypted (AES-GCM) under
-a key derived from the raw Idempotency-Key. A seat's token appears once, in the response
-to its join; sealing the stored copy keeps it out of reach of anyone who reads the
-database without the client's key (as long as clients use random keys, e.g. UUIDs).
-
-A refused command is remembered too, so the same key and body get the same refusal
-(it is raised again rather than replayed as a body: the web layer renders errors).
+A command's events, the projection rows they change and its outcome under the key commit
+together. A writer that lost a race on the ``(game_id, seq)`` key decides again against
+the new state (or, when it named the version it expected, is refused as stale). Twins
+with the same key wait for each other on a lock, so the later one replays the outcome
+of the first. A refusal that depends only on the command and the game is remembered
+too, so the same command is refused the same way.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
 
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from service.application import records
+from service.application.commands import ANY_VERSION, Command, Context
+from service.application.deps import Deps
+from service.application.errors import (
+    BusyError,
+    GameNotFoundError,
+    IdempotencyKeyReusedError,
+    StaleVersionError,
+)
+from service.application.identity import Anonymous, require_valid
+from service.application.ports import (
+    AppendConflictError,
+    DuplicateKeyError,
+    SealedRecord,
+    UnitOfWork,
+)
+from service.application.results import Result
+from service.application.transaction import Transaction
 
-from service.application.errors import ApplicationError, InvalidInputError, SeatNotFoundError
-from service.application.model import Reply
-from service.application.ports import SealedResponse
-from service.rules import RuleViolationError, Violation
+Handler = Callable[[Any, Context, Transaction], Result]
+"""A command's handler: its command, its context, the transaction it runs in."""
 
-_NONCE = 12
-REFUSED = 0  # the stored status of a refusal
-
-
-def digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _cipher(raw_key: str, scope: str) -> AESGCM:
-    kdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=scope.encode(), info=b"yokai-idem")
-    return AESGCM(kdf.derive(raw_key.encode()))
-
-
-def seal(raw_key: str, scope: str, fingerprint: str, reply: Reply) -> SealedResponse:
-    plain = json.dumps({"body": reply.body, "headers": reply.headers}).encode()
-    nonce = os.urandom(_NONCE)
-    box = _cipher(raw_key, scope).encrypt(nonce, plain, fingerprint.encode())
-    return SealedResponse(fingerprint=fingerprint, status=reply.status, body=nonce + box)
+MAX_ATTEMPTS = 8
 
 
-def unseal(raw_key: str, scope: str, sealed: SealedResponse) -> Reply:
-    """The stored reply; a stored refusal is raised again."""
-    nonce, box = sealed.body[:_NONCE], sealed.body[_NONCE:]
-    try:
-        plain = _cipher(raw_key, scope).decrypt(nonce, box, sealed.fingerprint.encode())
-    except InvalidTag as exc:  # pragma: no cover - the key digest matched, so must the key
-        raise ValueError("stored response does not open with this key") from exc
-    content = json.loads(plain)
-    if sealed.status == REFUSED:
-        raise _refusal_error(content["body"])
-    return Reply(sealed.status, content["body"], content["headers"])
+def run(deps: Deps, handler: Handler, command: Command, ctx: Context) -> Result:
+    require_valid(ctx.principal)  # every command refuses a token that matches nothing
+    key = _Key.of(command, ctx)
+    for _ in range(MAX_ATTEMPTS):
+        try:
+            with deps.uow() as uow:
+                if key is not None and (stored := key.stored(uow, command)) is not None:
+                    return stored
+                tx = Transaction(uow, deps, ctx, deps.clock.now(), key.digest if key else None)
+                try:
+                    result = handler(command, ctx, tx)
+                except records.REFUSALS as exc:
+                    # Refusals come from deciding, before anything is appended; should a
+                    # handler refuse after writing, nothing of it may commit.
+                    if key is not None and not tx.written:
+                        key.remember(uow, records.seal_refusal, exc, tx.now)
+                        uow.commit()
+                    raise
+                if key is not None:
+                    key.remember(uow, records.seal_result, result, tx.now)
+                uow.commit()
+            for game_id, loaded in tx.written.items():
+                deps.cache.put(game_id, loaded)
+            return result
+        except AppendConflictError as conflict:
+            if ctx.expected is not None and ANY_VERSION not in ctx.expected:
+                raise StaleVersionError(
+                    "the game moved on while this command was decided",
+                    _current_version(deps, conflict.game_id),
+                ) from None
+            continue  # decide again against the new state
+        except DuplicateKeyError:
+            continue  # a twin stored its outcome first: replay it
+    raise BusyError("too many concurrent commands on this game; retry")
 
 
-# Refusals that depend only on the request and the game: the same request refused again.
-Refusal = RuleViolationError | InvalidInputError | SeatNotFoundError
+@dataclass(frozen=True, slots=True)
+class _Key:
+    """An Idempotency-Key as the store knows it: scoped, digested, bound to one command."""
+
+    raw: str
+    scope: str
+    digest: str
+    fingerprint: str
+
+    @classmethod
+    def of(cls, command: Command, ctx: Context) -> _Key | None:
+        if ctx.idempotency_key is None:
+            return None
+        raw = ctx.idempotency_key
+        return cls(raw, _scope(ctx), records.digest(raw), records.fingerprint(command))
+
+    def stored(self, uow: UnitOfWork, command: Command) -> Result | None:
+        """The outcome stored under this key (a refusal is raised again), else None.
+        Holds the key until the transaction ends: a twin waits here, then replays."""
+        uow.idempotency.lock(self.scope, self.digest)
+        record = uow.idempotency.get(self.scope, self.digest)
+        if record is None:
+            return None
+        reused = IdempotencyKeyReusedError("this Idempotency-Key was used for a different request")
+        # Records from before outcomes were stored have a fingerprint of another kind.
+        if record.legacy_status is None and record.fingerprint != self.fingerprint:
+            raise reused
+        result = records.unseal(self.raw, self.scope, record)
+        if record.legacy_status is not None and not records.fits(command, result):
+            raise reused
+        return result
+
+    def remember(
+        self,
+        uow: UnitOfWork,
+        seal: Callable[[str, str, str, Any], SealedRecord],
+        outcome: Any,
+        now: datetime,
+    ) -> None:
+        uow.idempotency.add(
+            self.scope, self.digest, seal(self.raw, self.scope, self.fingerprint, outcome), now
+        )
 
 
-def refusal_reply(exc: Refusal) -> Reply:
-    kind = "rule" if isinstance(exc, RuleViolationError) else type(exc).__name__
-    return Reply(REFUSED, {"kind": kind, "code": str(exc.code), "detail": exc.detail})
+def _scope(ctx: Context) -> str:
+    """Whose idempotency keys a command's key is among: a seat's, the operators', or one
+    anonymous client's (by address, so one client cannot replay another's join)."""
+    if isinstance(ctx.principal, Anonymous):
+        return f"anonymous:{ctx.client}"
+    return ctx.principal.scope
 
 
-def _refusal_error(body: dict[str, str]) -> Exception:
-    kind, code, detail = body["kind"], body["code"], body["detail"]
-    if kind == "rule":
-        return RuleViolationError(Violation(code), detail)
-    if kind == SeatNotFoundError.__name__:
-        return SeatNotFoundError(detail)
-    if kind == InvalidInputError.__name__:
-        return InvalidInputError(detail, code=code)
-    return ApplicationError(detail)  # pragma: no cover - only the kinds above are stored
+def _current_version(deps: Deps, game_id: UUID) -> int:
+    with deps.uow(snapshot=True) as uow:
+        summary = uow.games.get(game_id)
+    if summary is None:  # pragma: no cover - a conflict means the game exists
+        raise GameNotFoundError(f"no game {game_id}")
+    return summary.version

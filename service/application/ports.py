@@ -17,6 +17,8 @@ class ActorKind(StrEnum):
     SEAT = "seat"
     OPERATOR = "operator"
     SYSTEM = "system"  # the server itself: deals, and games created by anonymous clients
+    BOT = "bot"  # a bot playing a seat (the worker)
+    PLAYER = "player"  # a player acting with their player token
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +42,7 @@ class StoredEvent:
     recorded_at: datetime
     actor: Actor
     request_id: str | None
-    idempotency_key: str | None  # SHA-256 of the Idempotency-Key header, hex
+    idempotency_key: str | None  # SHA-256 of the command's idempotency key, hex
     prev_hash: str
     hash: str
 
@@ -59,17 +61,52 @@ class GameSummary:
     version: int
 
 
+@dataclass(frozen=True, slots=True, order=True)
+class Position:
+    """An event's place in the global order of every game's events: the transaction that
+    appended it, then its position in the append order. Transactions commit in any order,
+    so readers of "everything after P" only go as far as the oldest transaction still
+    running (see EventStore.read_all)."""
+
+    transaction: int
+    position: int
+
+
 @dataclass(frozen=True, slots=True)
-class SealedResponse:
-    """A stored response to an idempotent command, encrypted with the client's key."""
+class SealedRecord:
+    """What an idempotent command left under its key: its outcome, encrypted with the
+    client's raw key (only the key's digest is stored). ``legacy_status`` is set only on
+    records written before outcomes were stored (a rendered response and its status)."""
 
     fingerprint: str
-    status: int
-    body: bytes
+    sealed: bytes
+    legacy_status: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxMessage:
+    """Something to do after a commit, written in the same transaction as the events that
+    cause it (so a rolled-back command leaves none and a committed one is never lost)."""
+
+    kind: str
+    payload: dict[str, Any]
+    available_at: datetime
+    game_id: UUID | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimedMessage:
+    id: int
+    message: OutboxMessage
+    attempts: int
 
 
 class AppendConflictError(Exception):
     """Another writer appended to this game first (the (game_id, seq) key is taken)."""
+
+    def __init__(self, game_id: UUID) -> None:
+        super().__init__(str(game_id))
+        self.game_id = game_id
 
 
 class DuplicateKeyError(Exception):
@@ -85,6 +122,13 @@ class EventStore(Protocol):
 
     def append(self, events: Sequence[StoredEvent]) -> None:
         """Insert events; :class:`AppendConflictError` if a ``(game_id, seq)`` is taken."""
+        ...
+
+    def read_all(self, after: Position | None, limit: int) -> list[tuple[Position, StoredEvent]]:
+        """Committed events of every game after ``after``, in global order, at most
+        ``limit``. Never skips a transaction that commits later: events of transactions
+        still running, and of every transaction after the oldest running one, wait for
+        the next read."""
         ...
 
 
@@ -120,12 +164,24 @@ class IdempotencyStore(Protocol):
         """Hold this key until the transaction ends: a twin request waits, then replays."""
         ...
 
-    def get(self, scope: str, key_sha256: str) -> SealedResponse | None: ...
+    def get(self, scope: str, key_sha256: str) -> SealedRecord | None: ...
 
-    def add(
-        self, scope: str, key_sha256: str, response: SealedResponse, created_at: datetime
-    ) -> None:
-        """Store a response; :class:`DuplicateKeyError` if the key is taken."""
+    def add(self, scope: str, key_sha256: str, record: SealedRecord, created_at: datetime) -> None:
+        """Store an outcome; :class:`DuplicateKeyError` if the key is taken."""
+        ...
+
+
+class Outbox(Protocol):
+    def add(self, messages: Sequence[OutboxMessage]) -> None: ...
+
+    def claim(self, kind: str, now: datetime, limit: int) -> list[ClaimedMessage]:
+        """Due messages of ``kind`` no other transaction holds, locked until this one ends."""
+        ...
+
+    def done(self, message_id: int, at: datetime) -> None: ...
+
+    def retry(self, message_id: int, at: datetime, error: str) -> None:
+        """Count a failed attempt and make the message due again at ``at``."""
         ...
 
 
@@ -143,6 +199,9 @@ class UnitOfWork(Protocol):
 
     @property
     def idempotency(self) -> IdempotencyStore: ...
+
+    @property
+    def outbox(self) -> Outbox: ...
 
     def __enter__(self) -> Self: ...
 

@@ -6,8 +6,8 @@ from uuid import UUID
 
 from service.application import chain
 from service.application.codec import decode
-from service.application.model import VerifyReport
 from service.application.ports import StoredEvent
+from service.application.results import VerifyReport
 from service.rules import Event, EventDataError, HistoryError, replay_checked
 
 

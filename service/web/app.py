@@ -8,7 +8,7 @@ from flask import Flask, Response, g, request
 from flask_limiter import Limiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service.application.auth import Operator, SeatHolder
+from service.application.identity import Operator, SeatHolder
 from service.bootstrap import Container, build
 from service.settings import MAX_BODY_BYTES, Settings
 from service.web import errors, games, ops
@@ -47,7 +47,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
             app.wsgi_app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies
         )
     container = container or build(settings)
-    app.extensions["yokai"] = Services(games=container.games, health=container.health)
+    app.extensions["yokai"] = Services(deps=container.deps, health=container.health)
 
     api = Api(
         app,

@@ -16,7 +16,6 @@ from service.application.errors import (
     GameNotFoundError,
     IdempotencyKeyReusedError,
     InvalidInputError,
-    NotModifiedError,
     SeatNotFoundError,
     StaleVersionError,
     UnauthenticatedError,
@@ -97,10 +96,6 @@ def problem(
 
 
 def _application_error(exc: ApplicationError) -> Response:
-    if isinstance(exc, NotModifiedError):
-        response = Response(status=304)
-        response.headers["ETag"] = f'"{exc.version}"'
-        return response
     status = next(code for kind, code in _APP_STATUS if isinstance(exc, kind))
     headers = {}
     if isinstance(exc, UnauthenticatedError):

@@ -1,28 +1,28 @@
-"""The /v1 game endpoints. Each view: load the body, build the command, call its handler,
-render the result. Errors are rendered by service.web.errors."""
+"""The /v1 game endpoints. Each view: load the body, build the command, run it, render
+the result (a command's response is the view at the version it produced). Errors are
+rendered by service.web.errors."""
 
 from __future__ import annotations
 
 from http import HTTPStatus
 from typing import Any
+from uuid import UUID
 
 from flask import Response
 
-from service.application.model import DealInput, Feed, Joined, NewGame, Reply, Versioned
-from service.rules import Scoring, Variant
+from service.application.commands import CreateGame, DealInput, JoinSeat, PassCards, PlayCard
+from service.application.handlers import execute
+from service.application.queries import feeds, games, views
 from service.web import schemas as s
 from service.web.api import Blueprint
 from service.web.http import (
     command_context,
-    etag_value,
+    deps,
     game_uuid,
     if_none_match,
     json_response,
     principal,
-    reply_response,
-    services,
     view_body,
-    view_reply,
     view_response,
 )
 
@@ -78,21 +78,21 @@ def create_game(body: dict[str, Any]) -> Response:
 
     Anyone may create a game; operators may also give `seed` and `deals`.
     """
-    new = NewGame(
+    deals = body.get("deals")
+    command = CreateGame(
         players=body["players"],
-        scoring=Scoring(body["scoring"]),
-        variant=Variant(body["variant"]),
+        scoring=body["scoring"],
+        variant=body["variant"],
         seed=body.get("seed"),
-        deals=[DealInput(d["hands"], d["trump"]) for d in body["deals"]]
-        if "deals" in body
-        else None,
+        deals=None
+        if deals is None
+        else tuple(DealInput(tuple(map(tuple, d["hands"])), d["trump"]) for d in deals),
     )
-
-    def render(v: Versioned[Any]) -> Reply:
-        reply = view_reply(s.GameViewSchema(), 201)(v)
-        return Reply(201, reply.body, {**reply.headers, "Location": f"/v1/games/{v.game_id}"})
-
-    return reply_response(services().games.create_game(new, command_context(), render))
+    created = execute(deps(), command, command_context())
+    view = views.public_view(deps(), created.game_id, at=created.version)
+    response = view_response(s.GameViewSchema(), view, status=201)
+    response.headers["Location"] = f"/v1/games/{created.game_id}"
+    return response
 
 
 @blp.route("/games", methods=["GET"])
@@ -102,8 +102,8 @@ def create_game(body: dict[str, Any]) -> Response:
 @_errors(401, 403, 422, 429)
 def list_games(query: dict[str, Any]) -> Response:
     """List games, newest first (operators)."""
-    page = services().games.list_games(
-        principal(), query.get("status"), query.get("cursor"), query["limit"]
+    page = games.list_games(
+        deps(), principal(), query.get("status"), query.get("cursor"), query["limit"]
     )
     return json_response(s.GameListSchema(), page)
 
@@ -114,7 +114,7 @@ def list_games(query: dict[str, Any]) -> Response:
 @_errors(304, 404, 429)
 def get_game(game_id: str) -> Response:
     """The public view of a game: no hidden information."""
-    view = services().games.public_view(game_uuid(game_id), if_none_match())
+    view = views.public_view(deps(), game_uuid(game_id), unless=if_none_match())
     return view_response(s.GameViewSchema(), view)
 
 
@@ -128,14 +128,9 @@ def join_seat(body: dict[str, Any], game_id: str, seat: int) -> Response:
 
     The game starts (round 1 is dealt) when the last seat is filled.
     """
-
-    def render(joined: Joined) -> Reply:
-        return Reply(201, s.JoinedSchema().dump(joined), {"ETag": etag_value(joined.version)})
-
-    reply = services().games.join_seat(
-        game_uuid(game_id), seat, body["name"], command_context(), render
-    )
-    return reply_response(reply)
+    command = JoinSeat(game_uuid(game_id), seat, body["name"])
+    joined = execute(deps(), command, command_context())
+    return json_response(s.JoinedSchema(), joined, status=201, version=joined.version)
 
 
 @blp.route("/games/<game_id>/view", methods=["GET"])
@@ -144,7 +139,7 @@ def join_seat(body: dict[str, Any], game_id: str, seat: int) -> Response:
 @_errors(304, 401, 403, 404, 429)
 def seat_view(game_id: str) -> Response:
     """The view of the seat whose token is given: the table plus its hand and legal moves."""
-    view = services().games.seat_view(game_uuid(game_id), principal(), if_none_match())
+    view = views.seat_view(deps(), game_uuid(game_id), principal(), unless=if_none_match())
     return view_response(s.SeatViewSchema(), view)
 
 
@@ -155,10 +150,8 @@ def seat_view(game_id: str) -> Response:
 @_errors(*_ERRORS)
 def pass_cards(body: dict[str, Any], game_id: str) -> Response:
     """Pass three cards (secret until every seat has passed). Returns the seat's view."""
-    reply = services().games.pass_cards(
-        game_uuid(game_id), body["cards"], command_context(), view_reply(s.SeatViewSchema())
-    )
-    return reply_response(reply)
+    done = execute(deps(), PassCards(game_uuid(game_id), tuple(body["cards"])), command_context())
+    return _seat_view_after(done.game_id, done.version)
 
 
 @blp.route("/games/<game_id>/play", methods=["POST"])
@@ -168,10 +161,15 @@ def pass_cards(body: dict[str, Any], game_id: str) -> Response:
 @_errors(*_ERRORS)
 def play_card(body: dict[str, Any], game_id: str) -> Response:
     """Play a card. Returns the seat's view."""
-    reply = services().games.play_card(
-        game_uuid(game_id), body["card"], command_context(), view_reply(s.SeatViewSchema())
-    )
-    return reply_response(reply)
+    done = execute(deps(), PlayCard(game_uuid(game_id), body["card"]), command_context())
+    return _seat_view_after(done.game_id, done.version)
+
+
+def _seat_view_after(game_id: UUID, version: int) -> Response:
+    """A seat's command is answered with its view at the version the command produced
+    (also when a retry replays it after the game moved on)."""
+    view = views.seat_view(deps(), game_id, principal(), at=version)
+    return view_response(s.SeatViewSchema(), view)
 
 
 @blp.route("/games/<game_id>/events", methods=["GET"])
@@ -181,9 +179,7 @@ def play_card(body: dict[str, Any], game_id: str) -> Response:
 @_errors(401, 403, 404, 422, 429)
 def events(query: dict[str, Any], game_id: str) -> Response:
     """Events after `after`, oldest first: redacted for a seat, complete for an operator."""
-    feed: Feed = services().games.feed(
-        game_uuid(game_id), principal(), query["after"], query["limit"]
-    )
+    feed = feeds.feed(deps(), game_uuid(game_id), principal(), query["after"], query["limit"])
     return json_response(s.FeedSchema(), feed, version=feed.version)
 
 
@@ -194,7 +190,7 @@ def events(query: dict[str, Any], game_id: str) -> Response:
 @_errors(401, 403, 404, 422, 429)
 def state(query: dict[str, Any], game_id: str) -> Response:
     """The complete state (every hand, the passes) rebuilt from events 1..at (operators)."""
-    view = services().games.state_at(game_uuid(game_id), principal(), query.get("at"))
+    view = views.operator_state(deps(), game_uuid(game_id), principal(), query.get("at"))
     return json_response(s.OperatorStateSchema(), view_body(view), version=view.version)
 
 
@@ -206,5 +202,5 @@ def state(query: dict[str, Any], game_id: str) -> Response:
 def audit(query: dict[str, Any], game_id: str) -> Response:
     """The full history: every event with its actor, request metadata and chain hash
     (operators)."""
-    trail = services().games.audit(game_uuid(game_id), principal(), query["after"], query["limit"])
+    trail = feeds.audit(deps(), game_uuid(game_id), principal(), query["after"], query["limit"])
     return json_response(s.AuditSchema(), trail, version=trail.version)

@@ -1,10 +1,8 @@
 """HTTP conventions shared by the views: tokens, conditional headers, idempotency keys,
-request ids, and turning results into responses."""
+request ids, and turning the application's results into responses."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 import uuid
 from dataclasses import dataclass, fields, is_dataclass
@@ -15,11 +13,12 @@ import marshmallow as ma
 from flask import Response, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from service.application.auth import Principal
+from service.application.commands import ANY_VERSION, Context
+from service.application.deps import Deps
 from service.application.errors import GameNotFoundError
-from service.application.games import ANY_VERSION, GameService
-from service.application.model import Reply, RequestContext, Versioned
+from service.application.identity import Principal
 from service.application.ports import Health
+from service.application.results import Unchanged, Versioned
 from service.settings import MAX_BODY_BYTES
 from service.web.errors import RequestProblemError
 
@@ -30,13 +29,17 @@ _ETAG_VALUE = re.compile(r'^(W/)?"(\d{1,10})"$')
 
 @dataclass(frozen=True)
 class Services:
-    games: GameService
+    deps: Deps
     health: Health
 
 
 def services() -> Services:
     found: Services = current_app.extensions["yokai"]
     return found
+
+
+def deps() -> Deps:
+    return services().deps
 
 
 def game_uuid(game_id: str) -> UUID:
@@ -59,7 +62,7 @@ def bearer_token() -> str | None:
 
 def principal() -> Principal:
     if "principal" not in g:
-        g.principal = services().games.identify(bearer_token())
+        g.principal = deps().identity.identify(bearer_token())
     found: Principal = g.principal
     return found
 
@@ -102,28 +105,19 @@ def check_body_size() -> None:
         raise RequestEntityTooLarge()  # rendered like Werkzeug's own 413, in errors.py
 
 
-def _fingerprint() -> str:
-    body = request.get_data(cache=True)
-    try:
-        canonical = json.dumps(json.loads(body), sort_keys=True, separators=(",", ":")).encode()
-    except (ValueError, RecursionError):
-        canonical = body
-    return hashlib.sha256(f"{request.method} {request.path}\n".encode() + canonical).hexdigest()
-
-
-def command_context() -> RequestContext:
+def command_context() -> Context:
+    """Who sends this command, its request id, Idempotency-Key and If-Match."""
     key = request.headers.get("Idempotency-Key")
     if key is not None and not _VISIBLE_ASCII.match(key):
         raise RequestProblemError(
             400, "invalid_idempotency_key", "Idempotency-Key must be 1-255 visible ASCII characters"
         )
-    return RequestContext(
+    return Context(
         principal=principal(),
         client=request.remote_addr or "",
         request_id=g.get("request_id"),
         idempotency_key=key,
-        fingerprint=_fingerprint(),
-        if_match=etags(request.headers.get("If-Match"), weak=False),
+        expected=etags(request.headers.get("If-Match"), weak=False),
     )
 
 
@@ -157,26 +151,12 @@ def json_response(
     return response
 
 
-def view_response(schema: ma.Schema, versioned: Versioned[Any]) -> Response:
-    return json_response(schema, view_body(versioned), version=versioned.version)
-
-
-def view_reply(schema: ma.Schema, status: int = 200) -> Any:
-    """A render callback: the command's result as the reply stored for idempotent retries."""
-
-    def render(versioned: Versioned[Any]) -> Reply:
-        return Reply(
-            status,
-            schema.dump(view_body(versioned)),
-            {"ETag": etag_value(versioned.version)},
-        )
-
-    return render
-
-
-def reply_response(reply: Reply) -> Response:
-    response = jsonify(reply.body)
-    response.status_code = reply.status
-    for name, value in reply.headers.items():
-        response.headers[name] = value
-    return response
+def view_response(
+    schema: ma.Schema, view: Versioned[Any] | Unchanged, *, status: int = 200
+) -> Response:
+    """A game view with its ETag, or 304 when the client already has this version."""
+    if isinstance(view, Unchanged):
+        response = Response(status=304)
+        response.headers["ETag"] = etag_value(view.version)
+        return response
+    return json_response(schema, view_body(view), status=status, version=view.version)

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from service.rules import Scoring, Variant
+from service.application.ports import ActorKind
+from service.rules import Action, Phase, RoundEndReason, Scoring, Variant
 
 MAX_INT32 = 2**31 - 1
 MAX_SEED = 2**63 - 1
-STATUSES = ("waiting", "passing", "playing", "finished")
+# What views show as a game's status: `new` and `dealing` never leave a command.
+STATUSES = [p.value for p in Phase if p not in (Phase.NEW, Phase.DEALING)]
+
+
+def _values(kind: type[Enum], *extra: object) -> dict[str, list[object]]:
+    """OpenAPI metadata for a response field that holds an enum's values (views carry
+    plain strings, so the field stays a String)."""
+    return {"enum": [m.value for m in kind] + list(extra)}
 
 
 def _card(**kwargs: Any) -> fields.String:
@@ -20,6 +29,11 @@ def _card(**kwargs: Any) -> fields.String:
         metadata={"description": "card id (RULES.md R-1.4)", "example": "blue-13"},
         **kwargs,
     )
+
+
+def _enum(kind: type[Enum], **kwargs: Any) -> fields.Enum[Any]:
+    """A field of an enum's values (apispec leaves out their type)."""
+    return fields.Enum(kind, by_value=True, metadata={"type": "string"}, **kwargs)
 
 
 def _printable(value: str) -> None:
@@ -42,12 +56,8 @@ class DealSchema(ma.Schema):
 
 class CreateGameSchema(ma.Schema):
     players = fields.Integer(required=True, strict=True, validate=validate.OneOf([3, 4]))
-    scoring = fields.String(
-        load_default=Scoring.BASIC.value, validate=validate.OneOf([s.value for s in Scoring])
-    )
-    variant = fields.String(
-        load_default=Variant.STANDARD.value, validate=validate.OneOf([v.value for v in Variant])
-    )
+    scoring = _enum(Scoring, load_default=Scoring.BASIC)
+    variant = _enum(Variant, load_default=Variant.STANDARD)
     seed = fields.Integer(
         strict=True,
         validate=validate.Range(min=0, max=MAX_SEED),
@@ -138,9 +148,7 @@ class RoundResultSchema(ma.Schema):
     number = fields.Integer()
     trump = fields.String(allow_none=True)
     trump_suit = fields.String(allow_none=True)
-    reason = fields.String(
-        metadata={"enum": ["bosses", "seven_tricks", "last_trick", "all_tricks", "sealed"]}
-    )
+    reason = fields.String(metadata=_values(RoundEndReason))
     winners = fields.List(fields.Integer())
     points = fields.List(fields.Integer())
     bosses_scored = fields.List(fields.String())
@@ -152,7 +160,7 @@ class GameViewSchema(ma.Schema):
     players = fields.Integer()
     scoring = fields.String()
     variant = fields.String()
-    status = fields.String(metadata={"enum": list(STATUSES)})
+    status = fields.String(metadata={"enum": STATUSES})
     seats = fields.List(fields.Nested(SeatSummarySchema))
     round = fields.Nested(RoundSchema, allow_none=True)
     scores = fields.List(fields.Integer())
@@ -176,7 +184,7 @@ class PassViewSchema(ma.Schema):
 class SeatViewSchema(GameViewSchema):
     seat = fields.Integer()
     hand = fields.List(fields.String())
-    action = fields.String(allow_none=True, metadata={"enum": ["pass", "play", None]})
+    action = fields.String(allow_none=True, metadata=_values(Action, None))
     legal = fields.List(fields.String(), metadata={"description": "may pass or play now"})
     pass_ = fields.Nested(PassViewSchema, data_key="pass", allow_none=True)
 
@@ -189,7 +197,7 @@ class DealViewSchema(ma.Schema):
 class OperatorStateSchema(GameViewSchema):
     status = fields.String(
         metadata={
-            "enum": [*STATUSES, "dealing"],
+            "enum": [*STATUSES, Phase.DEALING.value],
             "description": "`dealing`: between a round's end and the next deal (only in a "
             "state rebuilt at an earlier event)",
         }
@@ -209,7 +217,7 @@ class JoinedSchema(ma.Schema):
 
 
 class ActorSchema(ma.Schema):
-    kind = fields.String(metadata={"enum": ["seat", "operator", "system"]})
+    kind = _enum(ActorKind)
     seat = fields.Integer(allow_none=True)
 
 

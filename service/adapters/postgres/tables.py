@@ -1,0 +1,112 @@
+"""The database schema as SQLAlchemy Core tables. Alembic migrations own the real schema;
+these mirror it for queries (a test checks the two agree)."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    Column,
+    DateTime,
+    ForeignKey,
+    Identity,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    PrimaryKeyConstraint,
+    SmallInteger,
+    String,
+    Table,
+    Text,
+    Uuid,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+
+metadata = MetaData()
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("players", SmallInteger, nullable=False),
+    Column("scoring", Text, nullable=False),
+    Column("variant", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Index("games_newest", "created_at", "id"),
+    Index("games_status_newest", "status", "created_at", "id"),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("game_id", Uuid, ForeignKey("games.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("type", Text, nullable=False),
+    Column("schema_version", SmallInteger, nullable=False),
+    Column("data", JSONB, nullable=False),
+    Column("recorded_at", DateTime(timezone=True), nullable=False),
+    Column("actor_kind", Text, nullable=False),
+    Column("actor_seat", SmallInteger, nullable=True),
+    Column("request_id", Text, nullable=True),
+    Column("idempotency_key", String(64), nullable=True),
+    Column("prev_hash", String(64), nullable=False),
+    Column("hash", String(64), nullable=False),
+    # The global order: the appending transaction's id (pg_current_xact_id()), then the
+    # append order. Not covered by the hash chain: the database assigns both.
+    Column("position", BigInteger, Identity(always=True), nullable=False),
+    Column(
+        "transaction_id",
+        BigInteger,
+        nullable=False,
+        server_default=text("pg_current_xact_id()::text::bigint"),
+    ),
+    PrimaryKeyConstraint("game_id", "seq", name="events_pkey"),
+    CheckConstraint("seq >= 1", name="events_seq_positive"),
+    CheckConstraint(
+        "actor_kind IN ('seat', 'operator', 'system', 'bot', 'player')", name="events_actor_kind"
+    ),
+    Index("events_global_order", "transaction_id", "position", unique=True),
+)
+
+seat_credentials = Table(
+    "seat_credentials",
+    metadata,
+    Column("game_id", Uuid, ForeignKey("games.id"), nullable=False),
+    Column("seat", SmallInteger, nullable=False),
+    Column("token_sha256", String(64), nullable=False, unique=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("game_id", "seat", name="seat_credentials_pkey"),
+)
+
+idempotency_keys = Table(
+    "idempotency_keys",
+    metadata,
+    Column("scope", Text, nullable=False),
+    Column("key_sha256", String(64), nullable=False),
+    Column("fingerprint", String(64), nullable=False),
+    # Only on records from before outcomes were stored: the rendered response's status.
+    Column("status", SmallInteger, nullable=True),
+    Column("body", LargeBinary, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("scope", "key_sha256", name="idempotency_keys_pkey"),
+)
+
+outbox = Table(
+    "outbox",
+    metadata,
+    Column("id", BigInteger, Identity(always=True), primary_key=True),
+    Column("kind", Text, nullable=False),
+    Column("game_id", Uuid, ForeignKey("games.id"), nullable=True),
+    Column("payload", JSONB, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("available_at", DateTime(timezone=True), nullable=False),
+    Column("attempts", Integer, nullable=False, server_default=text("0")),
+    Column("last_error", Text, nullable=True),
+    Column("done_at", DateTime(timezone=True), nullable=True),
+    Index("outbox_due", "kind", "available_at", postgresql_where=text("done_at IS NULL")),
+)

@@ -1,0 +1,69 @@
+"""What callers ask the application to do: commands as plain data, and the context they
+are sent in (who, which request, which key). The web layer builds them from HTTP
+requests; the worker builds them from jobs. Nothing here knows HTTP."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from uuid import UUID
+
+from service.application.identity import Principal
+from service.rules import Scoring, Variant
+
+ANY_VERSION = -1
+"""In :attr:`Context.expected`: any version will do, as long as the game exists."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealInput:
+    """An operator's deal for one round: card ids of each seat's hand, and the trump card."""
+
+    hands: tuple[tuple[str, ...], ...]
+    trump: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CreateGame:
+    players: int
+    scoring: Scoring
+    variant: Variant = Variant.STANDARD
+    seed: int | None = None  # operators only
+    deals: tuple[DealInput, ...] | None = None  # operators only
+
+
+@dataclass(frozen=True, slots=True)
+class JoinSeat:
+    game_id: UUID
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class PassCards:
+    game_id: UUID
+    cards: tuple[str, ...]  # card ids, in target order for Seven Followers
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    game_id: UUID
+    card: str  # a card id
+
+
+Command = CreateGame | JoinSeat | PassCards | PlayCard
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Who sends a command, and what the record of it keeps.
+
+    ``idempotency_key``: a command sent again with the same key (by the same principal)
+    is done once; a retry gets the first outcome. ``expected``: the versions the caller
+    expects the game to be at (None: any), else :class:`StaleVersionError`.
+    """
+
+    principal: Principal
+    client: str = ""  # the client's address: scopes the idempotency keys of anonymous callers
+    request_id: str | None = None
+    idempotency_key: str | None = None  # the raw key; only its digest is stored
+    expected: frozenset[int] | None = None

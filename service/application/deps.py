@@ -1,0 +1,19 @@
+"""What handlers and queries run on: the ports and per-process state, wired once by
+service.bootstrap (tests wire in-memory fakes)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from service.application.cache import StateCache
+from service.application.identity import Identity
+from service.application.ports import Clock, Dealer, UnitOfWorkFactory
+
+
+@dataclass(frozen=True)
+class Deps:
+    uow: UnitOfWorkFactory
+    clock: Clock
+    dealer: Dealer
+    cache: StateCache
+    identity: Identity

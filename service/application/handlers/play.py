@@ -1,0 +1,39 @@
+"""A seat's moves: passing cards and playing one."""
+
+from __future__ import annotations
+
+from service import rules
+from service.application.commands import Context, PassCards, PlayCard
+from service.application.errors import InvalidInputError
+from service.application.identity import seat_of
+from service.application.ports import Actor, ActorKind
+from service.application.results import Acted
+from service.application.transaction import Transaction
+
+
+def pass_cards(cmd: PassCards, ctx: Context, tx: Transaction) -> Acted:
+    seat = seat_of(cmd.game_id, ctx.principal)
+    game = tx.load(cmd.game_id)
+    chosen = tuple(_card(game.state, c) for c in cmd.cards)
+    after = tx.apply(cmd.game_id, game, rules.PassCards(seat, chosen), Actor(ActorKind.SEAT, seat))
+    return Acted(cmd.game_id, after.version, seat)
+
+
+def play_card(cmd: PlayCard, ctx: Context, tx: Transaction) -> Acted:
+    seat = seat_of(cmd.game_id, ctx.principal)
+    game = tx.load(cmd.game_id)
+    chosen = _card(game.state, cmd.card)
+    after = tx.apply(cmd.game_id, game, rules.PlayCard(seat, chosen), Actor(ActorKind.SEAT, seat))
+    return Acted(cmd.game_id, after.version, seat)
+
+
+def _card(state: rules.GameState, card_id: str) -> rules.Card:
+    """A card of this game's deck, named by its id."""
+    assert state.config is not None
+    try:
+        c = rules.card(card_id)
+    except rules.UnknownCardError:
+        c = None
+    if c is None or c not in state.config.deck:
+        raise InvalidInputError(f"{card_id!r} is not a card of this game", code="unknown_card")
+    return c

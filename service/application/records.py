@@ -1,0 +1,140 @@
+"""What an idempotent command leaves under its key: its outcome, sealed.
+
+The store keeps only the SHA-256 of each key, and the outcome encrypted (AES-GCM) under
+a key derived from the raw Idempotency-Key. A seat's token appears once, in the result
+of its join; sealing the stored copy keeps it out of reach of anyone who reads the
+database without the client's key (as long as clients use random keys, e.g. UUIDs).
+
+An outcome is a command's result (the game and version it produced: a retry shows the
+views at that version again) or its refusal (raised again, the same way). Records from
+before outcomes were stored hold a rendered response; :func:`unseal` reads those too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import asdict, fields
+from enum import Enum
+from typing import Any
+from uuid import UUID
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from service.application.commands import Command, CreateGame, JoinSeat, PassCards, PlayCard
+from service.application.errors import ApplicationError, InvalidInputError, SeatNotFoundError
+from service.application.ports import SealedRecord
+from service.application.results import Acted, Created, Joined, Result
+from service.rules import RuleViolationError, Violation
+
+_NONCE = 12
+
+# Refusals that depend only on the command and the game: the same command is refused
+# again the same way, so they are remembered under the key like results.
+Refusal = RuleViolationError | InvalidInputError | SeatNotFoundError
+REFUSALS = (RuleViolationError, InvalidInputError, SeatNotFoundError)
+
+_RESULTS: dict[str, type[Result]] = {"created": Created, "joined": Joined, "acted": Acted}
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def fingerprint(command: Command) -> str:
+    """What a reused key must match: the command's kind and every field, canonically."""
+    content = {"command": type(command).__name__, **asdict(command)}
+    return digest(json.dumps(content, sort_keys=True, separators=(",", ":"), default=_plain))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, UUID):
+        return str(value)
+    if isinstance(value, Enum):
+        return value.value
+    raise TypeError(f"not part of a command: {value!r}")  # pragma: no cover
+
+
+def _cipher(raw_key: str, scope: str) -> AESGCM:
+    kdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=scope.encode(), info=b"yokai-idem")
+    return AESGCM(kdf.derive(raw_key.encode()))
+
+
+def _seal(raw_key: str, scope: str, fingerprint: str, content: dict[str, Any]) -> SealedRecord:
+    nonce = os.urandom(_NONCE)
+    plain = json.dumps(content).encode()
+    box = _cipher(raw_key, scope).encrypt(nonce, plain, fingerprint.encode())
+    return SealedRecord(fingerprint, nonce + box)
+
+
+def seal_result(raw_key: str, scope: str, fingerprint: str, result: Result) -> SealedRecord:
+    name = next(k for k, kind in _RESULTS.items() if isinstance(result, kind))
+    values = {f.name: getattr(result, f.name) for f in fields(result)}
+    values["game_id"] = str(result.game_id)
+    return _seal(raw_key, scope, fingerprint, {name: values})
+
+
+def seal_refusal(raw_key: str, scope: str, fingerprint: str, exc: Refusal) -> SealedRecord:
+    kind = "rule" if isinstance(exc, RuleViolationError) else type(exc).__name__
+    refusal = {"kind": kind, "code": str(exc.code), "detail": exc.detail}
+    return _seal(raw_key, scope, fingerprint, {"refused": refusal})
+
+
+def unseal(raw_key: str, scope: str, record: SealedRecord) -> Result:
+    """The stored result; a stored refusal is raised again."""
+    nonce, box = record.sealed[:_NONCE], record.sealed[_NONCE:]
+    try:
+        plain = _cipher(raw_key, scope).decrypt(nonce, box, record.fingerprint.encode())
+    except InvalidTag as exc:  # pragma: no cover - the key digest matched, so must the key
+        raise ValueError("stored outcome does not open with this key") from exc
+    content: dict[str, Any] = json.loads(plain)
+    if record.legacy_status is not None:
+        return _legacy(record.legacy_status, content["body"])
+    ((name, values),) = content.items()
+    if name == "refused":
+        raise _refusal_error(values)
+    kind = _RESULTS[name]
+    return kind(**{**values, "game_id": UUID(values["game_id"])})
+
+
+_LEGACY_REFUSED = 0
+
+
+def fits(command: Command, result: Result) -> bool:
+    """Whether ``result`` can be the outcome of ``command``: a record from before outcomes
+    were stored has no comparable fingerprint, so its kind and game must match instead."""
+    match command, result:
+        case CreateGame(), Created():
+            return True
+        case JoinSeat(game_id=game, seat=seat), Joined():
+            return (result.game_id, result.seat) == (game, seat)
+        case PassCards(game_id=game) | PlayCard(game_id=game), Acted():
+            return result.game_id == game
+    return False
+
+
+def _legacy(status: int, body: dict[str, Any]) -> Result:
+    """A record written before outcomes were stored: the response body a command was
+    answered with (a join's ``{game_id, version, seat, token}``, else a game view)."""
+    if status == _LEGACY_REFUSED:
+        raise _refusal_error(body)
+    if "token" in body:
+        return Joined(UUID(body["game_id"]), body["version"], body["seat"], body["token"])
+    if "seat" in body:
+        return Acted(UUID(body["id"]), body["version"], body["seat"])
+    return Created(UUID(body["id"]), body["version"])
+
+
+def _refusal_error(refusal: dict[str, str]) -> Exception:
+    kind, code, detail = refusal["kind"], refusal["code"], refusal["detail"]
+    if kind == "rule":
+        return RuleViolationError(Violation(code), detail)
+    if kind == SeatNotFoundError.__name__:
+        return SeatNotFoundError(detail)
+    if kind == InvalidInputError.__name__:
+        return InvalidInputError(detail, code=code)
+    return ApplicationError(detail)  # pragma: no cover - only the kinds above are stored

@@ -1,0 +1,106 @@
+"""What the application gives back: plain data, no framework types. Commands return the
+game and version they produced; queries return views, feeds and pages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Generic, TypeVar
+from uuid import UUID
+
+from service.application.ports import Actor, GameSummary, StoredEvent
+
+V = TypeVar("V")
+
+
+# --- command results ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    """A new game, at the version its creation left it."""
+
+    game_id: UUID
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """A seat taken; ``token`` is its secret, given only here."""
+
+    game_id: UUID
+    version: int
+    seat: int
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Acted:
+    """A seat's command done: the game is at ``version``."""
+
+    game_id: UUID
+    version: int
+    seat: int
+
+
+Result = Created | Joined | Acted
+
+
+# --- query results --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Versioned(Generic[V]):
+    """A view of a game at a version."""
+
+    game_id: UUID
+    version: int
+    view: V
+
+
+@dataclass(frozen=True, slots=True)
+class Unchanged:
+    """The game is still at a version the caller named: it already has the view."""
+
+    game_id: UUID
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class FeedEvent:
+    seq: int
+    type: str
+    data: dict[str, Any]
+    recorded_at: datetime
+    actor: Actor
+
+
+@dataclass(frozen=True, slots=True)
+class Feed:
+    game_id: UUID
+    version: int
+    events: list[FeedEvent]
+    next_after: int | None  # pass as ``after`` for the next page; None if no more
+
+
+@dataclass(frozen=True, slots=True)
+class AuditTrail:
+    game_id: UUID
+    version: int
+    events: list[StoredEvent]
+    next_after: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GamePage:
+    games: list[GameSummary]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyReport:
+    game_id: UUID
+    events: int
+    intact: bool
+    bad_seq: int | None = None
+    reason: str | None = None

@@ -1,0 +1,91 @@
+"""A command's write transaction as its handler sees it: load a game, decide a command
+against it, and append the events with the projection rows they change.
+
+Handlers never open or commit transactions: :func:`service.application.idempotency.run`
+does, around the handler, with the idempotency record.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from uuid import UUID
+
+from service.application import chain
+from service.application.cache import Loaded
+from service.application.commands import ANY_VERSION, Context
+from service.application.dealing import decide_and_deal
+from service.application.deps import Deps
+from service.application.errors import StaleVersionError
+from service.application.loading import NEW_GAME, load
+from service.application.ports import Actor, GameSummary, UnitOfWork
+from service.rules import Command, public_status
+
+
+class Transaction:
+    def __init__(
+        self, uow: UnitOfWork, deps: Deps, ctx: Context, now: datetime, key_digest: str | None
+    ) -> None:
+        self.uow = uow
+        self.now = now
+        self._deps = deps
+        self._ctx = ctx
+        self._key_digest = key_digest
+        self.written: dict[UUID, Loaded] = {}
+        """The state of each game this transaction appended to, after its events."""
+
+    def load(self, game_id: UUID) -> Loaded:
+        """The game as it stands (:class:`GameNotFoundError` if there is none), at a
+        version the caller expects (:class:`StaleVersionError` if not)."""
+        loaded = load(self.uow, self._deps.cache, game_id)
+        self._expect(loaded.version)
+        return loaded
+
+    def new_game(self) -> Loaded:
+        """A game before its first event."""
+        self._expect(0)
+        return NEW_GAME
+
+    def apply(self, game_id: UUID, game: Loaded, command: Command, actor: Actor) -> Loaded:
+        """Decide ``command`` (raising the rules' refusal before anything is written),
+        append its events and the deals that follow, and update the games projection.
+        Returns the game after them."""
+        events, state = decide_and_deal(game.state, command, actor, self._deps.dealer)
+        rows = chain.link(
+            game_id,
+            game.version,
+            game.last_hash,
+            events,
+            self.now,
+            self._ctx.request_id,
+            self._key_digest,
+        )
+        version = rows[-1].seq
+        if game.version == 0:  # the games row first: the events refer to it
+            assert state.config is not None
+            cfg = state.config
+            self.uow.games.add(
+                GameSummary(
+                    game_id,
+                    self.now,
+                    self.now,
+                    cfg.players,
+                    cfg.scoring.value,
+                    cfg.variant.value,
+                    public_status(state),
+                    version,
+                )
+            )
+            self.uow.events.append(rows)
+        else:
+            self.uow.events.append(rows)
+            self.uow.games.update(
+                game_id, status=public_status(state), version=version, updated_at=self.now
+            )
+        after = Loaded(state, version, rows[-1].hash)
+        self.written[game_id] = after
+        return after
+
+    def _expect(self, version: int) -> None:
+        expected = self._ctx.expected
+        if expected is not None and ANY_VERSION not in expected and version not in expected:
+            raise StaleVersionError(f"the game is at version {version}", version)

@@ -1,0 +1,623 @@
+"""In-memory stand-ins for the ports of service.application.ports, for handler tests that
+need no database.
+
+One :class:`Database` holds the committed rows; each :class:`FakeUnitOfWork` is one
+transaction on it, with the semantics of the PostgreSQL adapters
+(service/adapters/postgres):
+
+- writes are staged and reach the database (and other units of work) only on commit; a
+  unit of work that ends without commit leaves nothing;
+- writers read what is committed plus their own staged rows (READ COMMITTED); a snapshot
+  unit of work is read-only and sees the database as it was at its first read;
+- the keys and constraints of the schema hold: a taken ``(game_id, seq)`` raises
+  :class:`AppendConflictError`, so does a taken seat in the credentials; a taken
+  idempotency key raises :class:`DuplicateKeyError`; the others (a duplicate game or
+  token, a foreign key: an event, credential or outbox message of a game without its
+  ``games`` row) raise :class:`IntegrityViolation`, checked statement by statement as
+  PostgreSQL does (its foreign keys here are not deferrable). After a failed statement
+  the transaction is aborted: anything but leaving it raises :class:`TransactionError`;
+- what would wait for another open transaction (a row it wrote, a key it locked) raises
+  :class:`WouldBlockError`: with one thread, waiting would never end.
+
+:meth:`Database.interpose` runs a "concurrent writer" just before a unit of work makes
+its first append, so a test can make another transaction win the race.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from enum import Enum
+from types import TracebackType
+from typing import Self
+from uuid import UUID
+
+from service.application.cache import StateCache
+from service.application.deps import Deps
+from service.application.identity import Identity
+from service.application.ports import (
+    AppendConflictError,
+    ClaimedMessage,
+    DuplicateKeyError,
+    GameSummary,
+    OutboxMessage,
+    Position,
+    SealedRecord,
+    StoredEvent,
+)
+from service.rules import DealRound, GameConfig
+
+OPERATOR_TOKEN = "operator-token-for-tests"
+
+
+class IntegrityViolation(Exception):
+    """A constraint the database enforces that the ports do not translate (a foreign
+    key, a duplicate game id or seat token): a 500 in production."""
+
+
+class WouldBlockError(Exception):
+    """The statement would wait for another open transaction; with one thread it would
+    wait forever."""
+
+
+class TransactionError(Exception):
+    """A unit of work used outside its transaction, after a failed statement or a
+    commit, or written to in a read-only snapshot."""
+
+
+# --- rows ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    event: StoredEvent
+    position: Position
+
+
+@dataclass(frozen=True, slots=True)
+class CredentialRow:
+    token_sha256: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class IdempotencyRow:
+    record: SealedRecord
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    id: int
+    message: OutboxMessage
+    created_at: datetime
+    attempts: int = 0
+    last_error: str | None = None
+    done_at: datetime | None = None
+
+
+@dataclass
+class Tables:
+    events: dict[UUID, dict[int, EventRow]] = field(default_factory=dict)
+    games: dict[UUID, GameSummary] = field(default_factory=dict)
+    credentials: dict[tuple[UUID, int], CredentialRow] = field(default_factory=dict)
+    idempotency: dict[tuple[str, str], IdempotencyRow] = field(default_factory=dict)
+    outbox: dict[int, OutboxRow] = field(default_factory=dict)
+
+    def copy(self) -> Tables:
+        return Tables(
+            {g: dict(rows) for g, rows in self.events.items()},
+            dict(self.games),
+            dict(self.credentials),
+            dict(self.idempotency),
+            dict(self.outbox),
+        )
+
+    def merge(self, staged: Tables) -> None:
+        for game_id, rows in staged.events.items():
+            self.events.setdefault(game_id, {}).update(rows)
+        self.games.update(staged.games)
+        self.credentials.update(staged.credentials)
+        self.idempotency.update(staged.idempotency)
+        self.outbox.update(staged.outbox)
+
+
+# --- the database ----------------------------------------------------------------------
+
+Writer = Callable[[Sequence[StoredEvent]], None]
+"""A concurrent writer: called with the rows a unit of work is about to append."""
+
+
+class Database:
+    """The committed state, the locks of open transactions, and the counters a test
+    may assert on (``opened``: units of work entered; ``commits``; ``interposed``)."""
+
+    def __init__(self) -> None:
+        self.committed = Tables()
+        self.opened = 0
+        self.commits = 0
+        self.interposed = 0
+        self._locks: dict[Hashable, FakeUnitOfWork] = {}
+        self._running: dict[int, FakeUnitOfWork] = {}
+        self._next_txid = 1
+        self._next_position = 1
+        self._next_outbox_id = 1
+        self._writer: Writer | None = None
+        self._writer_left = 0
+        self._interposing = False
+
+    def unit_of_work(self, *, snapshot: bool = False) -> FakeUnitOfWork:
+        """The UnitOfWorkFactory: a write transaction, or a read-only snapshot."""
+        return FakeUnitOfWork(self, snapshot=snapshot)
+
+    def interpose(self, writer: Writer, *, times: int = 1) -> None:
+        """Run ``writer`` just before each of the next ``times`` units of work makes its
+        first append (the writer's own appends do not trigger it)."""
+        self._writer = writer
+        self._writer_left = times
+
+    # -- reading the committed state, for assertions --
+
+    def stream(self, game_id: UUID) -> list[StoredEvent]:
+        """A game's committed events in ``seq`` order."""
+        rows = self.committed.events.get(game_id, {})
+        return [rows[seq].event for seq in sorted(rows)]
+
+    # -- for the units of work --
+
+    def _before_first_append(self, rows: Sequence[StoredEvent]) -> None:
+        if self._writer is None or self._writer_left <= 0 or self._interposing:
+            return
+        self._writer_left -= 1
+        self.interposed += 1
+        self._interposing = True
+        try:
+            self._writer(rows)
+        finally:
+            self._interposing = False
+
+    def _lock(self, key: Hashable, uow: FakeUnitOfWork) -> None:
+        holder = self._locks.get(key)
+        if holder is not None and holder is not uow:
+            raise WouldBlockError(f"{key!r} is held by another open transaction")
+        self._locks[key] = uow
+
+    def _held_by_other(self, key: Hashable, uow: FakeUnitOfWork) -> bool:
+        holder = self._locks.get(key)
+        return holder is not None and holder is not uow
+
+    def _begin_writing(self, uow: FakeUnitOfWork) -> int:
+        txid = self._next_txid
+        self._next_txid += 1
+        self._running[txid] = uow
+        return txid
+
+    def _watermark(self) -> int:
+        """The oldest transaction id still running (pg_snapshot_xmin), else the next."""
+        return min(self._running, default=self._next_txid)
+
+    def _position(self) -> int:
+        position = self._next_position
+        self._next_position += 1
+        return position
+
+    def _outbox_id(self) -> int:
+        ident = self._next_outbox_id
+        self._next_outbox_id += 1
+        return ident
+
+    def _end(self, uow: FakeUnitOfWork) -> None:
+        for key in [k for k, holder in self._locks.items() if holder is uow]:
+            del self._locks[key]
+        if uow.txid is not None:
+            self._running.pop(uow.txid, None)
+
+
+# --- a unit of work --------------------------------------------------------------------
+
+
+class _Phase(Enum):
+    NEW = "new"
+    OPEN = "open"
+    FAILED = "failed"
+    ENDED = "ended"
+
+
+class FakeUnitOfWork:
+    """One transaction on a :class:`Database` (see the module's docstring)."""
+
+    def __init__(self, db: Database, *, snapshot: bool) -> None:
+        self.db = db
+        self.snapshot = snapshot
+        self.txid: int | None = None
+        self.staged = Tables()
+        self._phase = _Phase.NEW
+        self._snap: Tables | None = None
+        self._snap_watermark = 0
+        self._appended = False
+        self.events = FakeEventStore(self)
+        self.games = FakeGameIndex(self)
+        self.credentials = FakeCredentials(self)
+        self.idempotency = FakeIdempotencyStore(self)
+        self.outbox = FakeOutbox(self)
+
+    def __enter__(self) -> Self:
+        if self._phase is not _Phase.NEW:
+            raise TransactionError("a unit of work is entered once")
+        self._phase = _Phase.OPEN
+        self.db.opened += 1
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._phase is not _Phase.ENDED:  # not committed: roll back
+            self._end()
+
+    def commit(self) -> None:
+        self._check_open()
+        if not self.snapshot:
+            self._verify_keys()
+            self.db.committed.merge(self.staged)
+            self.db.commits += 1
+        self._end()
+
+    # -- for the stores --
+
+    def base(self) -> Tables:
+        """What this transaction reads besides its own writes: the committed rows now,
+        or for a snapshot, as they were at its first read."""
+        self._check_open()
+        if not self.snapshot:
+            return self.db.committed
+        if self._snap is None:
+            self._snap = self.db.committed.copy()
+            self._snap_watermark = self.db._watermark()
+        return self._snap
+
+    def watermark(self) -> int:
+        self.base()
+        return self._snap_watermark if self.snapshot else self.db._watermark()
+
+    def writing(self) -> Tables:
+        """The staging tables, once the transaction may write (its id is taken at its
+        first write, as PostgreSQL does)."""
+        self.check_writable()
+        if self.txid is None:
+            self.txid = self.db._begin_writing(self)
+        return self.staged
+
+    def check_writable(self) -> None:
+        self._check_open()
+        if self.snapshot:
+            raise TransactionError("cannot write in a read-only snapshot")
+
+    def lock(self, key: Hashable) -> None:
+        self.db._lock(key, self)
+
+    def waits_for(self, key: Hashable) -> None:
+        """Raise :class:`WouldBlockError` if another open transaction holds ``key``."""
+        if self.db._held_by_other(key, self):
+            raise WouldBlockError(f"{key!r} is held by another open transaction")
+
+    def fail(self, error: Exception) -> Exception:
+        """A statement failed: the transaction is aborted (PostgreSQL semantics)."""
+        self._phase = _Phase.FAILED
+        return error
+
+    def before_append(self, rows: Sequence[StoredEvent]) -> None:
+        if not self._appended:
+            self._appended = True
+            self.db._before_first_append(rows)
+
+    def game_exists(self, game_id: UUID) -> bool:
+        """The foreign key check on ``games.id``: waits for another transaction's insert
+        of that row, not for its update (a key share lock lets non-key updates by)."""
+        self.waits_for(("new game", game_id))
+        return game_id in self.staged.games or game_id in self.base().games
+
+    # -- internals --
+
+    def _check_open(self) -> None:
+        if self._phase is _Phase.FAILED:
+            raise TransactionError("current transaction is aborted (a statement failed)")
+        if self._phase is not _Phase.OPEN:
+            raise TransactionError(f"unit of work is {self._phase.value}, not open")
+
+    def _verify_keys(self) -> None:
+        committed = self.db.committed
+        for game_id, rows in self.staged.events.items():
+            taken = committed.events.get(game_id, {}).keys() & rows.keys()
+            assert not taken, f"rows {taken} of {game_id} were committed under a lock"
+        assert not committed.idempotency.keys() & self.staged.idempotency.keys()
+        assert not committed.credentials.keys() & self.staged.credentials.keys()
+
+    def _end(self) -> None:
+        self._phase = _Phase.ENDED
+        self.staged = Tables()
+        self.db._end(self)
+
+
+# --- the stores ------------------------------------------------------------------------
+
+
+class FakeEventStore:
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+
+    def load(
+        self, game_id: UUID, *, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[StoredEvent]:
+        rows = {**self._uow.base().events.get(game_id, {}), **self._game_staged(game_id)}
+        seqs = [s for s in sorted(rows) if s > after and (upto is None or s <= upto)]
+        if limit is not None:
+            seqs = seqs[:limit]
+        return [rows[s].event for s in seqs]
+
+    def append(self, events: Sequence[StoredEvent]) -> None:
+        uow = self._uow
+        uow.check_writable()
+        if not events:
+            return
+        uow.before_append(events)
+        staged = uow.writing()
+        base = uow.base()
+        keys = [(e.game_id, e.seq) for e in events]
+        for game_id, seq in keys:
+            uow.waits_for(("events", game_id, seq))
+        # Like PostgreSQL: the unique key is checked as each row goes in, the (not
+        # deferrable) foreign key at the end of the statement.
+        for game_id, seq in keys:
+            taken = seq in base.events.get(game_id, {}) or seq in staged.events.get(game_id, {})
+            if taken or keys.count((game_id, seq)) > 1:
+                raise uow.fail(AppendConflictError(events[0].game_id))
+        for game_id in {g for g, _ in keys}:
+            if not uow.game_exists(game_id):
+                raise uow.fail(
+                    IntegrityViolation(
+                        f"events: game {game_id} is not present in table games (foreign key)"
+                    )
+                )
+        assert uow.txid is not None
+        for e in events:
+            position = Position(uow.txid, uow.db._position())
+            staged.events.setdefault(e.game_id, {})[e.seq] = EventRow(e, position)
+            uow.lock(("events", e.game_id, e.seq))
+
+    def read_all(self, after: Position | None, limit: int) -> list[tuple[Position, StoredEvent]]:
+        watermark = self._uow.watermark()
+        rows = [
+            row
+            for game in self._uow.base().events.values()
+            for row in game.values()
+            if row.position.transaction < watermark and (after is None or row.position > after)
+        ]
+        rows.sort(key=lambda row: row.position)
+        return [(row.position, row.event) for row in rows[:limit]]
+
+    def _game_staged(self, game_id: UUID) -> dict[int, EventRow]:
+        return self._uow.staged.events.get(game_id, {})
+
+
+class FakeGameIndex:
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+
+    def add(self, summary: GameSummary) -> None:
+        uow = self._uow
+        staged = uow.writing()
+        uow.waits_for(("games", summary.id))
+        if summary.id in staged.games or summary.id in uow.base().games:
+            raise uow.fail(IntegrityViolation(f"games: duplicate id {summary.id}"))
+        staged.games[summary.id] = summary
+        uow.lock(("games", summary.id))
+        uow.lock(("new game", summary.id))
+
+    def update(self, game_id: UUID, *, status: str, version: int, updated_at: datetime) -> None:
+        uow = self._uow
+        staged = uow.writing()
+        current = self._visible().get(game_id)
+        if current is None:
+            return  # UPDATE ... WHERE id = ... matched no row (another's insert is unseen)
+        uow.waits_for(("games", game_id))
+        staged.games[game_id] = replace(
+            current, status=status, version=version, updated_at=updated_at
+        )
+        uow.lock(("games", game_id))
+
+    def get(self, game_id: UUID) -> GameSummary | None:
+        return self._visible().get(game_id)
+
+    def ids(self) -> list[UUID]:
+        games = sorted(self._visible().values(), key=lambda g: (g.created_at, g.id))
+        return [g.id for g in games]
+
+    def page(
+        self, *, status: str | None, before: tuple[datetime, UUID] | None, limit: int
+    ) -> list[GameSummary]:
+        games = [
+            g
+            for g in self._visible().values()
+            if (status is None or g.status == status)
+            and (before is None or (g.created_at, g.id) < before)
+        ]
+        games.sort(key=lambda g: (g.created_at, g.id), reverse=True)
+        return games[:limit]
+
+    def _visible(self) -> dict[UUID, GameSummary]:
+        return {**self._uow.base().games, **self._uow.staged.games}
+
+
+class FakeCredentials:
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+
+    def add(self, game_id: UUID, seat: int, token_sha256: str, created_at: datetime) -> None:
+        uow = self._uow
+        staged = uow.writing()
+        uow.waits_for(("seat", game_id, seat))
+        uow.waits_for(("token", token_sha256))
+        visible = self._visible()
+        if (game_id, seat) in visible:  # a racing join took the seat first
+            raise uow.fail(AppendConflictError(game_id))
+        if any(row.token_sha256 == token_sha256 for row in visible.values()):
+            raise uow.fail(IntegrityViolation("seat_credentials: duplicate token_sha256"))
+        if not uow.game_exists(game_id):
+            raise uow.fail(IntegrityViolation(f"seat_credentials: no game {game_id}"))
+        staged.credentials[(game_id, seat)] = CredentialRow(token_sha256, created_at)
+        uow.lock(("seat", game_id, seat))
+        uow.lock(("token", token_sha256))
+
+    def find(self, token_sha256: str) -> tuple[UUID, int] | None:
+        for key, row in self._visible().items():
+            if row.token_sha256 == token_sha256:
+                return key
+        return None
+
+    def _visible(self) -> dict[tuple[UUID, int], CredentialRow]:
+        return {**self._uow.base().credentials, **self._uow.staged.credentials}
+
+
+class FakeIdempotencyStore:
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+
+    def lock(self, scope: str, key_sha256: str) -> None:
+        self._uow.base()  # only inside an open transaction
+        self._uow.lock(("advisory", scope, key_sha256))
+
+    def get(self, scope: str, key_sha256: str) -> SealedRecord | None:
+        key = (scope, key_sha256)
+        row = self._uow.staged.idempotency.get(key) or self._uow.base().idempotency.get(key)
+        return None if row is None else row.record
+
+    def add(self, scope: str, key_sha256: str, record: SealedRecord, created_at: datetime) -> None:
+        uow = self._uow
+        staged = uow.writing()
+        key = (scope, key_sha256)
+        uow.waits_for(("idempotency", *key))
+        if key in staged.idempotency or key in uow.base().idempotency:
+            raise uow.fail(DuplicateKeyError(key_sha256))
+        staged.idempotency[key] = IdempotencyRow(record, created_at)
+        uow.lock(("idempotency", *key))
+
+
+class FakeOutbox:
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+
+    def add(self, messages: Sequence[OutboxMessage]) -> None:
+        uow = self._uow
+        staged = uow.writing()
+        for m in messages:
+            if m.game_id is not None and not uow.game_exists(m.game_id):
+                raise uow.fail(IntegrityViolation(f"outbox: no game {m.game_id}"))
+        for m in messages:
+            ident = uow.db._outbox_id()
+            staged.outbox[ident] = OutboxRow(ident, m, m.available_at)
+            uow.lock(("outbox", ident))
+
+    def claim(self, kind: str, now: datetime, limit: int) -> list[ClaimedMessage]:
+        uow = self._uow
+        uow.writing()  # SELECT ... FOR UPDATE is refused in a read-only transaction
+        due = [
+            row
+            for row in self._visible().values()
+            if row.message.kind == kind
+            and row.done_at is None
+            and row.message.available_at <= now
+            and not uow.db._held_by_other(("outbox", row.id), uow)  # SKIP LOCKED
+        ]
+        due.sort(key=lambda row: (row.message.available_at, row.id))
+        for row in due[:limit]:
+            uow.lock(("outbox", row.id))
+        return [ClaimedMessage(row.id, row.message, row.attempts) for row in due[:limit]]
+
+    def done(self, message_id: int, at: datetime) -> None:
+        self._change(
+            message_id,
+            lambda row: replace(row, done_at=at, attempts=row.attempts + 1, last_error=None),
+        )
+
+    def retry(self, message_id: int, at: datetime, error: str) -> None:
+        self._change(
+            message_id,
+            lambda row: replace(
+                row,
+                message=replace(row.message, available_at=at),
+                attempts=row.attempts + 1,
+                last_error=error[:1000],
+            ),
+        )
+
+    def _change(self, message_id: int, change: Callable[[OutboxRow], OutboxRow]) -> None:
+        uow = self._uow
+        staged = uow.writing()
+        uow.waits_for(("outbox", message_id))
+        row = self._visible().get(message_id)
+        if row is None:
+            return
+        staged.outbox[message_id] = change(row)
+        uow.lock(("outbox", message_id))
+
+    def _visible(self) -> dict[int, OutboxRow]:
+        return {**self._uow.base().outbox, **self._uow.staged.outbox}
+
+
+# --- clock, dealer, wiring -------------------------------------------------------------
+
+
+class FixedClock:
+    """A clock that says what it is told (``moment``), until told otherwise."""
+
+    def __init__(self, moment: datetime = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)) -> None:
+        self.moment = moment
+
+    def now(self) -> datetime:
+        return self.moment
+
+    def advance(self, delta: timedelta = timedelta(seconds=1)) -> None:
+        self.moment += delta
+
+
+class DealerScriptExhaustedError(AssertionError):
+    """The dealer was asked for a deal the test did not script."""
+
+
+class ScriptedDealer:
+    """Deals the given rounds in order, recording each ``(seed, round_number)`` it is
+    asked for; asked for more than it was given, it fails the test."""
+
+    def __init__(self, *deals: DealRound) -> None:
+        self.script = list(deals)
+        self.asked: list[tuple[int | None, int]] = []
+
+    def deal(self, config: GameConfig, seed: int | None, round_number: int) -> DealRound:
+        self.asked.append((seed, round_number))
+        if not self.script:
+            raise DealerScriptExhaustedError(
+                f"no deal scripted for round {round_number} (seed {seed})"
+            )
+        return self.script.pop(0)
+
+
+def make_deps(
+    db: Database,
+    clock: FixedClock,
+    dealer: ScriptedDealer,
+    *,
+    operator_token: str | None = OPERATOR_TOKEN,
+    cache: StateCache | None = None,
+) -> Deps:
+    """The application's dependencies on the fakes (a fresh state cache unless given)."""
+    return Deps(
+        uow=db.unit_of_work,
+        clock=clock,
+        dealer=dealer,
+        cache=cache if cache is not None else StateCache(),
+        identity=Identity(db.unit_of_work, operator_token),
+    )

@@ -1,0 +1,99 @@
+"""Edges found in review: refused retries, key scopes, strong If-Match, rate-limit keys,
+request ids on 429s, and verify on an unmigrated database."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service import cli
+from tests.support.api import Api
+from tests.support.deals import assert_problem, event_count, start_playing, version
+from tests.support.postgres import new_database
+
+
+def test_a_refused_command_is_refused_again_under_its_key(api: Api) -> None:
+    game = start_playing(api)
+    key = f"refused-{uuid.uuid4()}"
+    first = api.play(game, 1, "purple-7", Idempotency_Key=key)  # seat 0 leads: not seat 1's turn
+    assert_problem(first, 409, "not_your_turn")
+    before = event_count(api, game)
+    assert api.play(game, 0, "green-1").status_code == 200
+    assert "purple-7" in api.view(game, 1)["legal"]  # seat 1 may play it now ...
+    # ... but the same key and body get the original refusal.
+    again = api.play(game, 1, "purple-7", Idempotency_Key=key)
+    assert_problem(again, 409, "not_your_turn")
+    assert again.get_json()["detail"] == first.get_json()["detail"]
+    # The same key with another body is refused as a reused key.
+    other = api.play(game, 1, "purple-8", Idempotency_Key=key)
+    assert_problem(other, 422, "idempotency_key_reused")
+    assert event_count(api, game) == before + 1
+
+
+def test_an_anonymous_key_does_not_replay_another_clients_join(app: Flask, api: Api) -> None:
+    game_id = api.create(4)["id"]
+    key = f"join-{uuid.uuid4()}"
+    path, body = f"/v1/games/{game_id}/seats/0", {"name": "alice"}
+    alice = app.test_client()
+    alice.environ_base["REMOTE_ADDR"] = "203.0.113.1"
+    mallory = app.test_client()
+    mallory.environ_base["REMOTE_ADDR"] = "203.0.113.66"
+
+    first = alice.post(path, json=body, headers={"Idempotency-Key": key})
+    retry = alice.post(path, json=body, headers={"Idempotency-Key": key})
+    stolen = mallory.post(path, json=body, headers={"Idempotency-Key": key})
+
+    assert first.status_code == retry.status_code == 201
+    assert retry.get_json()["token"] == first.get_json()["token"]
+    assert_problem(stolen, 409, "seat_taken")
+    assert "token" not in stolen.get_json()
+
+
+def test_if_match_compares_strongly(api: Api) -> None:
+    game = start_playing(api)
+    current = version(api, game)
+    weak = api.play(game, 0, "green-1", If_Match=f'W/"{current}"')
+    assert_problem(weak, 412, "stale_version")
+    assert api.play(game, 0, "green-1", If_Match=f'"{current}"').status_code == 200
+
+
+def test_made_up_tokens_share_the_callers_rate_limit(limited: FlaskClient) -> None:
+    client = limited
+    client.environ_base["REMOTE_ADDR"] = "198.51.100.7"
+    statuses = [
+        client.get("/v1/games", headers={"Authorization": f"Bearer made-up-{i}"}).status_code
+        for i in range(6)
+    ]
+    assert statuses[:3] == [401, 401, 401]
+    assert statuses[3:] == [429, 429, 429]
+
+
+def test_a_429_carries_a_request_id_and_retry_after(limited: FlaskClient) -> None:
+    client = limited
+    client.environ_base["REMOTE_ADDR"] = "198.51.100.8"
+    responses = [client.post("/v1/games", json={"players": 3}) for _ in range(4)]
+    last = responses[-1]
+    body = assert_problem(last, 429, "rate_limited")
+    assert last.headers["Retry-After"]
+    assert last.headers["X-Request-Id"]
+    assert body["request_id"] == last.headers["X-Request-Id"]
+
+
+def test_verify_on_an_unmigrated_database_says_so(
+    server_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", new_database(server_url, "yokai_unmigrated"))
+    code = cli.main(["verify", "--all"])
+    assert code == 2
+    assert "revision" in capsys.readouterr().err
+
+
+def test_verify_checks_its_arguments_before_touching_a_database(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgresql://nobody@127.0.0.1:1/none")
+    with pytest.raises(SystemExit, match="not a game id"):
+        cli.main(["verify", "not-a-uuid"])

@@ -1,0 +1,223 @@
+"""Through a real `yokai serve` process (gunicorn) on a socket."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.postgres import new_database
+
+ROOT = Path(__file__).resolve().parents[2]
+YOKAI = [sys.executable, "-m", "service.cli"]
+pytestmark = pytest.mark.slow
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@dataclass
+class Served:
+    process: subprocess.Popen[bytes]
+    base: str
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, dict[str, str], Any]:
+        req = urllib.request.Request(
+            self.base + path, data=body, method=method, headers=headers or {}
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, dict(r.headers), json.loads(r.read() or b"null")
+        except urllib.error.HTTPError as err:
+            return err.code, dict(err.headers), json.loads(err.read() or b"null")
+
+
+def start(env: dict[str, str], cwd: Path) -> Served:
+    port = free_port()
+    process = subprocess.Popen(
+        [*YOKAI, "serve", "--port", str(port)],
+        env={**os.environ, "YOKAI_WORKERS": "2", **env},
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    served = Served(process, f"http://127.0.0.1:{port}")
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            out = process.stdout.read().decode() if process.stdout else ""
+            raise AssertionError(f"yokai serve exited with {process.returncode}:\n{out}")
+        try:
+            if served.request("GET", "/readyz")[0] == 200:
+                return served
+        except OSError:
+            pass
+        time.sleep(0.3)
+    stop(served)
+    raise AssertionError("yokai serve did not become ready")
+
+
+def stop(served: Served) -> int:
+    served.process.send_signal(signal.SIGTERM)
+    try:
+        return served.process.wait(timeout=60)
+    finally:
+        if served.process.poll() is None:
+            served.process.kill()
+        if served.process.stdout:
+            served.process.stdout.close()
+
+
+@pytest.fixture(scope="module")
+def served(server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """`yokai serve` on a fresh database of the test server: it applies the migrations."""
+    url = new_database(server_url, "yokai_serve")
+    running = start(
+        {"DATABASE_URL": url, "YOKAI_OPERATOR_TOKEN": "serve-op"},
+        tmp_path_factory.mktemp("serve-cwd"),
+    )
+    yield running
+    assert stop(running) == 0
+
+
+def test_serve_applies_migrations_and_is_ready(served: Served) -> None:
+    status, _, body = served.request("GET", "/readyz")
+    assert (status, body["status"]) == (200, "ok")
+    assert served.request("GET", "/healthz")[0] == 200
+    status, _, spec = served.request("GET", "/v1/openapi.json")
+    assert status == 200
+    assert "/v1/games" in spec["paths"]
+
+
+def test_a_game_starts_over_the_socket(served: Served) -> None:
+    json_headers = {"Content-Type": "application/json"}
+    status, headers, game = served.request("POST", "/v1/games", b'{"players": 3}', json_headers)
+    assert status == 201
+    assert headers["Location"] == f"/v1/games/{game['id']}"
+    tokens = []
+    for seat in range(3):
+        status, _, joined = served.request(
+            "POST", f"/v1/games/{game['id']}/seats/{seat}", b'{"name": "x"}', json_headers
+        )
+        assert status == 201
+        tokens.append(joined["token"])
+    status, _, view = served.request(
+        "GET", f"/v1/games/{game['id']}/view", headers={"Authorization": f"Bearer {tokens[1]}"}
+    )
+    assert status == 200
+    assert view["status"] == "passing"
+    assert len(view["hand"]) == 16
+
+
+def test_bad_input_over_the_socket_is_answered_not_crashed(served: Served) -> None:
+    headers = {"Content-Type": "application/json"}
+    assert served.request("POST", "/v1/games", b"{not json", headers)[0] == 400
+    assert served.request("POST", "/v1/games", b'{"players": 4, "x": 1}', headers)[0] == 422
+    big = b'{"players": 4, "pad": "' + b"x" * (70 * 1024) + b'"}'
+    assert served.request("POST", "/v1/games", big, headers)[0] == 413
+    assert served.request("GET", "/v1/games/not-a-uuid")[0] == 404
+
+
+def test_a_chunked_body_over_the_limit_is_refused_not_cut_short(served: Served) -> None:
+    host, port = served.base.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=10)
+    body = b'{"players": 4}' + b" " * (100 * 1024)  # valid JSON if cut at any length
+    conn.request(
+        "POST",
+        "/v1/games",
+        body=iter([body[i : i + 8192] for i in range(0, len(body), 8192)]),
+        headers={"Content-Type": "application/json"},
+        encode_chunked=True,
+    )
+    response = conn.getresponse()
+    payload = json.loads(response.read())
+    conn.close()
+    assert response.status == 413
+    assert payload["code"] == "body_too_large"
+
+
+def test_a_broken_chunked_encoding_is_a_client_error(served: Served) -> None:
+    host, port = served.base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(
+            b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n" + b"z" * 9000 + b"\r\n\r\n"
+        )
+        status_line = sock.makefile("rb").readline()
+    assert status_line.split()[1] == b"400"
+
+
+def test_the_readme_curl_session_works_verbatim(served: Served) -> None:
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(
+        r"<!-- curl-session:start -->\n```bash\n(.*?)```\n<!-- curl-session:end -->", readme, re.S
+    )
+    assert block is not None, "the README lost its curl session"
+    result = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", block.group(1)],
+        env={**os.environ, "API": served.base},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    last_trick = json.loads(result.stdout.strip().splitlines()[-1])
+    assert len(last_trick["cards"]) == 4
+    assert last_trick["winner"] in range(4)
+
+
+def test_serve_without_database_url_runs_an_embedded_server(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    data = tmp_path / "data"
+    port = free_port()
+    process = subprocess.Popen(
+        [*YOKAI, "serve", "--port", str(port)],
+        env={**env, "YOKAI_DATA_DIR": str(data), "YOKAI_WORKERS": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    served = Served(process, f"http://127.0.0.1:{port}")
+    try:
+        deadline = time.monotonic() + 120
+        ready = False
+        while time.monotonic() < deadline and process.poll() is None and not ready:
+            try:
+                ready = served.request("GET", "/readyz")[0] == 200
+            except OSError:
+                time.sleep(0.3)
+        assert ready, "the embedded server never became ready"
+        assert (data / "pgdata" / "PG_VERSION").exists()
+        assert (
+            served.request("POST", "/v1/games", b'{"players": 4}', {"Content-Type": "a/b"})[0]
+            == 201
+        )
+    finally:
+        code = stop(served)
+    assert code == 0
+    # The embedded PostgreSQL was stopped on exit.
+    assert not (data / "pgdata" / "postmaster.pid").exists()

@@ -1,0 +1,143 @@
+"""The event store's global order and the outbox, on a database of their own: a reader of
+"everything after P" never skips a transaction that commits late, and outbox messages are
+written with the command that causes them and taken by one worker at a time."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from uuid import UUID, uuid4
+
+import pytest
+from sqlalchemy import Engine
+
+from service.adapters import migrate
+from service.adapters.postgres.engine import make_engine
+from service.adapters.postgres.unit_of_work import SqlUnitOfWork
+from service.application import chain
+from service.application.ports import SYSTEM, GameSummary, OutboxMessage, Position
+from tests.support.postgres import new_database
+
+NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def engine(server_url: str) -> Iterator[Engine]:
+    url = new_database(server_url, prefix="yokai_feeds")
+    migrate.upgrade(url)
+    built = make_engine(url)
+    yield built
+    built.dispose()
+
+
+def begin_game(uow: SqlUnitOfWork, events: int = 1) -> UUID:
+    """A game's row and its first events, written in ``uow`` (not committed)."""
+    game_id = uuid4()
+    uow.games.add(GameSummary(game_id, NOW, NOW, 4, "basic", "standard", "waiting", events))
+    unchained = [chain.Unchained(f"E{i}", 1, {"i": i}, SYSTEM) for i in range(events)]
+    uow.events.append(chain.link(game_id, 0, chain.GENESIS, unchained, NOW, None, None))
+    return game_id
+
+
+def read_all(engine: Engine, after: Position | None = None) -> list[tuple[Position, UUID, int]]:
+    with SqlUnitOfWork(engine, snapshot=True) as uow:
+        return [(p, e.game_id, e.seq) for p, e in uow.events.read_all(after, limit=1000)]
+
+
+def test_events_come_in_the_order_of_their_transactions_then_their_appends(
+    engine: Engine,
+) -> None:
+    start = read_all(engine)
+    after = start[-1][0] if start else None
+    with SqlUnitOfWork(engine) as uow:
+        first = begin_game(uow, events=3)
+        uow.commit()
+    with SqlUnitOfWork(engine) as uow:
+        second = begin_game(uow, events=2)
+        uow.commit()
+    read = read_all(engine, after)
+    assert [(g, s) for _, g, s in read] == [
+        (first, 1),
+        (first, 2),
+        (first, 3),
+        (second, 1),
+        (second, 2),
+    ]
+    positions = [p for p, _, _ in read]
+    assert positions == sorted(positions)
+    assert len({p.transaction for p in positions}) == 2
+    # Reading on from any position gives exactly the rest.
+    for i, position in enumerate(positions):
+        assert read_all(engine, position) == read[i + 1 :]
+
+
+def test_a_transaction_that_commits_late_is_not_skipped(engine: Engine) -> None:
+    """T1 appends first but commits last. A reader must not hand out T2's events while T1
+    may still commit below them: else a reader that moved past T2 would never see T1's."""
+    start = read_all(engine)
+    cursor = start[-1][0] if start else None
+    slow = SqlUnitOfWork(engine)
+    with slow as t1:
+        late = begin_game(t1)
+        with SqlUnitOfWork(engine) as t2:
+            early = begin_game(t2)
+            t2.commit()
+        # T2 has committed, but T1 (an older transaction) is still running.
+        assert read_all(engine, cursor) == []
+        t1.commit()
+    read = read_all(engine, cursor)
+    assert [g for _, g, _ in read] == [late, early]
+
+
+def test_events_of_a_rolled_back_transaction_never_appear(engine: Engine) -> None:
+    start = read_all(engine)
+    cursor = start[-1][0] if start else None
+    with SqlUnitOfWork(engine) as uow:
+        begin_game(uow)  # never committed
+    with SqlUnitOfWork(engine) as uow:
+        kept = begin_game(uow)
+        uow.commit()
+    assert [g for _, g, _ in read_all(engine, cursor)] == [kept]
+
+
+def message(game_id: UUID | None, n: int, at: datetime = NOW) -> OutboxMessage:
+    return OutboxMessage("test", {"n": n}, at, game_id)
+
+
+def test_an_outbox_message_commits_or_rolls_back_with_its_events(engine: Engine) -> None:
+    with SqlUnitOfWork(engine) as uow:
+        rolled_back = begin_game(uow)
+        uow.outbox.add([message(rolled_back, 1)])
+    with SqlUnitOfWork(engine) as uow:
+        committed = begin_game(uow)
+        uow.outbox.add([message(committed, 2)])
+        uow.commit()
+    with SqlUnitOfWork(engine) as uow:
+        claimed = uow.outbox.claim("test", NOW, limit=100)
+        games = {c.message.game_id for c in claimed}
+        assert committed in games
+        assert rolled_back not in games
+        for c in claimed:
+            uow.outbox.done(c.id, NOW)
+        uow.commit()
+
+
+def test_two_workers_never_claim_the_same_message(engine: Engine) -> None:
+    with SqlUnitOfWork(engine) as uow:
+        uow.outbox.add([message(None, n) for n in range(4)])
+        uow.commit()
+    with SqlUnitOfWork(engine) as a, SqlUnitOfWork(engine) as b:
+        first = a.outbox.claim("test", NOW, limit=3)
+        second = b.outbox.claim("test", NOW, limit=3)
+        assert len(first) == 3
+        assert len(second) == 1
+        assert {c.id for c in first}.isdisjoint({c.id for c in second})
+        for c in first:
+            a.outbox.done(c.id, NOW)
+        a.commit()
+        b.outbox.retry(second[0].id, NOW + timedelta(minutes=1), "receiver said 503")
+        b.commit()
+    with SqlUnitOfWork(engine) as uow:
+        assert uow.outbox.claim("test", NOW, limit=10) == []  # done, or not due yet
+        later = uow.outbox.claim("test", NOW + timedelta(minutes=1), limit=10)
+        assert [(c.id, c.attempts) for c in later] == [(second[0].id, 1)]
