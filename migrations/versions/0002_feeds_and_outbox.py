@@ -30,7 +30,9 @@ def upgrade() -> None:
     op.add_column("events", sa.Column("position", sa.BigInteger(), nullable=True))
     op.add_column("events", sa.Column("transaction_id", sa.BigInteger(), nullable=True))
     # Events stored so far get positions in the order they were recorded, all in one
-    # long-finished "transaction" 0. Numbering them is the one write the append-only guard
+    # long-finished "transaction" 0, and each game's in seq order even where the clocks of
+    # the hosts that recorded them disagree (an event counts as recorded no earlier than
+    # the game's events before it). Numbering them is the one write the append-only guard
     # must let through, here, with the table locked by this migration.
     op.execute("ALTER TABLE events DISABLE TRIGGER events_append_only")
     op.execute(
@@ -38,8 +40,12 @@ def upgrade() -> None:
         UPDATE events AS e SET position = o.n, transaction_id = 0
         FROM (
             SELECT game_id, seq,
-                   row_number() OVER (ORDER BY recorded_at, game_id, seq) AS n
-            FROM events
+                   row_number() OVER (ORDER BY settled, game_id, seq) AS n
+            FROM (
+                SELECT game_id, seq,
+                       max(recorded_at) OVER (PARTITION BY game_id ORDER BY seq) AS settled
+                FROM events
+            ) AS s
         ) AS o
         WHERE e.game_id = o.game_id AND e.seq = o.seq
         """

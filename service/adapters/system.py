@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, datetime
 
-from service.rules import DealRound, GameConfig, deal_shuffled
+from service.rules import DealRound, GameConfig, deal_shuffled, round_message, seed_key
 
 
 class SystemClock:
@@ -25,5 +25,5 @@ class ShufflingDealer:
     """
 
     def deal(self, config: GameConfig, seed: int | None, round_number: int) -> DealRound:
-        key = secrets.token_bytes(32) if seed is None else f"yokai-septet-seed:{seed}".encode()
-        return deal_shuffled(config, key, f"round:{round_number}".encode())
+        key = secrets.token_bytes(32) if seed is None else seed_key(seed)
+        return deal_shuffled(config, key, round_message(round_number))

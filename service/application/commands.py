@@ -67,3 +67,6 @@ class Context:
     request_id: str | None = None
     idempotency_key: str | None = None  # the raw key; only its digest is stored
     expected: frozenset[int] | None = None
+    # Idempotency records written before outcomes were stored (migration 0002) hold a
+    # fingerprint of the request as the web layer saw it; a retry must match that one.
+    request_fingerprint: str | None = None

@@ -22,37 +22,50 @@ from service.application.commands import ANY_VERSION, Command, Context
 from service.application.deps import Deps
 from service.application.errors import (
     BusyError,
-    GameNotFoundError,
     IdempotencyKeyReusedError,
     StaleVersionError,
 )
-from service.application.identity import Anonymous, require_valid
+from service.application.identity import Anonymous, Principal, require_valid
+from service.application.loading import current_version
 from service.application.ports import (
+    Actor,
     AppendConflictError,
     DuplicateKeyError,
     SealedRecord,
     UnitOfWork,
 )
-from service.application.results import Result
+from service.application.results import Executed, Result
 from service.application.transaction import Transaction
 
-Handler = Callable[[Any, Context, Transaction], Result]
-"""A command's handler: its command, its context, the transaction it runs in."""
+Authorize = Callable[[Any, Principal], Actor]
+"""Who acts when this principal sends this command, or the refusal (before anything is
+read, so a refused principal learns nothing of the command's key)."""
+
+Handler = Callable[[Any, Actor, Transaction], Result]
+"""A command's handler: its command, who acts, the transaction it runs in."""
+
+
+@dataclass(frozen=True, slots=True)
+class Registered:
+    authorize: Authorize
+    handle: Handler
+
 
 MAX_ATTEMPTS = 8
 
 
-def run(deps: Deps, handler: Handler, command: Command, ctx: Context) -> Result:
+def run(deps: Deps, handler: Registered, command: Command, ctx: Context) -> Executed[Result]:
     require_valid(ctx.principal)  # every command refuses a token that matches nothing
+    actor = handler.authorize(command, ctx.principal)
     key = _Key.of(command, ctx)
     for _ in range(MAX_ATTEMPTS):
         try:
             with deps.uow() as uow:
-                if key is not None and (stored := key.stored(uow, command)) is not None:
-                    return stored
+                if key is not None and (stored := key.stored(uow)) is not None:
+                    return Executed(stored, None)
                 tx = Transaction(uow, deps, ctx, deps.clock.now(), key.digest if key else None)
                 try:
-                    result = handler(command, ctx, tx)
+                    result = handler.handle(command, actor, tx)
                 except records.REFUSALS as exc:
                     # Refusals come from deciding, before anything is appended; should a
                     # handler refuse after writing, nothing of it may commit.
@@ -65,7 +78,7 @@ def run(deps: Deps, handler: Handler, command: Command, ctx: Context) -> Result:
                 uow.commit()
             for game_id, loaded in tx.written.items():
                 deps.cache.put(game_id, loaded)
-            return result
+            return Executed(result, tx.written.get(result.game_id))
         except AppendConflictError as conflict:
             if ctx.expected is not None and ANY_VERSION not in ctx.expected:
                 raise StaleVersionError(
@@ -86,29 +99,33 @@ class _Key:
     scope: str
     digest: str
     fingerprint: str
+    request_fingerprint: str | None
 
     @classmethod
     def of(cls, command: Command, ctx: Context) -> _Key | None:
         if ctx.idempotency_key is None:
             return None
         raw = ctx.idempotency_key
-        return cls(raw, _scope(ctx), records.digest(raw), records.fingerprint(command))
+        return cls(
+            raw,
+            _scope(ctx),
+            records.digest(raw),
+            records.fingerprint(command),
+            ctx.request_fingerprint,
+        )
 
-    def stored(self, uow: UnitOfWork, command: Command) -> Result | None:
+    def stored(self, uow: UnitOfWork) -> Result | None:
         """The outcome stored under this key (a refusal is raised again), else None.
         Holds the key until the transaction ends: a twin waits here, then replays."""
         uow.idempotency.lock(self.scope, self.digest)
         record = uow.idempotency.get(self.scope, self.digest)
         if record is None:
             return None
-        reused = IdempotencyKeyReusedError("this Idempotency-Key was used for a different request")
-        # Records from before outcomes were stored have a fingerprint of another kind.
-        if record.legacy_status is None and record.fingerprint != self.fingerprint:
-            raise reused
-        result = records.unseal(self.raw, self.scope, record)
-        if record.legacy_status is not None and not records.fits(command, result):
-            raise reused
-        return result
+        # Records from before outcomes were stored fingerprint the request instead.
+        expected = self.fingerprint if record.legacy_status is None else self.request_fingerprint
+        if record.fingerprint != expected:
+            raise IdempotencyKeyReusedError("this Idempotency-Key was used for a different request")
+        return records.unseal(self.raw, self.scope, record)
 
     def remember(
         self,
@@ -132,7 +149,4 @@ def _scope(ctx: Context) -> str:
 
 def _current_version(deps: Deps, game_id: UUID) -> int:
     with deps.uow(snapshot=True) as uow:
-        summary = uow.games.get(game_id)
-    if summary is None:  # pragma: no cover - a conflict means the game exists
-        raise GameNotFoundError(f"no game {game_id}")
-    return summary.version
+        return current_version(uow, game_id)

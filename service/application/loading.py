@@ -15,8 +15,10 @@ NEW_GAME = Loaded(INITIAL, 0, GENESIS)
 """A game before its first event."""
 
 
-def load(uow: UnitOfWork, cache: StateCache, game_id: UUID) -> Loaded:
-    """The game's current state: the cached one plus the events stored after it."""
+def load(uow: UnitOfWork, cache: StateCache, game_id: UUID, *, remember: bool = True) -> Loaded:
+    """The game's current state: the cached one plus the events stored after it. With
+    ``remember`` the result is cached: only for reads of committed events (a write
+    transaction's own appends are not committed yet)."""
     cached = cache.get(game_id)
     rows = uow.events.load(game_id, after=cached.version if cached else 0)
     if not rows:
@@ -25,7 +27,8 @@ def load(uow: UnitOfWork, cache: StateCache, game_id: UUID) -> Loaded:
         return cached
     start = cached or NEW_GAME
     loaded = Loaded(fold((decode(r) for r in rows), start.state), rows[-1].seq, rows[-1].hash)
-    cache.put(game_id, loaded)
+    if remember:
+        cache.put(game_id, loaded)
     return loaded
 
 
@@ -44,3 +47,11 @@ def load_at(uow: UnitOfWork, cache: StateCache, game_id: UUID, version: int) -> 
     loaded = Loaded(fold((decode(r) for r in rows), start.state), version, rows[-1].hash)
     cache.put(game_id, loaded)
     return loaded
+
+
+def current_version(uow: UnitOfWork, game_id: UUID) -> int:
+    """The game's version as the games projection records it."""
+    summary = uow.games.get(game_id)
+    if summary is None:
+        raise GameNotFoundError(f"no game {game_id}")
+    return summary.version

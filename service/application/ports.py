@@ -110,7 +110,7 @@ class AppendConflictError(Exception):
 
 
 class DuplicateKeyError(Exception):
-    """Another request stored a response under this idempotency key first."""
+    """Another command stored its outcome under this idempotency key first."""
 
 
 class EventStore(Protocol):
@@ -172,7 +172,7 @@ class IdempotencyStore(Protocol):
 
 
 class Outbox(Protocol):
-    def add(self, messages: Sequence[OutboxMessage]) -> None: ...
+    def add(self, messages: Sequence[OutboxMessage], created_at: datetime) -> None: ...
 
     def claim(self, kind: str, now: datetime, limit: int) -> list[ClaimedMessage]:
         """Due messages of ``kind`` no other transaction holds, locked until this one ends."""

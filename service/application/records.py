@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from service.application.commands import Command, CreateGame, JoinSeat, PassCards, PlayCard
+from service.application.commands import Command
 from service.application.errors import ApplicationError, InvalidInputError, SeatNotFoundError
 from service.application.ports import SealedRecord
 from service.application.results import Acted, Created, Joined, Result
@@ -102,19 +102,6 @@ def unseal(raw_key: str, scope: str, record: SealedRecord) -> Result:
 
 
 _LEGACY_REFUSED = 0
-
-
-def fits(command: Command, result: Result) -> bool:
-    """Whether ``result`` can be the outcome of ``command``: a record from before outcomes
-    were stored has no comparable fingerprint, so its kind and game must match instead."""
-    match command, result:
-        case CreateGame(), Created():
-            return True
-        case JoinSeat(game_id=game, seat=seat), Joined():
-            return (result.game_id, result.seat) == (game, seat)
-        case PassCards(game_id=game) | PlayCard(game_id=game), Acted():
-            return result.game_id == game
-    return False
 
 
 def _legacy(status: int, body: dict[str, Any]) -> Result:

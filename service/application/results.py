@@ -8,9 +8,11 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 from uuid import UUID
 
+from service.application.cache import Loaded
 from service.application.ports import Actor, GameSummary, StoredEvent
 
 V = TypeVar("V")
+R_co = TypeVar("R_co", bound="Created | Joined | Acted", covariant=True)
 
 
 # --- command results ------------------------------------------------------------------
@@ -44,6 +46,16 @@ class Acted:
 
 
 Result = Created | Joined | Acted
+
+
+@dataclass(frozen=True, slots=True)
+class Executed(Generic[R_co]):
+    """A command's result, and the game's state right after it (None when the result was
+    replayed from an idempotency record): what its response can show without reading the
+    game again."""
+
+    result: R_co
+    state: Loaded | None
 
 
 # --- query results --------------------------------------------------------------------

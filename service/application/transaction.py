@@ -34,9 +34,11 @@ class Transaction:
         """The state of each game this transaction appended to, after its events."""
 
     def load(self, game_id: UUID) -> Loaded:
-        """The game as it stands (:class:`GameNotFoundError` if there is none), at a
-        version the caller expects (:class:`StaleVersionError` if not)."""
-        loaded = load(self.uow, self._deps.cache, game_id)
+        """The game as it stands in this transaction (:class:`GameNotFoundError` if there
+        is none), at a version the caller expects (:class:`StaleVersionError` if not)."""
+        loaded = self.written.get(game_id) or load(
+            self.uow, self._deps.cache, game_id, remember=False
+        )
         self._expect(loaded.version)
         return loaded
 
@@ -63,21 +65,19 @@ class Transaction:
         if game.version == 0:  # the games row first: the events refer to it
             assert state.config is not None
             cfg = state.config
-            self.uow.games.add(
-                GameSummary(
-                    game_id,
-                    self.now,
-                    self.now,
-                    cfg.players,
-                    cfg.scoring.value,
-                    cfg.variant.value,
-                    public_status(state),
-                    version,
-                )
+            summary = GameSummary(
+                game_id,
+                self.now,
+                self.now,
+                cfg.players,
+                cfg.scoring.value,
+                cfg.variant.value,
+                public_status(state),
+                version,
             )
-            self.uow.events.append(rows)
-        else:
-            self.uow.events.append(rows)
+            self.uow.games.add(summary)
+        self.uow.events.append(rows)
+        if game.version != 0:
             self.uow.games.update(
                 game_id, status=public_status(state), version=version, updated_at=self.now
             )

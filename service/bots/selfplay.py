@@ -36,6 +36,7 @@ from service.rules import (
     fold,
     observe,
     preset_deal,
+    round_message,
 )
 
 
@@ -49,7 +50,7 @@ def dealer_command(state: GameState, rng: random.Random) -> DealRound | None:
     if preset is not None:
         return DealRound(preset.hands, preset.trump)
     assert state.config is not None
-    return deal_shuffled(state.config, rng.randbytes(32), f"round:{number}".encode())
+    return deal_shuffled(state.config, rng.randbytes(32), round_message(number))
 
 
 def bot_command(state: GameState, bot: Bot, rng: random.Random) -> Command | None:

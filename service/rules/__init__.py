@@ -57,7 +57,7 @@ from service.rules.observe import (
 from service.rules.replay import HistoryError, replay_checked
 from service.rules.shuffle import ALGORITHM as SHUFFLE_ALGORITHM
 from service.rules.shuffle import deal as deal_shuffled
-from service.rules.shuffle import shuffle
+from service.rules.shuffle import round_message, seed_key, shuffle
 from service.rules.state import INITIAL, GameState, Phase
 
 __all__ = [
@@ -113,6 +113,8 @@ __all__ = [
     "public_status",
     "redact",
     "replay_checked",
+    "round_message",
+    "seed_key",
     "shuffle",
     "sort_cards",
     "to_data",

@@ -95,4 +95,23 @@ def deal(config: GameConfig, key: bytes, message: bytes) -> DealRound:
     return DealRound(hands, None if config.seven_followers else deck[-1])
 
 
-__all__ = ["ALGORITHM", "deal", "random_words", "shuffle", "uniform_below"]
+def seed_key(seed: int) -> bytes:
+    """The key of a game created with an operator's ``seed``: its deals depend on the seed
+    and the round alone, so the operator can reproduce every one."""
+    return f"yokai-septet-seed:{seed}".encode()
+
+
+def round_message(number: int) -> bytes:
+    """The message of round ``number``'s deal: each round of a game is its own shuffle."""
+    return f"round:{number}".encode()
+
+
+__all__ = [
+    "ALGORITHM",
+    "deal",
+    "random_words",
+    "round_message",
+    "seed_key",
+    "shuffle",
+    "uniform_below",
+]

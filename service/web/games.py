@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from http import HTTPStatus
 from typing import Any
-from uuid import UUID
 
 from flask import Response
 
 from service.application.commands import CreateGame, DealInput, JoinSeat, PassCards, PlayCard
 from service.application.handlers import execute
 from service.application.queries import feeds, games, views
+from service.application.results import Acted, Executed
 from service.web import schemas as s
 from service.web.api import Blueprint
 from service.web.http import (
@@ -88,8 +88,9 @@ def create_game(body: dict[str, Any]) -> Response:
         if deals is None
         else tuple(DealInput(tuple(map(tuple, d["hands"])), d["trump"]) for d in deals),
     )
-    created = execute(deps(), command, command_context())
-    view = views.public_view(deps(), created.game_id, at=created.version)
+    done = execute(deps(), command, command_context())
+    created = done.result
+    view = views.public_view_at(deps(), created.game_id, created.version, done.state)
     response = view_response(s.GameViewSchema(), view, status=201)
     response.headers["Location"] = f"/v1/games/{created.game_id}"
     return response
@@ -129,7 +130,7 @@ def join_seat(body: dict[str, Any], game_id: str, seat: int) -> Response:
     The game starts (round 1 is dealt) when the last seat is filled.
     """
     command = JoinSeat(game_uuid(game_id), seat, body["name"])
-    joined = execute(deps(), command, command_context())
+    joined = execute(deps(), command, command_context()).result
     return json_response(s.JoinedSchema(), joined, status=201, version=joined.version)
 
 
@@ -151,7 +152,7 @@ def seat_view(game_id: str) -> Response:
 def pass_cards(body: dict[str, Any], game_id: str) -> Response:
     """Pass three cards (secret until every seat has passed). Returns the seat's view."""
     done = execute(deps(), PassCards(game_uuid(game_id), tuple(body["cards"])), command_context())
-    return _seat_view_after(done.game_id, done.version)
+    return _seat_view_after(done)
 
 
 @blp.route("/games/<game_id>/play", methods=["POST"])
@@ -162,13 +163,14 @@ def pass_cards(body: dict[str, Any], game_id: str) -> Response:
 def play_card(body: dict[str, Any], game_id: str) -> Response:
     """Play a card. Returns the seat's view."""
     done = execute(deps(), PlayCard(game_uuid(game_id), body["card"]), command_context())
-    return _seat_view_after(done.game_id, done.version)
+    return _seat_view_after(done)
 
 
-def _seat_view_after(game_id: UUID, version: int) -> Response:
+def _seat_view_after(done: Executed[Acted]) -> Response:
     """A seat's command is answered with its view at the version the command produced
     (also when a retry replays it after the game moved on)."""
-    view = views.seat_view(deps(), game_id, principal(), at=version)
+    acted = done.result
+    view = views.seat_view_at(deps(), acted.game_id, principal(), acted.version, done.state)
     return view_response(s.SeatViewSchema(), view)
 
 

@@ -3,6 +3,8 @@ request ids, and turning the application's results into responses."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import uuid
 from dataclasses import dataclass, fields, is_dataclass
@@ -105,6 +107,17 @@ def check_body_size() -> None:
         raise RequestEntityTooLarge()  # rendered like Werkzeug's own 413, in errors.py
 
 
+def _request_fingerprint() -> str:
+    """The fingerprint idempotency records held before they held outcomes (migration
+    0002): method, path and canonical JSON body. Kept only to match those records."""
+    body = request.get_data(cache=True)
+    try:
+        canonical = json.dumps(json.loads(body), sort_keys=True, separators=(",", ":")).encode()
+    except (ValueError, RecursionError):
+        canonical = body
+    return hashlib.sha256(f"{request.method} {request.path}\n".encode() + canonical).hexdigest()
+
+
 def command_context() -> Context:
     """Who sends this command, its request id, Idempotency-Key and If-Match."""
     key = request.headers.get("Idempotency-Key")
@@ -118,6 +131,7 @@ def command_context() -> Context:
         request_id=g.get("request_id"),
         idempotency_key=key,
         expected=etags(request.headers.get("If-Match"), weak=False),
+        request_fingerprint=_request_fingerprint() if key is not None else None,
     )
 
 

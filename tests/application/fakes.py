@@ -510,7 +510,7 @@ class FakeOutbox:
     def __init__(self, uow: FakeUnitOfWork) -> None:
         self._uow = uow
 
-    def add(self, messages: Sequence[OutboxMessage]) -> None:
+    def add(self, messages: Sequence[OutboxMessage], created_at: datetime) -> None:
         uow = self._uow
         staged = uow.writing()
         for m in messages:

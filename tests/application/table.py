@@ -80,7 +80,7 @@ class Table:
 
     def run(self, command: Command, principal: Principal = ANYONE, **ctx: Any) -> Result:
         """One command through the application, with its context."""
-        return execute(self.deps, command, Context(principal, **ctx))
+        return execute(self.deps, command, Context(principal, **ctx)).result
 
     def create(self, players: int = 4, *, by: Principal = ANYONE, **options: Any) -> UUID:
         created = self.run(CreateGame(players, Scoring.BASIC, **options), by)

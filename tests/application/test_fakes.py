@@ -146,7 +146,7 @@ def test_the_global_order_waits_for_transactions_still_running(db: Database) -> 
 def test_the_outbox_gives_a_due_message_to_one_claimer(db: Database) -> None:
     message = OutboxMessage("webhook", {"n": 1}, NOW)
     with db.unit_of_work() as uow:
-        uow.outbox.add([message])
+        uow.outbox.add([message], NOW)
         uow.commit()
     with db.unit_of_work() as worker:
         (claimed,) = worker.outbox.claim("webhook", NOW, 10)

@@ -16,16 +16,16 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from service.application import handlers
-from service.application.commands import Command, Context, CreateGame, JoinSeat, PlayCard
+from service.application.commands import Command, CreateGame, JoinSeat, PlayCard
 from service.application.errors import (
     IdempotencyKeyReusedError,
     InvalidInputError,
     SeatNotFoundError,
     UnauthenticatedError,
 )
-from service.application.idempotency import Handler
-from service.application.identity import BadToken
-from service.application.ports import SealedRecord
+from service.application.idempotency import Registered
+from service.application.identity import Anonymous, BadToken
+from service.application.ports import Actor, SealedRecord
 from service.application.records import digest
 from service.application.results import Created, Joined, Result
 from service.application.transaction import Transaction
@@ -38,13 +38,13 @@ KEY = "7b1b5a8e-1f7c-4a53-9d55-2b3a64c9e0f1"
 def count_calls(monkeypatch: pytest.MonkeyPatch, command: type[Command]) -> list[Command]:
     """Record every time the handler of ``command`` is called."""
     calls: list[Command] = []
-    real: Handler = handlers.HANDLERS[command]
+    real: Registered = handlers.HANDLERS[command]
 
-    def spy(cmd: Command, ctx: Context, tx: Transaction) -> Result:
+    def spy(cmd: Command, actor: Actor, tx: Transaction) -> Result:
         calls.append(cmd)
-        return real(cmd, ctx, tx)
+        return real.handle(cmd, actor, tx)
 
-    monkeypatch.setitem(handlers.HANDLERS, command, spy)
+    monkeypatch.setitem(handlers.HANDLERS, command, Registered(real.authorize, spy))
     return calls
 
 
@@ -227,23 +227,64 @@ def test_a_record_from_before_outcomes_were_stored_replays(table: Table) -> None
     body = {"game_id": str(game_id), "version": 2, "seat": 1, "token": "old-token"}
     store(table, scope, legacy_record(KEY, scope, 201, body))
 
-    again = table.join(game_id, 1, client="10.0.0.1", idempotency_key=KEY)
+    again = table.join(
+        game_id, 1, client="10.0.0.1", idempotency_key=KEY, request_fingerprint="old-fingerprint"
+    )
 
     assert again == Joined(game_id, 2, 1, "old-token")
     assert table.types(game_id) == ["GameCreated"]
 
 
-def test_a_record_from_before_outcomes_were_stored_replays_only_its_kind(table: Table) -> None:
-    """BUG (service/application/idempotency.py, ``_Key.stored``): a legacy record skips
-    the fingerprint check, so any command under its key replays it, even a command of
-    another kind: a join gets the ``Created`` of an old create (the web layer then
-    answers the join with no token). README: "another body gets 422
-    idempotency_key_reused". A legacy result whose kind (or game) does not fit the
-    command cannot be its replay."""
+def test_a_record_from_before_outcomes_were_stored_replays_only_its_request(
+    table: Table,
+) -> None:
+    """An old record holds the fingerprint of the request it answered (method, path,
+    body as the web layer saw them): another request under its key is refused, even one
+    whose result would have the same shape."""
     game_id = table.create()
     scope = "anonymous:10.0.0.1"
     body = {"id": str(game_id), "version": 1, "status": "waiting"}  # a create's response
     store(table, scope, legacy_record(KEY, scope, 201, body))
 
     with pytest.raises(IdempotencyKeyReusedError):
-        table.join(game_id, 1, client="10.0.0.1", idempotency_key=KEY)
+        table.join(
+            game_id, 1, client="10.0.0.1", idempotency_key=KEY, request_fingerprint="another"
+        )
+    with pytest.raises(IdempotencyKeyReusedError):
+        table.join(game_id, 1, client="10.0.0.1", idempotency_key=KEY)  # no fingerprint
+
+
+def test_who_may_send_a_command_is_checked_before_its_key(table: Table, playing: Game) -> None:
+    """An anonymous client that used a key for a create, sending a play under it, is told
+    it needs a seat token, not that its key was used for something else."""
+    table.run(CreateGame(4, Scoring.BASIC), Anonymous(), client="10.0.0.9", idempotency_key=KEY)
+    with pytest.raises(UnauthenticatedError) as refused:
+        table.run(
+            PlayCard(playing.id, "green-1"), Anonymous(), client="10.0.0.9", idempotency_key=KEY
+        )
+    assert refused.value.code == "missing_token"
+
+
+def test_a_command_that_fails_after_writing_leaves_the_cache_as_committed(
+    table: Table, playing: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a transaction wrote is seen by its own later loads, but reaches the shared
+    cache only once committed."""
+    before = table.version(playing.id)
+    real: Registered = handlers.HANDLERS[PlayCard]
+    seen: list[int] = []
+
+    def play_then_fail(cmd: PlayCard, actor: Actor, tx: Transaction) -> Result:
+        real.handle(cmd, actor, tx)
+        seen.append(tx.load(cmd.game_id).version)
+        raise RuntimeError("the server failed after writing")
+
+    monkeypatch.setitem(handlers.HANDLERS, PlayCard, Registered(real.authorize, play_then_fail))
+    seat = table.turn(playing)
+    with pytest.raises(RuntimeError):
+        table.run(PlayCard(playing.id, table.view(playing, seat).legal[0]), playing.seats[seat])
+
+    assert seen == [before + 1]  # the transaction saw its own event
+    cached = table.deps.cache.get(playing.id)
+    assert cached is not None and cached.version == before
+    assert table.version(playing.id) == before

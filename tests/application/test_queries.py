@@ -11,7 +11,13 @@ from service.application.commands import ANY_VERSION
 from service.application.errors import ForbiddenError, InvalidInputError, UnauthenticatedError
 from service.application.identity import Anonymous, Operator
 from service.application.queries.feeds import audit, feed
-from service.application.queries.views import operator_state, public_view, seat_view
+from service.application.queries.views import (
+    operator_state,
+    public_view,
+    public_view_at,
+    seat_view,
+    seat_view_at,
+)
 from service.application.results import Unchanged, Versioned
 from tests.application.fakes import make_deps
 from tests.application.table import Game, Table, card_ids, ordered_deal
@@ -55,8 +61,8 @@ def test_views_at_a_version_stay_as_they_were(table: Table, game: Game, cache: s
     table.play_turn(game)
     deps = table.deps if cache == "warm" else make_deps(table.db, table.clock, table.dealer)
 
-    public = public_view(deps, game.id, at=version)
-    seat = seat_view(deps, game.id, game.seats[1], at=version)
+    public = public_view_at(deps, game.id, version)
+    seat = seat_view_at(deps, game.id, game.seats[1], version)
     operator = operator_state(deps, game.id, Operator(), at=version)
 
     assert table.version(game.id) > version

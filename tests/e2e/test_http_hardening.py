@@ -52,6 +52,18 @@ def test_an_anonymous_key_does_not_replay_another_clients_join(app: Flask, api: 
     assert "token" not in stolen.get_json()
 
 
+def test_who_may_act_is_checked_before_the_idempotency_key(api: Api) -> None:
+    """A key this client used for a create, sent with an anonymous play: the play needs
+    a seat token (401), whatever the key holds."""
+    key = str(uuid.uuid4())
+    created = api.post("/v1/games", {"players": 4}, Idempotency_Key=key)
+    assert created.status_code == 201
+    r = api.post(
+        f"/v1/games/{created.get_json()['id']}/play", {"card": "red-3"}, Idempotency_Key=key
+    )
+    assert_problem(r, 401, "missing_token")
+
+
 def test_if_match_compares_strongly(api: Api) -> None:
     game = start_playing(api)
     current = version(api, game)

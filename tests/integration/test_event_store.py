@@ -107,10 +107,10 @@ def message(game_id: UUID | None, n: int, at: datetime = NOW) -> OutboxMessage:
 def test_an_outbox_message_commits_or_rolls_back_with_its_events(engine: Engine) -> None:
     with SqlUnitOfWork(engine) as uow:
         rolled_back = begin_game(uow)
-        uow.outbox.add([message(rolled_back, 1)])
+        uow.outbox.add([message(rolled_back, 1)], NOW)
     with SqlUnitOfWork(engine) as uow:
         committed = begin_game(uow)
-        uow.outbox.add([message(committed, 2)])
+        uow.outbox.add([message(committed, 2)], NOW)
         uow.commit()
     with SqlUnitOfWork(engine) as uow:
         claimed = uow.outbox.claim("test", NOW, limit=100)
@@ -124,7 +124,7 @@ def test_an_outbox_message_commits_or_rolls_back_with_its_events(engine: Engine)
 
 def test_two_workers_never_claim_the_same_message(engine: Engine) -> None:
     with SqlUnitOfWork(engine) as uow:
-        uow.outbox.add([message(None, n) for n in range(4)])
+        uow.outbox.add([message(None, n) for n in range(4)], NOW)
         uow.commit()
     with SqlUnitOfWork(engine) as a, SqlUnitOfWork(engine) as b:
         first = a.outbox.claim("test", NOW, limit=3)

@@ -443,43 +443,50 @@ def test_the_token_search_would_find_a_stored_token(sql: Sql) -> None:
         sql("DELETE FROM idempotency_keys WHERE key_sha256 = :k", k=sha256(needle))
 
 
-def legacy_record(raw_key: str, scope: str, status: int, body: dict[str, Any]) -> bytes:
+def legacy_fingerprint(method: str, path: str, body: Any) -> str:
+    """The fingerprint records held before outcomes: method, path, canonical JSON body."""
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(f"{method} {path}\n".encode() + canonical).hexdigest()
+
+
+def legacy_record(raw_key: str, scope: str, fingerprint: str, body: dict[str, Any]) -> bytes:
     """A record as the service sealed it before outcomes were stored: the rendered
     response (status in its own column), AES-GCM under a key derived from the raw key."""
     kdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=scope.encode(), info=b"yokai-idem")
     nonce = os.urandom(12)
     plain = json.dumps({"body": body, "headers": {}}).encode()
-    return nonce + AESGCM(kdf.derive(raw_key.encode())).encrypt(nonce, plain, b"old-fingerprint")
+    box = AESGCM(kdf.derive(raw_key.encode())).encrypt(nonce, plain, fingerprint.encode())
+    return nonce + box
 
 
-def store_legacy(sql: Sql, raw_key: str, scope: str, status: int, body: dict[str, Any]) -> None:
+def store_legacy(
+    sql: Sql, raw_key: str, scope: str, fingerprint: str, status: int, body: dict[str, Any]
+) -> None:
     sql(
-        "INSERT INTO idempotency_keys VALUES (:scope, :k, 'old-fingerprint', :status, :body, "
-        "now())",
+        "INSERT INTO idempotency_keys VALUES (:scope, :k, :f, :status, :body, now())",
         scope=scope,
         k=sha256(raw_key),
+        f=fingerprint,
         status=status,
-        body=legacy_record(raw_key, scope, status, body),
+        body=legacy_record(raw_key, scope, fingerprint, body),
     )
 
 
 def test_a_record_from_before_the_upgrade_still_replays(api: Api, sql: Sql) -> None:
     """A play answered before outcomes were stored: its retry gets the view at the
-    version it produced, and a stored refusal is refused again; nothing is appended."""
+    version it produced, and a stored refusal is refused again; another request under
+    either key is 422; nothing is appended."""
     game = playing_game(api, seed=311)
     seat, legal = on_turn(api, game)
     first = api.play(game, seat, legal[0])
     assert first.status_code == 200
     scope = f"seat:{game.id}:{seat}"
+    path = f"/v1/games/{game.id}/play"
     done_key, refused_key = f"old-{uuid.uuid4()}", f"old-{uuid.uuid4()}"
-    store_legacy(sql, done_key, scope, 200, first.get_json())
-    store_legacy(
-        sql,
-        refused_key,
-        scope,
-        0,
-        {"kind": "rule", "code": "not_your_turn", "detail": "it is not this seat's turn"},
-    )
+    fingerprint = legacy_fingerprint("POST", path, {"card": legal[0]})
+    store_legacy(sql, done_key, scope, fingerprint, 200, first.get_json())
+    refusal = {"kind": "rule", "code": "not_your_turn", "detail": "it is not this seat's turn"}
+    store_legacy(sql, refused_key, scope, fingerprint, 0, refusal)
     stored = count_events(sql, game.id)
 
     again = api.play(game, seat, legal[0], Idempotency_Key=done_key)
@@ -489,4 +496,9 @@ def test_a_record_from_before_the_upgrade_still_replays(api: Api, sql: Sql) -> N
     refused = api.play(game, seat, legal[0], Idempotency_Key=refused_key)
     assert refused.status_code == 409
     assert refused.get_json()["code"] == "not_your_turn"
+    other = next(c for c in api.view(game, seat)["hand"] if c != legal[0])
+    for key in (done_key, refused_key):
+        reused = api.play(game, seat, other, Idempotency_Key=key)
+        assert reused.status_code == 422
+        assert reused.get_json()["code"] == "idempotency_key_reused"
     assert count_events(sql, game.id) == stored

@@ -225,3 +225,25 @@ def test_downgrading_0002_keeps_every_event(fresh_url: str, engine: Engine) -> N
         assert conn.scalar(text("SELECT count(*) FROM events")) == 1
     assert "position" not in {c["name"] for c in inspect(engine).get_columns("events")}
     assert "outbox" not in _tables(engine)
+
+
+def test_each_games_events_keep_their_seq_order_whatever_the_clocks_said(
+    fresh_url: str, engine: Engine
+) -> None:
+    """recorded_at is the clock of whichever host appended an event, so it need not grow
+    with seq; the global order numbered by 0002 still keeps a game's events in order."""
+    migrate.upgrade(fresh_url, "0001")
+    game = "00000000-0000-0000-0000-00000000000d"
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO games VALUES (:g, now(), now(), 4, 'basic', 'standard', 'waiting', 2)"
+            ),
+            {"g": game},
+        )
+        _insert_event(conn, game, 1, "2026-01-01T10:00:05Z")  # its host's clock ran ahead
+        _insert_event(conn, game, 2, "2026-01-01T10:00:01Z")
+    migrate.upgrade(fresh_url)
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT seq FROM events ORDER BY transaction_id, position"))
+        assert [r.seq for r in rows] == [1, 2]

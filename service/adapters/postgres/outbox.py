@@ -16,7 +16,7 @@ class SqlOutbox:
     def __init__(self, conn: Connection) -> None:
         self._conn = conn
 
-    def add(self, messages: Sequence[OutboxMessage]) -> None:
+    def add(self, messages: Sequence[OutboxMessage], created_at: datetime) -> None:
         if not messages:
             return
         self._conn.execute(
@@ -26,7 +26,7 @@ class SqlOutbox:
                     "kind": m.kind,
                     "game_id": m.game_id,
                     "payload": m.payload,
-                    "created_at": m.available_at,
+                    "created_at": created_at,
                     "available_at": m.available_at,
                 }
                 for m in messages

@@ -1,23 +1,32 @@
-"""Command handlers, one module per family of commands, and :func:`execute`, which runs
-any command through the one idempotency and retry wrapper."""
+"""Command handlers, one module per family of commands, and :func:`execute`, which checks
+who may send a command, then runs its handler through the one idempotency and retry
+wrapper."""
 
 from __future__ import annotations
+
+from typing import overload
 
 from service.application import idempotency
 from service.application.commands import Command, Context, CreateGame, JoinSeat, PassCards, PlayCard
 from service.application.deps import Deps
 from service.application.handlers import games, play
-from service.application.results import Result
+from service.application.results import Acted, Created, Executed, Joined, Result
 
-HANDLERS: dict[type[Command], idempotency.Handler] = {
-    CreateGame: games.create_game,
-    JoinSeat: games.join_seat,
-    PassCards: play.pass_cards,
-    PlayCard: play.play_card,
+HANDLERS: dict[type[Command], idempotency.Registered] = {
+    CreateGame: idempotency.Registered(games.authorize_create, games.create_game),
+    JoinSeat: idempotency.Registered(games.authorize_join, games.join_seat),
+    PassCards: idempotency.Registered(play.authorize_move, play.pass_cards),
+    PlayCard: idempotency.Registered(play.authorize_move, play.play_card),
 }
 
 
-def execute(deps: Deps, command: Command, ctx: Context) -> Result:
+@overload
+def execute(deps: Deps, command: CreateGame, ctx: Context) -> Executed[Created]: ...
+@overload
+def execute(deps: Deps, command: JoinSeat, ctx: Context) -> Executed[Joined]: ...
+@overload
+def execute(deps: Deps, command: PassCards | PlayCard, ctx: Context) -> Executed[Acted]: ...
+def execute(deps: Deps, command: Command, ctx: Context) -> Executed[Result]:
     """Do ``command`` for ``ctx.principal``: its events and projections in one
     transaction, once per idempotency key. Raises the refusal (an ApplicationError or
     a rule violation) when the command is not done."""

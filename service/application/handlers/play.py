@@ -3,28 +3,33 @@
 from __future__ import annotations
 
 from service import rules
-from service.application.commands import Context, PassCards, PlayCard
+from service.application.commands import PassCards, PlayCard
 from service.application.errors import InvalidInputError
-from service.application.identity import seat_of
+from service.application.identity import Principal, seat_of
 from service.application.ports import Actor, ActorKind
 from service.application.results import Acted
 from service.application.transaction import Transaction
 
 
-def pass_cards(cmd: PassCards, ctx: Context, tx: Transaction) -> Acted:
-    seat = seat_of(cmd.game_id, ctx.principal)
+def authorize_move(cmd: PassCards | PlayCard, principal: Principal) -> Actor:
+    """Only a seat of this game moves, and only for itself."""
+    return Actor(ActorKind.SEAT, seat_of(cmd.game_id, principal))
+
+
+def pass_cards(cmd: PassCards, actor: Actor, tx: Transaction) -> Acted:
+    assert actor.seat is not None
     game = tx.load(cmd.game_id)
     chosen = tuple(_card(game.state, c) for c in cmd.cards)
-    after = tx.apply(cmd.game_id, game, rules.PassCards(seat, chosen), Actor(ActorKind.SEAT, seat))
-    return Acted(cmd.game_id, after.version, seat)
+    after = tx.apply(cmd.game_id, game, rules.PassCards(actor.seat, chosen), actor)
+    return Acted(cmd.game_id, after.version, actor.seat)
 
 
-def play_card(cmd: PlayCard, ctx: Context, tx: Transaction) -> Acted:
-    seat = seat_of(cmd.game_id, ctx.principal)
+def play_card(cmd: PlayCard, actor: Actor, tx: Transaction) -> Acted:
+    assert actor.seat is not None
     game = tx.load(cmd.game_id)
     chosen = _card(game.state, cmd.card)
-    after = tx.apply(cmd.game_id, game, rules.PlayCard(seat, chosen), Actor(ActorKind.SEAT, seat))
-    return Acted(cmd.game_id, after.version, seat)
+    after = tx.apply(cmd.game_id, game, rules.PlayCard(actor.seat, chosen), actor)
+    return Acted(cmd.game_id, after.version, actor.seat)
 
 
 def _card(state: rules.GameState, card_id: str) -> rules.Card:

@@ -7,8 +7,8 @@ from uuid import UUID
 from service.application.codec import decode
 from service.application.deps import Deps
 from service.application.identity import Operator, Principal, require_operator, seat_of
+from service.application.loading import current_version
 from service.application.ports import StoredEvent
-from service.application.queries.views import current_version
 from service.application.results import AuditTrail, Feed, FeedEvent
 from service.rules import SeatViewer, redact, to_data
 

@@ -8,10 +8,9 @@ from uuid import UUID
 from service.application.cache import Loaded
 from service.application.commands import ANY_VERSION
 from service.application.deps import Deps
-from service.application.errors import GameNotFoundError, InvalidInputError
+from service.application.errors import InvalidInputError
 from service.application.identity import Principal, require_operator, seat_of
-from service.application.loading import load, load_at
-from service.application.ports import UnitOfWork
+from service.application.loading import current_version, load, load_at
 from service.application.results import Unchanged, Versioned
 from service.rules import (
     OPERATOR,
@@ -27,30 +26,43 @@ NO_TAGS: frozenset[int] = frozenset()
 
 
 def public_view(
-    deps: Deps, game_id: UUID, *, unless: frozenset[int] = NO_TAGS, at: int | None = None
+    deps: Deps, game_id: UUID, *, unless: frozenset[int] = NO_TAGS
 ) -> Versioned[PublicView] | Unchanged:
-    """The table as anyone may see it; :class:`Unchanged` when the game is still at a
+    """The table as anyone may see it now; :class:`Unchanged` when the game is still at a
     version in ``unless``."""
-    loaded = _loaded(deps, game_id, unless, at)
+    loaded = _current(deps, game_id, unless)
     if isinstance(loaded, Unchanged):
         return loaded
     return Versioned(game_id, loaded.version, observe(loaded.state, PUBLIC))
 
 
+def public_view_at(
+    deps: Deps, game_id: UUID, version: int, known: Loaded | None = None
+) -> Versioned[PublicView]:
+    """The table at ``version``, which a command produced (``known``: its state then)."""
+    loaded = _at(deps, game_id, version, known)
+    return Versioned(game_id, version, observe(loaded.state, PUBLIC))
+
+
 def seat_view(
-    deps: Deps,
-    game_id: UUID,
-    principal: Principal,
-    *,
-    unless: frozenset[int] = NO_TAGS,
-    at: int | None = None,
+    deps: Deps, game_id: UUID, principal: Principal, *, unless: frozenset[int] = NO_TAGS
 ) -> Versioned[SeatView] | Unchanged:
-    """The table as the principal's seat sees it: its hand, what it may do now."""
+    """The table as the principal's seat sees it now: its hand, what it may do."""
     seat = seat_of(game_id, principal)
-    loaded = _loaded(deps, game_id, unless, at)
+    loaded = _current(deps, game_id, unless)
     if isinstance(loaded, Unchanged):
         return loaded
     return Versioned(game_id, loaded.version, observe(loaded.state, SeatViewer(seat)))
+
+
+def seat_view_at(
+    deps: Deps, game_id: UUID, principal: Principal, version: int, known: Loaded | None = None
+) -> Versioned[SeatView]:
+    """The seat's view at ``version``, which its command produced (``known``: the state
+    then, when the command was just done)."""
+    seat = seat_of(game_id, principal)
+    loaded = _at(deps, game_id, version, known)
+    return Versioned(game_id, version, observe(loaded.state, SeatViewer(seat)))
 
 
 def operator_state(
@@ -71,23 +83,18 @@ def operator_state(
     return Versioned(game_id, loaded.version, observe(loaded.state, OPERATOR))
 
 
-def current_version(uow: UnitOfWork, game_id: UUID) -> int:
-    summary = uow.games.get(game_id)
-    if summary is None:
-        raise GameNotFoundError(f"no game {game_id}")
-    return summary.version
-
-
-def _loaded(
-    deps: Deps, game_id: UUID, unless: frozenset[int], at: int | None
-) -> Loaded | Unchanged:
-    if at is not None and (cached := deps.cache.get(game_id)) and cached.version == at:
-        return cached  # a command's own result: no need to ask the database
+def _current(deps: Deps, game_id: UUID, unless: frozenset[int]) -> Loaded | Unchanged:
     with deps.uow(snapshot=True) as uow:
         if unless:
             version = current_version(uow, game_id)
             if version in unless or ANY_VERSION in unless:
                 return Unchanged(game_id, version)
-        if at is None:
-            return load(uow, deps.cache, game_id)
-        return load_at(uow, deps.cache, game_id, at)
+        return load(uow, deps.cache, game_id)
+
+
+def _at(deps: Deps, game_id: UUID, version: int, known: Loaded | None) -> Loaded:
+    for candidate in (known, deps.cache.get(game_id)):
+        if candidate is not None and candidate.version == version:
+            return candidate  # no need to ask the database
+    with deps.uow(snapshot=True) as uow:
+        return load_at(uow, deps.cache, game_id, version)
