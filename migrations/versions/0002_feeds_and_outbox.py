@@ -67,6 +67,23 @@ def upgrade() -> None:
     op.drop_constraint("events_actor_kind", "events", type_="check")
     op.create_check_constraint("events_actor_kind", "events", NEW_ACTORS)
 
+    # A guard a command sends in the same round trip as its writes: it aborts the
+    # transaction when what it checks (a credential the command was authorized by) no
+    # longer holds.
+    op.execute(
+        """
+        CREATE FUNCTION yokai_require(ok boolean, what text) RETURNS boolean
+        LANGUAGE plpgsql AS $$
+        BEGIN
+            IF NOT ok THEN
+                RAISE EXCEPTION '% no longer holds', what USING ERRCODE = 'YK001';
+            END IF;
+            RETURN true;
+        END
+        $$
+        """
+    )
+
     # New records hold a sealed outcome; `status` stays only on the old ones.
     op.alter_column("idempotency_keys", "status", nullable=True)
 
@@ -91,6 +108,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.execute("DROP FUNCTION yokai_require(boolean, text)")
     op.drop_index("outbox_due", table_name="outbox")
     op.drop_table("outbox")
     # The older code cannot open records that hold outcomes: they go (they only serve

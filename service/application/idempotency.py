@@ -25,13 +25,14 @@ from service.application.errors import (
     IdempotencyKeyReusedError,
     StaleVersionError,
 )
-from service.application.identity import Anonymous, Principal, require_valid
+from service.application.identity import Anonymous, Principal, guard, require_valid
 from service.application.loading import current_version
 from service.application.ports import (
     Actor,
     AppendConflictError,
     DuplicateKeyError,
     SealedRecord,
+    StoreUnavailableError,
     UnitOfWork,
 )
 from service.application.results import Executed, Result
@@ -54,22 +55,31 @@ class Registered:
 MAX_ATTEMPTS = 8
 
 
+class _DecideAgain(Exception):
+    """A refusal decided on a cached state that may be behind the store."""
+
+
 def run(deps: Deps, handler: Registered, command: Command, ctx: Context) -> Executed[Result]:
     require_valid(ctx.principal)  # every command refuses a token that matches nothing
     actor = handler.authorize(command, ctx.principal)
     key = _Key.of(command, ctx)
+    fresh = False  # first, decide on the cached state if there is one
     for _ in range(MAX_ATTEMPTS):
         try:
             with deps.uow() as uow:
+                guard(uow, ctx.principal)
                 if key is not None and (stored := key.stored(uow)) is not None:
                     return Executed(stored, None)
-                tx = Transaction(uow, deps, ctx, deps.clock.now(), key.digest if key else None)
+                digest = key.digest if key else None
+                tx = Transaction(uow, deps, ctx, deps.clock.now(), digest, fresh=fresh)
                 try:
                     result = handler.handle(command, actor, tx)
-                except records.REFUSALS as exc:
+                except (*records.REFUSALS, StaleVersionError) as exc:
+                    if tx.optimistic:
+                        raise _DecideAgain from exc
                     # Refusals come from deciding, before anything is appended; should a
                     # handler refuse after writing, nothing of it may commit.
-                    if key is not None and not tx.written:
+                    if key is not None and not tx.written and isinstance(exc, records.REFUSALS):
                         key.remember(uow, records.seal_refusal, exc, tx.now)
                         uow.commit()
                     raise
@@ -79,15 +89,23 @@ def run(deps: Deps, handler: Registered, command: Command, ctx: Context) -> Exec
             for game_id, loaded in tx.written.items():
                 deps.cache.put(game_id, loaded)
             return Executed(result, tx.written.get(result.game_id))
+        except _DecideAgain:
+            fresh = True
+            continue
         except AppendConflictError as conflict:
             if ctx.expected is not None and ANY_VERSION not in ctx.expected:
                 raise StaleVersionError(
                     "the game moved on while this command was decided",
                     _current_version(deps, conflict.game_id),
                 ) from None
+            fresh = True
             continue  # decide again against the new state
         except DuplicateKeyError:
             continue  # a twin stored its outcome first: replay it
+        except StoreUnavailableError as broken:
+            if broken.maybe_committed:
+                raise  # done or not: only the store knows; the client asks again
+            continue  # nothing was sent to be committed: try on a new connection
     raise BusyError("too many concurrent commands on this game; retry")
 
 

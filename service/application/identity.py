@@ -5,11 +5,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from dataclasses import dataclass
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from uuid import UUID
 
 from service.application.errors import ForbiddenError, UnauthenticatedError
-from service.application.ports import UnitOfWorkFactory
+from service.application.ports import UnitOfWork, UnitOfWorkFactory
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +33,9 @@ class Operator:
 class SeatHolder:
     game_id: UUID
     seat: int
+    # The digest of the token it was identified by, when it came from a token: what
+    # every use of it is checked against in the store (see Identity).
+    token_sha256: str | None = field(default=None, compare=False)
 
     @property
     def scope(self) -> str:
@@ -61,11 +66,22 @@ def token_digest(token: str) -> str:
 
 class Identity:
     """Resolves bearer tokens: the operators' token from the settings, seat tokens by the
-    digest stored when the seat was joined."""
+    digest stored when the seat was joined.
 
-    def __init__(self, uow: UnitOfWorkFactory, operator_token: str | None) -> None:
+    Seat tokens found are remembered per process, so a request costs no lookup of its
+    own. That can never grant what the store would refuse: whatever a remembered seat
+    does is checked against its credential in the store, in the same round trip as the
+    work (:func:`guard`), so a token that stops opening its seat stops at once.
+    """
+
+    def __init__(
+        self, uow: UnitOfWorkFactory, operator_token: str | None, capacity: int = 65536
+    ) -> None:
         self._uow = uow
         self._operator_token = operator_token
+        self._seats: OrderedDict[str, SeatHolder] = OrderedDict()
+        self._capacity = capacity
+        self._lock = threading.Lock()
 
     def identify(self, bearer: str | None) -> Principal:
         """The principal a bearer token stands for (no token: anyone)."""
@@ -75,11 +91,29 @@ class Identity:
             bearer.encode(), self._operator_token.encode()
         ):
             return Operator()
-        with self._uow(snapshot=True) as uow:
-            found = uow.credentials.find(token_digest(bearer))
+        digest = token_digest(bearer)
+        with self._lock:
+            known = self._seats.get(digest)
+            if known is not None:
+                self._seats.move_to_end(digest)
+                return known
+        with self._uow() as uow:
+            found = uow.credentials.find(digest)
         if found is None:
-            return BadToken()
-        return SeatHolder(*found)
+            return BadToken()  # never remembered: made-up tokens must not fill the memory
+        holder = SeatHolder(*found, token_sha256=digest)
+        with self._lock:
+            self._seats[digest] = holder
+            while len(self._seats) > self._capacity:
+                self._seats.popitem(last=False)
+        return holder
+
+
+def guard(uow: UnitOfWork, principal: Principal) -> None:
+    """Make what ``uow`` reads or writes hold only while the principal's token still
+    opens its seat (nothing to check for anyone else)."""
+    if isinstance(principal, SeatHolder) and principal.token_sha256 is not None:
+        uow.credentials.require(principal.token_sha256, principal.game_id, principal.seat)
 
 
 def seat_of(game_id: UUID, principal: Principal) -> int:

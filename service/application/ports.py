@@ -10,6 +10,7 @@ from types import TracebackType
 from typing import Any, Protocol, Self
 from uuid import UUID
 
+from service.application.errors import UnauthenticatedError
 from service.rules import DealRound, GameConfig
 
 
@@ -109,6 +110,23 @@ class AppendConflictError(Exception):
         self.game_id = game_id
 
 
+class CredentialGoneError(UnauthenticatedError):
+    """A credential the unit of work was told to require no longer holds (checked by the
+    store in the same round trip as the work it guards)."""
+
+    def __init__(self, detail: str = "the bearer token is not valid") -> None:
+        super().__init__("the bearer token is not valid")
+
+
+class StoreUnavailableError(Exception):
+    """The store could not be reached, or the connection broke. ``maybe_committed``: it
+    broke while a commit was on its way, so the work may or may not have been done."""
+
+    def __init__(self, detail: str, *, maybe_committed: bool = False) -> None:
+        super().__init__(detail)
+        self.maybe_committed = maybe_committed
+
+
 class DuplicateKeyError(Exception):
     """Another command stored its outcome under this idempotency key first."""
 
@@ -157,6 +175,12 @@ class Credentials(Protocol):
         ...
 
     def find(self, token_sha256: str) -> tuple[UUID, int] | None: ...
+
+    def require(self, token_sha256: str, game_id: UUID, seat: int) -> None:
+        """Everything this unit of work reads or writes from now on holds only while this
+        token still opens this seat: else :class:`CredentialGoneError`, and nothing of the
+        unit of work is committed. (The store checks it with the work, not before.)"""
+        ...
 
 
 class IdempotencyStore(Protocol):

@@ -22,23 +22,44 @@ from service.rules import Command, public_status
 
 
 class Transaction:
+    """``fresh``: load games from the store. Otherwise a game this process has cached is
+    taken as it is, without asking the store whether others appended since: a command
+    decided on a state that is behind cannot be appended (its first event's seq is
+    taken), and a refusal decided on a cached state is decided again fresh before it is
+    given (:func:`service.application.idempotency.run`)."""
+
     def __init__(
-        self, uow: UnitOfWork, deps: Deps, ctx: Context, now: datetime, key_digest: str | None
+        self,
+        uow: UnitOfWork,
+        deps: Deps,
+        ctx: Context,
+        now: datetime,
+        key_digest: str | None,
+        *,
+        fresh: bool = True,
     ) -> None:
         self.uow = uow
         self.now = now
         self._deps = deps
         self._ctx = ctx
         self._key_digest = key_digest
+        self._fresh = fresh
+        self.optimistic = False
+        """Whether a game was taken from the cache without asking the store."""
         self.written: dict[UUID, Loaded] = {}
         """The state of each game this transaction appended to, after its events."""
 
     def load(self, game_id: UUID) -> Loaded:
         """The game as it stands in this transaction (:class:`GameNotFoundError` if there
         is none), at a version the caller expects (:class:`StaleVersionError` if not)."""
-        loaded = self.written.get(game_id) or load(
-            self.uow, self._deps.cache, game_id, remember=False
-        )
+        loaded = self.written.get(game_id)
+        if loaded is None and not self._fresh:
+            loaded = self._deps.cache.get(game_id)
+            self.optimistic = self.optimistic or loaded is not None
+        if loaded is None:
+            # Nothing of this game was written here yet: the store has only committed
+            # events of it, which the cache may keep.
+            loaded = load(self.uow, self._deps.cache, game_id)
         self._expect(loaded.version)
         return loaded
 

@@ -20,6 +20,7 @@ from service.application.errors import (
     StaleVersionError,
     UnauthenticatedError,
 )
+from service.application.ports import StoreUnavailableError
 from service.rules import RuleViolationError, Violation
 from service.settings import MAX_BODY_BYTES
 
@@ -41,6 +42,18 @@ _APP_STATUS: list[tuple[type[ApplicationError], int]] = [
     (IdempotencyKeyReusedError, 422),
     (BusyError, 409),
 ]
+
+
+def _store_unavailable(exc: StoreUnavailableError) -> Response:
+    log.warning("store unavailable: %s", exc)
+    detail = (
+        "the database connection broke while the command was being committed: it may or "
+        "may not have been done; retry it with the same Idempotency-Key, or read the game"
+        if exc.maybe_committed
+        else "the database is unavailable; the request changed nothing"
+    )
+    return problem(503, "store_unavailable", detail, headers={"Retry-After": "1"})
+
 
 _HTTP_CODES = {
     400: "bad_request",
@@ -134,6 +147,7 @@ def _internal(exc: BaseException) -> Response:
 
 
 def register(app: Flask) -> None:
+    app.register_error_handler(StoreUnavailableError, _store_unavailable)
     app.register_error_handler(ApplicationError, _application_error)
     app.register_error_handler(RuleViolationError, _rule_violation)
     app.register_error_handler(RequestProblemError, _request_problem)

@@ -22,7 +22,6 @@ from service.web.http import (
     if_none_match,
     json_response,
     principal,
-    view_body,
     view_response,
 )
 
@@ -31,6 +30,12 @@ blp = Blueprint(
 )
 
 _AUTH: list[dict[str, list[str]]] = [{"bearer": []}]
+# Response schemas, made once (views are rendered by http.json_ready, checked against
+# GameViewSchema, SeatViewSchema and OperatorStateSchema by tests/web/test_render.py).
+GAME_LIST = s.GameListSchema()
+JOINED = s.JoinedSchema()
+FEED = s.FeedSchema()
+AUDIT = s.AuditSchema()
 
 
 def _header(name: str, description: str) -> dict[str, Any]:
@@ -91,7 +96,7 @@ def create_game(body: dict[str, Any]) -> Response:
     done = execute(deps(), command, command_context())
     created = done.result
     view = views.public_view_at(deps(), created.game_id, created.version, done.state)
-    response = view_response(s.GameViewSchema(), view, status=201)
+    response = view_response(view, status=201)
     response.headers["Location"] = f"/v1/games/{created.game_id}"
     return response
 
@@ -106,7 +111,7 @@ def list_games(query: dict[str, Any]) -> Response:
     page = games.list_games(
         deps(), principal(), query.get("status"), query.get("cursor"), query["limit"]
     )
-    return json_response(s.GameListSchema(), page)
+    return json_response(GAME_LIST, page)
 
 
 @blp.route("/games/<game_id>", methods=["GET"])
@@ -116,7 +121,7 @@ def list_games(query: dict[str, Any]) -> Response:
 def get_game(game_id: str) -> Response:
     """The public view of a game: no hidden information."""
     view = views.public_view(deps(), game_uuid(game_id), unless=if_none_match())
-    return view_response(s.GameViewSchema(), view)
+    return view_response(view)
 
 
 @blp.route("/games/<game_id>/seats/<int:seat>", methods=["POST"])
@@ -131,7 +136,7 @@ def join_seat(body: dict[str, Any], game_id: str, seat: int) -> Response:
     """
     command = JoinSeat(game_uuid(game_id), seat, body["name"])
     joined = execute(deps(), command, command_context()).result
-    return json_response(s.JoinedSchema(), joined, status=201, version=joined.version)
+    return json_response(JOINED, joined, status=201, version=joined.version)
 
 
 @blp.route("/games/<game_id>/view", methods=["GET"])
@@ -141,7 +146,7 @@ def join_seat(body: dict[str, Any], game_id: str, seat: int) -> Response:
 def seat_view(game_id: str) -> Response:
     """The view of the seat whose token is given: the table plus its hand and legal moves."""
     view = views.seat_view(deps(), game_uuid(game_id), principal(), unless=if_none_match())
-    return view_response(s.SeatViewSchema(), view)
+    return view_response(view)
 
 
 @blp.route("/games/<game_id>/pass", methods=["POST"])
@@ -171,7 +176,7 @@ def _seat_view_after(done: Executed[Acted]) -> Response:
     (also when a retry replays it after the game moved on)."""
     acted = done.result
     view = views.seat_view_at(deps(), acted.game_id, principal(), acted.version, done.state)
-    return view_response(s.SeatViewSchema(), view)
+    return view_response(view)
 
 
 @blp.route("/games/<game_id>/events", methods=["GET"])
@@ -182,7 +187,7 @@ def _seat_view_after(done: Executed[Acted]) -> Response:
 def events(query: dict[str, Any], game_id: str) -> Response:
     """Events after `after`, oldest first: redacted for a seat, complete for an operator."""
     feed = feeds.feed(deps(), game_uuid(game_id), principal(), query["after"], query["limit"])
-    return json_response(s.FeedSchema(), feed, version=feed.version)
+    return json_response(FEED, feed, version=feed.version)
 
 
 @blp.route("/games/<game_id>/state", methods=["GET"])
@@ -193,7 +198,7 @@ def events(query: dict[str, Any], game_id: str) -> Response:
 def state(query: dict[str, Any], game_id: str) -> Response:
     """The complete state (every hand, the passes) rebuilt from events 1..at (operators)."""
     view = views.operator_state(deps(), game_uuid(game_id), principal(), query.get("at"))
-    return json_response(s.OperatorStateSchema(), view_body(view), version=view.version)
+    return view_response(view)
 
 
 @blp.route("/games/<game_id>/audit", methods=["GET"])
@@ -205,4 +210,4 @@ def audit(query: dict[str, Any], game_id: str) -> Response:
     """The full history: every event with its actor, request metadata and chain hash
     (operators)."""
     trail = feeds.audit(deps(), game_uuid(game_id), principal(), query["after"], query["limit"])
-    return json_response(s.AuditSchema(), trail, version=trail.version)
+    return json_response(AUDIT, trail, version=trail.version)

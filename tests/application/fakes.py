@@ -39,6 +39,7 @@ from service.application.identity import Identity
 from service.application.ports import (
     AppendConflictError,
     ClaimedMessage,
+    CredentialGoneError,
     DuplicateKeyError,
     GameSummary,
     OutboxMessage,
@@ -477,6 +478,13 @@ class FakeCredentials:
             if row.token_sha256 == token_sha256:
                 return key
         return None
+
+    def require(self, token_sha256: str, game_id: UUID, seat: int) -> None:
+        """Checked at once: the real store checks it with the unit of work's next round
+        trip, which for a single-threaded fake is the same moment."""
+        row = self._visible().get((game_id, seat))
+        if row is None or row.token_sha256 != token_sha256:
+            raise self._uow.fail(CredentialGoneError())
 
     def _visible(self) -> dict[tuple[UUID, int], CredentialRow]:
         return {**self._uow.base().credentials, **self._uow.staged.credentials}

@@ -7,14 +7,14 @@ from __future__ import annotations
 import pytest
 
 from service.application.chain import first_broken_link
-from service.application.commands import ANY_VERSION, JoinSeat
+from service.application.commands import ANY_VERSION, JoinSeat, PlayCard
 from service.application.errors import BusyError, StaleVersionError
 from service.application.idempotency import MAX_ATTEMPTS
 from service.application.identity import Anonymous
 from service.application.ports import Actor, ActorKind
 from service.application.results import Acted
 from service.rules import RuleViolationError, Violation
-from tests.application.fakes import Database
+from tests.application.fakes import Database, make_deps
 from tests.application.table import Game, Table
 
 
@@ -111,3 +111,36 @@ def test_a_beaten_command_with_a_key_keeps_the_outcome_of_its_last_decision(
     assert table.run(command, seat, idempotency_key="key-1") == acted
     assert len(table.stream(game.id)) == stored
     assert len(table.db.committed.idempotency) == 1
+
+
+def test_a_refusal_decided_on_a_cached_state_is_decided_again_fresh(
+    table: Table, playing: Game
+) -> None:
+    """Another process (its own cache) plays while this one caches the game one move
+    behind: the next seat's play, decided on this process's cached state, would be
+    'not your turn'; it is decided again on the stored state and done."""
+    other = Table(
+        make_deps(table.db, table.clock, table.dealer), table.db, table.clock, table.dealer
+    )
+    before = table.version(playing.id)
+    table.view(playing, 0)  # this process now caches the game at `before`
+    first = table.turn(playing)
+    other.play_turn(playing)  # ... and the other process moves it on
+    cached = table.deps.cache.get(playing.id)
+    assert cached is not None and cached.version == before
+
+    second = other.turn(playing)
+    assert second != first
+    card = other.view(playing, second).legal[0]
+    acted = table.run(PlayCard(playing.id, card), playing.seats[second])
+
+    assert acted == Acted(playing.id, before + 2, second)
+    assert table.stream(playing.id)[-1].actor == Actor(ActorKind.SEAT, second)
+
+
+def test_a_refusal_decided_fresh_is_given(table: Table, playing: Game) -> None:
+    """A seat that may not play is refused (after deciding on the stored state too)."""
+    seat = (table.turn(playing) + 1) % 4
+    with pytest.raises(RuleViolationError) as refused:
+        table.run(PlayCard(playing.id, table.view(playing, seat).hand[0]), playing.seats[seat])
+    assert refused.value.code is Violation.NOT_YOUR_TURN

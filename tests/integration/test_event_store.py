@@ -4,15 +4,17 @@ written with the command that causes them and taken by one worker at a time."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from uuid import UUID, uuid4
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, insert
 
 from service.adapters import migrate
 from service.adapters.postgres.engine import make_engine
+from service.adapters.postgres.tables import events, games
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
 from service.application import chain
 from service.application.ports import SYSTEM, GameSummary, OutboxMessage, Position
@@ -73,12 +75,15 @@ def test_events_come_in_the_order_of_their_transactions_then_their_appends(
 
 def test_a_transaction_that_commits_late_is_not_skipped(engine: Engine) -> None:
     """T1 appends first but commits last. A reader must not hand out T2's events while T1
-    may still commit below them: else a reader that moved past T2 would never see T1's."""
+    may still commit below them: else a reader that moved past T2 would never see T1's.
+    (A unit of work sends its writes and COMMIT together, so T1 is held open by hand: as a
+    command's transaction is while it holds an idempotency key, or a slow network.)"""
     start = read_all(engine)
     cursor = start[-1][0] if start else None
-    slow = SqlUnitOfWork(engine)
-    with slow as t1:
-        late = begin_game(t1)
+    late = uuid4()
+    with engine.connect() as t1:
+        t1.execute(insert(games).values(summary_row(late)))
+        t1.execute(insert(events).values(event_row(late)))
         with SqlUnitOfWork(engine) as t2:
             early = begin_game(t2)
             t2.commit()
@@ -87,6 +92,20 @@ def test_a_transaction_that_commits_late_is_not_skipped(engine: Engine) -> None:
         t1.commit()
     read = read_all(engine, cursor)
     assert [g for _, g, _ in read] == [late, early]
+
+
+def summary_row(game_id: UUID) -> dict[str, object]:
+    summary = GameSummary(game_id, NOW, NOW, 4, "basic", "standard", "waiting", 1)
+    return dataclasses.asdict(summary)
+
+
+def event_row(game_id: UUID) -> dict[str, object]:
+    (row,) = chain.link(
+        game_id, 0, chain.GENESIS, [chain.Unchained("E0", 1, {}, SYSTEM)], NOW, None, None
+    )
+    values = dataclasses.asdict(row)
+    actor = values.pop("actor")
+    return {**values, "actor_kind": actor["kind"].value, "actor_seat": actor["seat"]}
 
 
 def test_events_of_a_rolled_back_transaction_never_appear(engine: Engine) -> None:

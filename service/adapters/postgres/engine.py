@@ -5,6 +5,8 @@ from __future__ import annotations
 from sqlalchemy import Engine, create_engine
 from sqlalchemy.engine import URL, make_url
 
+from service.adapters.postgres.session import check_connections_on_checkout
+
 
 def sqlalchemy_url(database_url: str) -> URL:
     """A plain ``postgresql://`` URL (as hosting providers give it) for the psycopg driver."""
@@ -15,12 +17,13 @@ def sqlalchemy_url(database_url: str) -> URL:
 
 
 def make_engine(database_url: str, pool_size: int = 5) -> Engine:
-    return create_engine(
+    engine = create_engine(
         sqlalchemy_url(database_url),
         pool_size=pool_size,
         max_overflow=pool_size,
-        pool_pre_ping=True,
         pool_recycle=1800,
         # An unreachable server must fail fast (readyz answers 503, not a worker timeout).
         connect_args={"connect_timeout": 5},
     )
+    check_connections_on_checkout(engine)
+    return engine

@@ -7,95 +7,88 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import BigInteger, Connection, Row, insert, literal_column, select, tuple_
-from sqlalchemy.exc import IntegrityError
+from psycopg.types.json import Jsonb
 
-from service.adapters.postgres.errors import is_unique_violation
-from service.adapters.postgres.tables import events
-from service.application.ports import (
-    Actor,
-    ActorKind,
-    AppendConflictError,
-    Position,
-    StoredEvent,
+from service.adapters.postgres.session import Session, Statement
+from service.application.ports import Actor, ActorKind, Position, StoredEvent
+
+_COLUMNS = (
+    "game_id, seq, type, schema_version, data, recorded_at, actor_kind, actor_seat, "
+    "request_id, idempotency_key, prev_hash, hash"
 )
-
-# The oldest transaction still running, as the events' transaction_id column holds it.
-_WATERMARK = literal_column(
-    "pg_snapshot_xmin(pg_current_snapshot())::text::bigint", type_=BigInteger
+_INSERT = f"INSERT INTO events ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+# Transaction ids are taken when a transaction first writes, not when it commits: a
+# reader that took every committed row would skip one of an older transaction that
+# commits later. Below the oldest transaction still running every transaction has ended,
+# so nothing can appear there any more (the transaction-id watermark).
+_READ_ALL = (
+    f"SELECT transaction_id, position, {_COLUMNS} FROM events "
+    "WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint {after}"
+    "ORDER BY transaction_id, position LIMIT %s"
 )
+_ACTORS = {kind.value: kind for kind in ActorKind}
 
 
-def _stored(r: Row[Any]) -> StoredEvent:
+def _stored(r: Sequence[Any]) -> StoredEvent:
     return StoredEvent(
-        game_id=r.game_id,
-        seq=r.seq,
-        type=r.type,
-        schema_version=r.schema_version,
-        data=r.data,
-        recorded_at=r.recorded_at,
-        actor=Actor(ActorKind(r.actor_kind), r.actor_seat),
-        request_id=r.request_id,
-        idempotency_key=r.idempotency_key,
-        prev_hash=r.prev_hash,
-        hash=r.hash,
+        game_id=r[0],
+        seq=r[1],
+        type=r[2],
+        schema_version=r[3],
+        data=r[4],
+        recorded_at=r[5],
+        actor=Actor(_ACTORS[r[6]], r[7]),
+        request_id=r[8],
+        idempotency_key=r[9],
+        prev_hash=r[10],
+        hash=r[11],
     )
 
 
 class SqlEventStore:
-    def __init__(self, conn: Connection) -> None:
-        self._conn = conn
+    def __init__(self, session: Session) -> None:
+        self._session = session
 
     def load(
         self, game_id: UUID, *, after: int = 0, upto: int | None = None, limit: int | None = None
     ) -> list[StoredEvent]:
-        query = select(events).where(events.c.game_id == game_id, events.c.seq > after)
+        sql = f"SELECT {_COLUMNS} FROM events WHERE game_id = %s AND seq > %s"
+        params: list[Any] = [game_id, after]
         if upto is not None:
-            query = query.where(events.c.seq <= upto)
-        query = query.order_by(events.c.seq)
+            sql += " AND seq <= %s"
+            params.append(upto)
+        sql += " ORDER BY seq"
         if limit is not None:
-            query = query.limit(limit)
-        return [_stored(r) for r in self._conn.execute(query)]
+            sql += " LIMIT %s"
+            params.append(limit)
+        return [_stored(r) for r in self._session.fetch(sql, params)]
 
     def append(self, rows: Sequence[StoredEvent]) -> None:
-        try:
-            self._conn.execute(
-                insert(events),
-                [
-                    {
-                        "game_id": e.game_id,
-                        "seq": e.seq,
-                        "type": e.type,
-                        "schema_version": e.schema_version,
-                        "data": e.data,
-                        "recorded_at": e.recorded_at,
-                        "actor_kind": e.actor.kind.value,
-                        "actor_seat": e.actor.seat,
-                        "request_id": e.request_id,
-                        "idempotency_key": e.idempotency_key,
-                        "prev_hash": e.prev_hash,
-                        "hash": e.hash,
-                    }
-                    for e in rows
-                ],
+        """Queued; at commit, :class:`AppendConflictError` if a ``(game_id, seq)`` is
+        taken."""
+        values = [
+            (
+                e.game_id,
+                e.seq,
+                e.type,
+                e.schema_version,
+                Jsonb(e.data),
+                e.recorded_at,
+                e.actor.kind.value,
+                e.actor.seat,
+                e.request_id,
+                e.idempotency_key,
+                e.prev_hash,
+                e.hash,
             )
-        except IntegrityError as exc:
-            if is_unique_violation(exc):
-                raise AppendConflictError(rows[0].game_id) from exc
-            raise
+            for e in rows
+        ]
+        self._session.write(Statement(_INSERT, many=values), rows[0].game_id)
 
     def read_all(self, after: Position | None, limit: int) -> list[tuple[Position, StoredEvent]]:
-        # Transaction ids are taken when a transaction first writes, not when it commits:
-        # a reader that took every committed row would skip one of an older transaction
-        # that commits later. Below the oldest transaction still running, every
-        # transaction has ended, so nothing can appear there any more.
-        query = select(events).where(events.c.transaction_id < _WATERMARK)
-        if after is not None:
-            query = query.where(
-                tuple_(events.c.transaction_id, events.c.position)
-                > tuple_(after.transaction, after.position)
-            )
-        query = query.order_by(events.c.transaction_id, events.c.position).limit(limit)
-        return [
-            (Position(r.transaction_id, r.position), _stored(r)) for r in self._conn.execute(query)
-        ]
+        if after is None:
+            sql, params = _READ_ALL.format(after=""), [limit]
+        else:
+            sql = _READ_ALL.format(after="AND (transaction_id, position) > (%s, %s) ")
+            params = [after.transaction, after.position, limit]
+        return [(Position(r[0], r[1]), _stored(r[2:])) for r in self._session.fetch(sql, params)]

@@ -5,48 +5,47 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime
 
-from sqlalchemy import Connection, func, insert, select
-from sqlalchemy.exc import IntegrityError
-
-from service.adapters.postgres.errors import is_unique_violation
-from service.adapters.postgres.tables import idempotency_keys
-from service.application.ports import DuplicateKeyError, SealedRecord
+from service.adapters.postgres.session import Session, Statement
+from service.application.ports import SealedRecord
 
 
 class SqlIdempotencyStore:
-    def __init__(self, conn: Connection) -> None:
-        self._conn = conn
+    def __init__(self, session: Session) -> None:
+        self._session = session
 
     def lock(self, scope: str, key_sha256: str) -> None:
-        # A transaction-scoped advisory lock on 64 bits of the key's hash.
+        # A transaction-scoped advisory lock on 64 bits of the key's hash, taken in the
+        # same round trip as the read that follows it.
         lock_id = int.from_bytes(
             hashlib.sha256(f"{scope}|{key_sha256}".encode()).digest()[:8], "big", signed=True
         )
-        self._conn.execute(select(func.pg_advisory_xact_lock(lock_id)))
+        self._session.hold(Statement("SELECT pg_advisory_xact_lock(%s)", (lock_id,)))
 
     def get(self, scope: str, key_sha256: str) -> SealedRecord | None:
-        row = self._conn.execute(
-            select(idempotency_keys).where(
-                idempotency_keys.c.scope == scope, idempotency_keys.c.key_sha256 == key_sha256
-            )
-        ).first()
-        if row is None:
+        rows = self._session.fetch(
+            "SELECT fingerprint, body, status FROM idempotency_keys "
+            "WHERE scope = %s AND key_sha256 = %s",
+            [scope, key_sha256],
+        )
+        if not rows:
             return None
-        return SealedRecord(row.fingerprint, bytes(row.body), row.status)
+        fingerprint, body, status = rows[0]
+        return SealedRecord(fingerprint, bytes(body), status)
 
     def add(self, scope: str, key_sha256: str, record: SealedRecord, created_at: datetime) -> None:
-        try:
-            self._conn.execute(
-                insert(idempotency_keys).values(
-                    scope=scope,
-                    key_sha256=key_sha256,
-                    fingerprint=record.fingerprint,
-                    status=record.legacy_status,
-                    body=record.sealed,
-                    created_at=created_at,
-                )
+        """Queued; at commit, :class:`DuplicateKeyError` if the key is taken."""
+        self._session.write(
+            Statement(
+                "INSERT INTO idempotency_keys "
+                "(scope, key_sha256, fingerprint, status, body, created_at) "
+                "VALUES (%s, %s, %s, %s, %s, %s)",
+                (
+                    scope,
+                    key_sha256,
+                    record.fingerprint,
+                    record.legacy_status,
+                    record.sealed,
+                    created_at,
+                ),
             )
-        except IntegrityError as exc:
-            if is_unique_violation(exc):
-                raise DuplicateKeyError(key_sha256) from exc
-            raise
+        )

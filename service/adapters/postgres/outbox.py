@@ -6,62 +6,55 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import Connection, insert, select, update
+from psycopg.types.json import Jsonb
 
-from service.adapters.postgres.tables import outbox
+from service.adapters.postgres.session import Session, Statement
 from service.application.ports import ClaimedMessage, OutboxMessage
 
 
 class SqlOutbox:
-    def __init__(self, conn: Connection) -> None:
-        self._conn = conn
+    def __init__(self, session: Session) -> None:
+        self._session = session
 
     def add(self, messages: Sequence[OutboxMessage], created_at: datetime) -> None:
         if not messages:
             return
-        self._conn.execute(
-            insert(outbox),
-            [
-                {
-                    "kind": m.kind,
-                    "game_id": m.game_id,
-                    "payload": m.payload,
-                    "created_at": created_at,
-                    "available_at": m.available_at,
-                }
-                for m in messages
-            ],
+        self._session.write(
+            Statement(
+                "INSERT INTO outbox (kind, game_id, payload, created_at, available_at) "
+                "VALUES (%s, %s, %s, %s, %s)",
+                many=[
+                    (m.kind, m.game_id, Jsonb(m.payload), created_at, m.available_at)
+                    for m in messages
+                ],
+            )
         )
 
     def claim(self, kind: str, now: datetime, limit: int) -> list[ClaimedMessage]:
-        query = (
-            select(outbox)
-            .where(
-                outbox.c.kind == kind,
-                outbox.c.done_at.is_(None),
-                outbox.c.available_at <= now,
-            )
-            .order_by(outbox.c.available_at, outbox.c.id)
-            .limit(limit)
-            .with_for_update(skip_locked=True)
+        # Locked rows stay locked until this unit of work ends: it must be a transaction.
+        self._session.begin()
+        rows = self._session.fetch(
+            "SELECT id, kind, payload, available_at, game_id, attempts FROM outbox "
+            "WHERE kind = %s AND done_at IS NULL AND available_at <= %s "
+            "ORDER BY available_at, id LIMIT %s FOR UPDATE SKIP LOCKED",
+            [kind, now, limit],
         )
-        return [
-            ClaimedMessage(
-                r.id, OutboxMessage(r.kind, r.payload, r.available_at, r.game_id), r.attempts
-            )
-            for r in self._conn.execute(query)
-        ]
+        return [ClaimedMessage(r[0], OutboxMessage(r[1], r[2], r[3], r[4]), r[5]) for r in rows]
 
     def done(self, message_id: int, at: datetime) -> None:
-        self._conn.execute(
-            update(outbox)
-            .where(outbox.c.id == message_id)
-            .values(done_at=at, attempts=outbox.c.attempts + 1, last_error=None)
+        self._session.write(
+            Statement(
+                "UPDATE outbox SET done_at = %s, attempts = attempts + 1, last_error = NULL "
+                "WHERE id = %s",
+                (at, message_id),
+            )
         )
 
     def retry(self, message_id: int, at: datetime, error: str) -> None:
-        self._conn.execute(
-            update(outbox)
-            .where(outbox.c.id == message_id)
-            .values(available_at=at, attempts=outbox.c.attempts + 1, last_error=error[:1000])
+        self._session.write(
+            Statement(
+                "UPDATE outbox SET available_at = %s, attempts = attempts + 1, "
+                "last_error = %s WHERE id = %s",
+                (at, error[:1000], message_id),
+            )
         )

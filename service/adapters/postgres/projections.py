@@ -3,101 +3,100 @@ cheap version checks) and the seats' credentials."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import Connection, Row, and_, insert, or_, select, update
-from sqlalchemy.exc import IntegrityError
+from service.adapters.postgres.session import Session, Statement
+from service.application.ports import GameSummary
 
-from service.adapters.postgres.errors import is_unique_violation
-from service.adapters.postgres.tables import games, seat_credentials
-from service.application.ports import AppendConflictError, GameSummary
+_GAME_COLUMNS = "id, created_at, updated_at, players, scoring, variant, status, version"
 
 
-def _summary(r: Row[Any]) -> GameSummary:
-    return GameSummary(
-        id=r.id,
-        created_at=r.created_at,
-        updated_at=r.updated_at,
-        players=r.players,
-        scoring=r.scoring,
-        variant=r.variant,
-        status=r.status,
-        version=r.version,
-    )
+def _summary(r: Sequence[Any]) -> GameSummary:
+    return GameSummary(*r)
 
 
 class SqlGameIndex:
-    def __init__(self, conn: Connection) -> None:
-        self._conn = conn
+    def __init__(self, session: Session) -> None:
+        self._session = session
 
     def add(self, summary: GameSummary) -> None:
-        self._conn.execute(
-            insert(games).values(
-                id=summary.id,
-                created_at=summary.created_at,
-                updated_at=summary.updated_at,
-                players=summary.players,
-                scoring=summary.scoring,
-                variant=summary.variant,
-                status=summary.status,
-                version=summary.version,
+        self._session.write(
+            Statement(
+                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                (
+                    summary.id,
+                    summary.created_at,
+                    summary.updated_at,
+                    summary.players,
+                    summary.scoring,
+                    summary.variant,
+                    summary.status,
+                    summary.version,
+                ),
             )
         )
 
     def update(self, game_id: UUID, *, status: str, version: int, updated_at: datetime) -> None:
-        self._conn.execute(
-            update(games)
-            .where(games.c.id == game_id)
-            .values(status=status, version=version, updated_at=updated_at)
+        self._session.write(
+            Statement(
+                "UPDATE games SET status = %s, version = %s, updated_at = %s WHERE id = %s",
+                (status, version, updated_at, game_id),
+            )
         )
 
     def get(self, game_id: UUID) -> GameSummary | None:
-        row = self._conn.execute(select(games).where(games.c.id == game_id)).first()
-        return None if row is None else _summary(row)
+        rows = self._session.fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = %s", [game_id])
+        return _summary(rows[0]) if rows else None
 
     def page(
         self, *, status: str | None, before: tuple[datetime, UUID] | None, limit: int
     ) -> list[GameSummary]:
-        query = select(games)
+        conditions: list[str] = []
+        params: list[Any] = []
         if status is not None:
-            query = query.where(games.c.status == status)
+            conditions.append("status = %s")
+            params.append(status)
         if before is not None:
-            created, ident = before
-            query = query.where(
-                or_(
-                    games.c.created_at < created,
-                    and_(games.c.created_at == created, games.c.id < ident),
-                )
-            )
-        query = query.order_by(games.c.created_at.desc(), games.c.id.desc()).limit(limit)
-        return [_summary(r) for r in self._conn.execute(query)]
+            conditions.append("(created_at, id) < (%s, %s)")
+            params.extend(before)
+        where = f"WHERE {' AND '.join(conditions)} " if conditions else ""
+        sql = f"SELECT {_GAME_COLUMNS} FROM games {where}ORDER BY created_at DESC, id DESC LIMIT %s"
+        return [_summary(r) for r in self._session.fetch(sql, [*params, limit])]
 
     def ids(self) -> list[UUID]:
-        return list(self._conn.scalars(select(games.c.id).order_by(games.c.created_at)))
+        return [r[0] for r in self._session.fetch("SELECT id FROM games ORDER BY created_at")]
 
 
 class SqlCredentials:
-    def __init__(self, conn: Connection) -> None:
-        self._conn = conn
+    def __init__(self, session: Session) -> None:
+        self._session = session
 
     def add(self, game_id: UUID, seat: int, token_sha256: str, created_at: datetime) -> None:
-        try:
-            self._conn.execute(
-                insert(seat_credentials).values(
-                    game_id=game_id, seat=seat, token_sha256=token_sha256, created_at=created_at
-                )
-            )
-        except IntegrityError as exc:
-            if is_unique_violation(exc):  # a racing join took the seat first
-                raise AppendConflictError(game_id) from exc
-            raise
+        """Queued; at commit, :class:`AppendConflictError` if the seat has a token (a
+        racing join took it first)."""
+        self._session.write(
+            Statement(
+                "INSERT INTO seat_credentials (game_id, seat, token_sha256, created_at) "
+                "VALUES (%s, %s, %s, %s)",
+                (game_id, seat, token_sha256, created_at),
+            ),
+            game_id,
+        )
 
     def find(self, token_sha256: str) -> tuple[UUID, int] | None:
-        row = self._conn.execute(
-            select(seat_credentials.c.game_id, seat_credentials.c.seat).where(
-                seat_credentials.c.token_sha256 == token_sha256
+        rows = self._session.fetch(
+            "SELECT game_id, seat FROM seat_credentials WHERE token_sha256 = %s", [token_sha256]
+        )
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    def require(self, token_sha256: str, game_id: UUID, seat: int) -> None:
+        self._session.require(
+            Statement(
+                "SELECT yokai_require(EXISTS (SELECT FROM seat_credentials WHERE "
+                "token_sha256 = %s AND game_id = %s AND seat = %s), 'seat credential')",
+                (token_sha256, game_id, seat),
             )
-        ).first()
-        return None if row is None else (row.game_id, row.seat)
+        )

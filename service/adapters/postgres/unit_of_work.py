@@ -1,24 +1,26 @@
-"""One transaction on one pooled connection, with every store on it."""
+"""One unit of work on one pooled connection, with every store on it."""
 
 from __future__ import annotations
 
 from types import TracebackType
 from typing import Self
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Engine
 
 from service.adapters.postgres.events import SqlEventStore
 from service.adapters.postgres.idempotency import SqlIdempotencyStore
 from service.adapters.postgres.outbox import SqlOutbox
 from service.adapters.postgres.projections import SqlCredentials, SqlGameIndex
+from service.adapters.postgres.session import Session
 
 
 class SqlUnitOfWork:
-    """One transaction; rolled back unless committed.
+    """Reads run at once (each on its own, at READ COMMITTED, unless the unit of work
+    holds a lock); writes are queued and sent at :meth:`commit`, with COMMIT, in one round
+    trip; leaving without commit sends nothing (or rolls back what a lock began).
 
-    Writes run at READ COMMITTED: the (game_id, seq) key settles races. Queries
-    (``snapshot``) run read-only at REPEATABLE READ, so every statement of a query sees
-    the same snapshot (a version and the events up to it agree).
+    The (game_id, seq) key settles races between writers. Queries that need several
+    statements to agree (``snapshot``) run read-only at REPEATABLE READ.
     """
 
     events: SqlEventStore
@@ -28,23 +30,14 @@ class SqlUnitOfWork:
     outbox: SqlOutbox
 
     def __init__(self, engine: Engine, *, snapshot: bool = False) -> None:
-        self._engine = engine
-        self._snapshot = snapshot
-        self._conn: Connection | None = None
+        self._session = Session(engine, snapshot=snapshot)
+        self.events = SqlEventStore(self._session)
+        self.games = SqlGameIndex(self._session)
+        self.credentials = SqlCredentials(self._session)
+        self.idempotency = SqlIdempotencyStore(self._session)
+        self.outbox = SqlOutbox(self._session)
 
     def __enter__(self) -> Self:
-        conn = self._engine.connect()
-        if self._snapshot:
-            conn = conn.execution_options(
-                isolation_level="REPEATABLE READ", postgresql_readonly=True
-            )
-        conn.begin()
-        self._conn = conn
-        self.events = SqlEventStore(conn)
-        self.games = SqlGameIndex(conn)
-        self.credentials = SqlCredentials(conn)
-        self.idempotency = SqlIdempotencyStore(conn)
-        self.outbox = SqlOutbox(conn)
         return self
 
     def __exit__(
@@ -53,14 +46,7 @@ class SqlUnitOfWork:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        assert self._conn is not None
-        try:
-            if self._conn.in_transaction():
-                self._conn.rollback()
-        finally:
-            self._conn.close()
-            self._conn = None
+        self._session.close()
 
     def commit(self) -> None:
-        assert self._conn is not None
-        self._conn.commit()
+        self._session.commit()

@@ -6,7 +6,7 @@ from uuid import UUID
 
 from service.application.codec import decode
 from service.application.deps import Deps
-from service.application.identity import Operator, Principal, require_operator, seat_of
+from service.application.identity import Operator, Principal, guard, require_operator, seat_of
 from service.application.loading import current_version
 from service.application.ports import StoredEvent
 from service.application.results import AuditTrail, Feed, FeedEvent
@@ -16,7 +16,7 @@ from service.rules import SeatViewer, redact, to_data
 def feed(deps: Deps, game_id: UUID, principal: Principal, after: int, limit: int) -> Feed:
     """Events after ``after`` as the principal may see them (an operator sees all)."""
     seat = None if isinstance(principal, Operator) else seat_of(game_id, principal)
-    version, rows, next_after = _page(deps, game_id, after, limit)
+    version, rows, next_after = _page(deps, game_id, principal, after, limit)
     events = []
     for row in rows:
         event = decode(row)
@@ -29,16 +29,17 @@ def feed(deps: Deps, game_id: UUID, principal: Principal, after: int, limit: int
 def audit(deps: Deps, game_id: UUID, principal: Principal, after: int, limit: int) -> AuditTrail:
     """Every stored field of the events after ``after``: actors, request metadata, hashes."""
     require_operator(principal)
-    version, rows, next_after = _page(deps, game_id, after, limit)
+    version, rows, next_after = _page(deps, game_id, principal, after, limit)
     return AuditTrail(game_id, version, rows, next_after)
 
 
 def _page(
-    deps: Deps, game_id: UUID, after: int, limit: int
+    deps: Deps, game_id: UUID, principal: Principal, after: int, limit: int
 ) -> tuple[int, list[StoredEvent], int | None]:
-    """The game's version, its events after ``after`` (at most ``limit``), and the
-    ``after`` of the next page (None at the end)."""
-    with deps.uow(snapshot=True) as uow:
+    """The game's version, its events after ``after`` up to that version (at most
+    ``limit``), and the ``after`` of the next page (None at the end)."""
+    with deps.uow() as uow:
+        guard(uow, principal)
         version = current_version(uow, game_id)
         rows = uow.events.load(game_id, after=after, upto=version, limit=limit)
     last = rows[-1].seq if rows else after

@@ -9,7 +9,7 @@ from service.application.cache import Loaded
 from service.application.commands import ANY_VERSION
 from service.application.deps import Deps
 from service.application.errors import InvalidInputError
-from service.application.identity import Principal, require_operator, seat_of
+from service.application.identity import Principal, guard, require_operator, seat_of
 from service.application.loading import current_version, load, load_at
 from service.application.results import Unchanged, Versioned
 from service.rules import (
@@ -30,7 +30,7 @@ def public_view(
 ) -> Versioned[PublicView] | Unchanged:
     """The table as anyone may see it now; :class:`Unchanged` when the game is still at a
     version in ``unless``."""
-    loaded = _current(deps, game_id, unless)
+    loaded = _current(deps, game_id, unless, None)
     if isinstance(loaded, Unchanged):
         return loaded
     return Versioned(game_id, loaded.version, observe(loaded.state, PUBLIC))
@@ -40,7 +40,7 @@ def public_view_at(
     deps: Deps, game_id: UUID, version: int, known: Loaded | None = None
 ) -> Versioned[PublicView]:
     """The table at ``version``, which a command produced (``known``: its state then)."""
-    loaded = _at(deps, game_id, version, known)
+    loaded = _at(deps, game_id, version, known, None)
     return Versioned(game_id, version, observe(loaded.state, PUBLIC))
 
 
@@ -49,7 +49,7 @@ def seat_view(
 ) -> Versioned[SeatView] | Unchanged:
     """The table as the principal's seat sees it now: its hand, what it may do."""
     seat = seat_of(game_id, principal)
-    loaded = _current(deps, game_id, unless)
+    loaded = _current(deps, game_id, unless, principal)
     if isinstance(loaded, Unchanged):
         return loaded
     return Versioned(game_id, loaded.version, observe(loaded.state, SeatViewer(seat)))
@@ -61,7 +61,7 @@ def seat_view_at(
     """The seat's view at ``version``, which its command produced (``known``: the state
     then, when the command was just done)."""
     seat = seat_of(game_id, principal)
-    loaded = _at(deps, game_id, version, known)
+    loaded = _at(deps, game_id, version, known, principal)
     return Versioned(game_id, version, observe(loaded.state, SeatViewer(seat)))
 
 
@@ -83,18 +83,30 @@ def operator_state(
     return Versioned(game_id, loaded.version, observe(loaded.state, OPERATOR))
 
 
-def _current(deps: Deps, game_id: UUID, unless: frozenset[int]) -> Loaded | Unchanged:
-    with deps.uow(snapshot=True) as uow:
-        if unless:
-            version = current_version(uow, game_id)
-            if version in unless or ANY_VERSION in unless:
-                return Unchanged(game_id, version)
-        return load(uow, deps.cache, game_id)
+def _current(
+    deps: Deps, game_id: UUID, unless: frozenset[int], principal: Principal | None
+) -> Loaded | Unchanged:
+    """The game now: its version (one cheap read, with the principal's credential checked
+    in the same round trip), then the cached state, or the events the cache lacks up to
+    that version."""
+    with deps.uow() as uow:
+        if principal is not None:
+            guard(uow, principal)
+        version = current_version(uow, game_id)
+        if version in unless or ANY_VERSION in unless:
+            return Unchanged(game_id, version)
+        return load_at(uow, deps.cache, game_id, version)
 
 
-def _at(deps: Deps, game_id: UUID, version: int, known: Loaded | None) -> Loaded:
+def _at(
+    deps: Deps, game_id: UUID, version: int, known: Loaded | None, principal: Principal | None
+) -> Loaded:
+    # A command's response, made right after the command, whose credential was checked
+    # with it: the state it left needs no second look at the store.
     for candidate in (known, deps.cache.get(game_id)):
         if candidate is not None and candidate.version == version:
-            return candidate  # no need to ask the database
-    with deps.uow(snapshot=True) as uow:
+            return candidate
+    with deps.uow() as uow:
+        if principal is not None:
+            guard(uow, principal)
         return load_at(uow, deps.cache, game_id, version)

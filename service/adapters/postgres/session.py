@@ -1,0 +1,226 @@
+"""One pooled psycopg connection for a unit of work, used so that a command costs as few
+round trips to PostgreSQL as its work needs.
+
+The connection stays in autocommit mode and BEGIN / COMMIT are sent as statements, so
+they ride in the same round trip as the work (psycopg's own implicit BEGIN would cost a
+round trip of its own in pipeline mode). Statements that only guard or prepare the next
+one (a lock, a credential check) are queued and sent, in one pipeline, with the next
+read; writes are queued and sent, with COMMIT, in one pipeline at commit. A read-only
+query that needs no transaction runs on its own (autocommit), without BEGIN or ROLLBACK.
+
+Why not SQLAlchemy Core here: its per-statement compilation and execution bookkeeping
+was the larger part of a command's Python time under load (bench/http_bench.py); the
+pool, the schema (tables.py) and the migrations stay SQLAlchemy's.
+"""
+
+from __future__ import annotations
+
+import select
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+import psycopg
+from psycopg import errors as pg_errors
+from sqlalchemy import Engine, event, exc
+from sqlalchemy.pool import PoolProxiedConnection
+
+from service.application.ports import (
+    AppendConflictError,
+    CredentialGoneError,
+    DuplicateKeyError,
+    StoreUnavailableError,
+)
+
+Params = Sequence[Any] | None
+
+REQUIREMENT_FAILED = "YK001"  # raised by yokai_require() (migration 0002)
+_CONFLICTS = {"events_pkey", "seat_credentials_pkey"}
+_DUPLICATES = {"idempotency_keys_pkey"}
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    sql: str
+    params: Params = None
+    many: Sequence[Sequence[Any]] | None = None  # executemany rows instead of params
+
+
+@dataclass
+class Session:
+    """A unit of work's connection: checked out of the pool on first use."""
+
+    engine: Engine
+    snapshot: bool = False
+    _proxied: PoolProxiedConnection | None = None
+    _conn: psycopg.Connection[Any] | None = None
+    _in_transaction: bool = False
+    _want_transaction: bool = False
+    _pending: list[Statement] = field(default_factory=list)
+    _writes: list[Statement] = field(default_factory=list)
+    _write_games: list[UUID] = field(default_factory=list)
+
+    # -- building ------------------------------------------------------------------------
+
+    def require(self, statement: Statement) -> None:
+        """Send ``statement`` before the next read or write, in the same round trip; it
+        raises (REQUIREMENT_FAILED) when what it checks does not hold."""
+        self._pending.append(statement)
+
+    def hold(self, statement: Statement) -> None:
+        """Like :meth:`require`, inside a transaction kept until commit (a lock)."""
+        self.begin()
+        self._pending.append(statement)
+
+    def begin(self) -> None:
+        """From the next statement on, work in a transaction kept until commit (for locks,
+        and rows read FOR UPDATE)."""
+        self._want_transaction = True
+
+    def write(self, statement: Statement, game_id: UUID | None = None) -> None:
+        """Queue a write: sent with the other writes and COMMIT, all or nothing."""
+        self._writes.append(statement)
+        if game_id is not None:
+            self._write_games.append(game_id)
+
+    # -- running -------------------------------------------------------------------------
+
+    def fetch(self, sql: str, params: Params = None) -> list[tuple[Any, ...]]:
+        """Run a query (with the queued guards before it) and return its rows. A read
+        outside a transaction whose connection broke is tried once more on a new one."""
+        opening, pending = self._opening(), self._take_pending()
+        statements = [*opening, *pending, Statement(sql, params)]
+        try:
+            results = self._run(statements, committing=False)
+        except StoreUnavailableError:
+            if opening or self._want_transaction or self.snapshot:
+                raise
+            results = self._run([*pending, Statement(sql, params)], committing=False)
+        return results[-1]
+
+    def commit(self) -> None:
+        if not self._writes and not self._pending and not self._in_transaction:
+            return
+        statements = self._take_pending() + self._writes
+        if not self._in_transaction:
+            statements = [Statement("BEGIN"), *statements]
+        statements.append(Statement("COMMIT"))
+        self._writes = []
+        self._run(statements, committing=True)
+        self._in_transaction = False
+        self._write_games = []
+
+    def close(self) -> None:
+        try:
+            conn = self._conn
+            if conn is not None and not conn.closed:
+                if self._in_transaction:
+                    conn.rollback()
+                conn.autocommit = False  # as SQLAlchemy's other users of the pool expect
+        finally:
+            self._in_transaction = False
+            if self._proxied is not None:
+                self._proxied.close()  # back to the pool
+            self._proxied = self._conn = None
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _opening(self) -> list[Statement]:
+        if self._in_transaction:
+            return []
+        if self.snapshot:
+            self._in_transaction = True
+            return [Statement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")]
+        if self._want_transaction:
+            self._in_transaction = True
+            return [Statement("BEGIN")]
+        return []
+
+    def _take_pending(self) -> list[Statement]:
+        pending, self._pending = self._pending, []
+        return pending
+
+    def _connection(self) -> psycopg.Connection[Any]:
+        if self._conn is None:
+            self._proxied = self.engine.raw_connection()
+            conn = self._proxied.driver_connection
+            assert isinstance(conn, psycopg.Connection)
+            conn.autocommit = True
+            self._conn = conn
+        return self._conn
+
+    def _run(self, statements: list[Statement], *, committing: bool) -> list[list[Any]]:
+        conn = self._connection()
+        cursors = []
+        try:
+            if len(statements) == 1 and statements[0].many is None:
+                cur = conn.cursor()
+                cur.execute(statements[0].sql, statements[0].params)
+                cursors.append(cur)
+            else:
+                with conn.pipeline():
+                    for s in statements:
+                        cur = conn.cursor()
+                        if s.many is not None:
+                            cur.executemany(s.sql, s.many)
+                        else:
+                            cur.execute(s.sql, s.params)
+                        cursors.append(cur)
+            return [cur.fetchall() if cur.description else [] for cur in cursors]
+        except pg_errors.UniqueViolation as error:
+            games = self._write_games
+            self._abandon()
+            constraint = error.diag.constraint_name or ""
+            if constraint in _CONFLICTS and games:
+                raise AppendConflictError(games[0]) from error
+            if constraint in _DUPLICATES:
+                raise DuplicateKeyError(constraint) from error
+            raise
+        except psycopg.Error as error:
+            if error.sqlstate == REQUIREMENT_FAILED:
+                self._abandon()
+                raise CredentialGoneError(error.diag.message_primary or "") from error
+            if conn.closed or conn.broken:
+                if self._proxied is not None:
+                    self._proxied.invalidate(error)
+                self._proxied = self._conn = None
+                self._in_transaction = False
+                raise StoreUnavailableError(str(error), maybe_committed=committing) from error
+            self._abandon()
+            raise
+
+    def _abandon(self) -> None:
+        """After an error the transaction, if any, is over: roll it back."""
+        conn = self._conn
+        if conn is not None and not conn.closed:
+            # psycopg's rollback also forgets the statements it prepared in the pipeline
+            # that failed (the server may have skipped them).
+            conn.rollback()
+        self._in_transaction = False
+        self._pending = []
+        self._writes = []
+        self._write_games = []
+
+
+def check_connections_on_checkout(engine: Engine) -> None:
+    """Without a round trip: a pooled connection whose server went away (a restart, an
+    idle timeout) has its socket readable; read it, and if the connection is then bad,
+    let the pool replace it before anyone uses it (SQLAlchemy's pessimistic disconnect
+    handling, without pre-ping's extra SELECT 1 on every checkout)."""
+
+    @event.listens_for(engine, "checkout")
+    def _checkout(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+        conn = dbapi_connection
+        if not isinstance(conn, psycopg.Connection):  # pragma: no cover - psycopg only
+            return
+        if conn.closed or conn.broken:
+            raise exc.DisconnectionError("the connection is closed")
+        try:
+            readable, _, _ = select.select([conn.fileno()], [], [], 0)
+        except (OSError, ValueError) as error:
+            raise exc.DisconnectionError(str(error)) from error
+        if readable:
+            # An idle connection has nothing to read unless the server spoke first: most
+            # likely to say it is terminating the connection. A new one costs little.
+            raise exc.DisconnectionError("the server sent something to an idle connection")
