@@ -98,7 +98,8 @@ class Client:
 @contextmanager
 def serving(command: list[str], env: dict[str, str], port: int) -> Iterator[int]:
     """Run a server process until the block ends; waits for /readyz first."""
-    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed below, after the server stops
+    keep = os.environ.get("BENCH_SERVER_LOG")  # a file to keep the servers' output in
+    log = open(keep, "ab") if keep else tempfile.TemporaryFile()  # noqa: SIM115 - closed below
     process = subprocess.Popen(
         command, env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT
     )
@@ -316,6 +317,7 @@ def main() -> None:
     parser.add_argument("--window", type=int, default=40)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--skip-growth", action="store_true")
+    parser.add_argument("--skip-reads", action="store_true")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is needed: apt-get install wrk")
@@ -351,7 +353,7 @@ def main() -> None:
             run = wrk(service_port, folder, connections, args.seconds, cycle=False)
             print(line("bare Flask, same requests", base))
             print(line("POST /play and /pass", run, base))
-            for kind, label in [
+            for kind, label in [] if args.skip_reads else [
                 ("view", "GET /v1/games/{id}/view"),
                 ("public", "GET /v1/games/{id}"),
                 ("events", "GET /v1/games/{id}/events"),

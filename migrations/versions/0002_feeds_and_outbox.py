@@ -1,5 +1,6 @@
 """A global position on events for feeds across games, actor kinds for bots and players,
-idempotency records that hold outcomes, and the outbox.
+idempotency records that hold outcomes, a guard function for one-round-trip commands,
+snapshots, and the outbox.
 
 Revision ID: 0002
 Revises: 0001
@@ -87,6 +88,18 @@ def upgrade() -> None:
     # New records hold a sealed outcome; `status` stays only on the old ones.
     op.alter_column("idempotency_keys", "status", nullable=True)
 
+    # Snapshots: a game's folded state every so many events, so that a process without
+    # the game in its cache folds only the events after the last one. A cache: any row
+    # may be deleted at any time.
+    op.create_table(
+        "snapshots",
+        sa.Column("game_id", sa.Uuid(), sa.ForeignKey("games.id"), primary_key=True),
+        sa.Column("version", sa.Integer(), nullable=False),
+        sa.Column("last_hash", sa.String(64), nullable=False),
+        sa.Column("schema_version", sa.SmallInteger(), nullable=False),
+        sa.Column("data", postgresql.JSONB(), nullable=False),
+    )
+
     op.create_table(
         "outbox",
         sa.Column("id", sa.BigInteger(), sa.Identity(always=True), primary_key=True),
@@ -111,6 +124,7 @@ def downgrade() -> None:
     op.execute("DROP FUNCTION yokai_require(boolean, text)")
     op.drop_index("outbox_due", table_name="outbox")
     op.drop_table("outbox")
+    op.drop_table("snapshots")
     # The older code cannot open records that hold outcomes: they go (they only serve
     # retries of recent commands).
     op.execute("DELETE FROM idempotency_keys WHERE status IS NULL")

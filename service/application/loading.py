@@ -1,4 +1,5 @@
-"""Loading a game's state: the cached fold plus the events stored after it."""
+"""Loading a game's state: the cached fold (or else the game's stored snapshot) plus the
+events stored after it, so the cost of a load does not grow with the game."""
 
 from __future__ import annotations
 
@@ -8,37 +9,53 @@ from service.application.cache import Loaded, StateCache
 from service.application.chain import GENESIS
 from service.application.codec import decode
 from service.application.errors import GameNotFoundError
-from service.application.ports import UnitOfWork
-from service.rules import INITIAL, fold
+from service.application.ports import Snapshot, UnitOfWork
+from service.rules import (
+    INITIAL,
+    SNAPSHOT_VERSION,
+    EventDataError,
+    GameState,
+    fold,
+    snapshot_of,
+    state_from_snapshot,
+)
 
 NEW_GAME = Loaded(INITIAL, 0, GENESIS)
 """A game before its first event."""
 
+SNAPSHOT_EVERY = 64
+"""A command whose events cross a multiple of this many leaves a snapshot of the game."""
+
 
 def load(uow: UnitOfWork, cache: StateCache, game_id: UUID, *, remember: bool = True) -> Loaded:
-    """The game's current state: the cached one plus the events stored after it. With
-    ``remember`` the result is cached: only for reads of committed events (a write
-    transaction's own appends are not committed yet)."""
-    cached = cache.get(game_id)
-    rows = uow.events.load(game_id, after=cached.version if cached else 0)
+    """The game's current state: the cached one (else its snapshot) plus the events
+    stored after it. With ``remember`` the result is cached: only for reads of committed
+    events (a write transaction's own appends are not committed yet)."""
+    start = cache.get(game_id) or _snapshot(uow, game_id, None) or NEW_GAME
+    rows = uow.events.load(game_id, after=start.version)
     if not rows:
-        if cached is None:
+        if start.version == 0:
             raise GameNotFoundError(f"no game {game_id}")
-        return cached
-    start = cached or NEW_GAME
-    loaded = Loaded(fold((decode(r) for r in rows), start.state), rows[-1].seq, rows[-1].hash)
+        loaded = start
+    else:
+        state = fold((decode(r) for r in rows), start.state)
+        loaded = Loaded(state, rows[-1].seq, rows[-1].hash)
     if remember:
         cache.put(game_id, loaded)
     return loaded
 
 
 def load_at(uow: UnitOfWork, cache: StateCache, game_id: UUID, version: int) -> Loaded:
-    """The game's state after event ``version`` (which must exist): the cached state when
-    it is that one or an earlier one, plus the events up to ``version``."""
+    """The game's state after event ``version`` (which must exist): the cached state (or
+    else the snapshot) when it is that one or an earlier one, plus the events up to
+    ``version``."""
     cached = cache.get(game_id)
     if cached is not None and cached.version == version:
         return cached
-    start = cached if cached is not None and cached.version < version else NEW_GAME
+    if cached is not None and cached.version < version:
+        start = cached
+    else:
+        start = _snapshot(uow, game_id, version) or NEW_GAME
     rows = uow.events.load(game_id, after=start.version, upto=version)
     if start.version + len(rows) != version:
         raise GameNotFoundError(f"no version {version} of game {game_id}")
@@ -47,6 +64,25 @@ def load_at(uow: UnitOfWork, cache: StateCache, game_id: UUID, version: int) -> 
     loaded = Loaded(fold((decode(r) for r in rows), start.state), version, rows[-1].hash)
     cache.put(game_id, loaded)
     return loaded
+
+
+def snapshot(game_id: UUID, loaded: Loaded) -> Snapshot:
+    return Snapshot(
+        game_id, loaded.version, loaded.last_hash, SNAPSHOT_VERSION, snapshot_of(loaded.state)
+    )
+
+
+def _snapshot(uow: UnitOfWork, game_id: UUID, upto: int | None) -> Loaded | None:
+    """The game's stored snapshot, if it is of this code's version and not past ``upto``;
+    one that cannot be read is ignored like a missing one (it is only a cache)."""
+    found = uow.snapshots.get(game_id, SNAPSHOT_VERSION)
+    if found is None or (upto is not None and found.version > upto):
+        return None
+    try:
+        state: GameState = state_from_snapshot(found.data)
+    except (EventDataError, KeyError, TypeError, ValueError):
+        return None
+    return Loaded(state, found.version, found.last_hash)
 
 
 def current_version(uow: UnitOfWork, game_id: UUID) -> int:

@@ -74,6 +74,18 @@ class Position:
 
 
 @dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A game's state folded up to ``version`` (whose event's hash is ``last_hash``), as
+    the rules' snapshot data of ``schema_version``: a cache of the events, disposable."""
+
+    game_id: UUID
+    version: int
+    last_hash: str
+    schema_version: int
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class SealedRecord:
     """What an idempotent command left under its key: its outcome, encrypted with the
     client's raw key (only the key's digest is stored). ``legacy_status`` is set only on
@@ -183,6 +195,17 @@ class Credentials(Protocol):
         ...
 
 
+class SnapshotStore(Protocol):
+    def get(self, game_id: UUID, schema_version: int) -> Snapshot | None:
+        """The game's snapshot, if there is one of this schema version."""
+        ...
+
+    def put(self, snapshot: Snapshot) -> None:
+        """Keep this snapshot (queued with the unit of work's writes), unless the game has
+        one of a later version already."""
+        ...
+
+
 class IdempotencyStore(Protocol):
     def lock(self, scope: str, key_sha256: str) -> None:
         """Hold this key until the transaction ends: a twin request waits, then replays."""
@@ -223,6 +246,9 @@ class UnitOfWork(Protocol):
 
     @property
     def idempotency(self) -> IdempotencyStore: ...
+
+    @property
+    def snapshots(self) -> SnapshotStore: ...
 
     @property
     def outbox(self) -> Outbox: ...

@@ -16,7 +16,7 @@ from service.application.commands import ANY_VERSION, Context
 from service.application.dealing import decide_and_deal
 from service.application.deps import Deps
 from service.application.errors import StaleVersionError
-from service.application.loading import NEW_GAME, load
+from service.application.loading import NEW_GAME, SNAPSHOT_EVERY, load, snapshot
 from service.application.ports import Actor, GameSummary, UnitOfWork
 from service.rules import Command, public_status
 
@@ -103,6 +103,8 @@ class Transaction:
                 game_id, status=public_status(state), version=version, updated_at=self.now
             )
         after = Loaded(state, version, rows[-1].hash)
+        if version // SNAPSHOT_EVERY > game.version // SNAPSHOT_EVERY:
+            self.uow.snapshots.put(snapshot(game_id, after))
         self.written[game_id] = after
         return after
 

@@ -58,6 +58,9 @@ from service.rules.replay import HistoryError, replay_checked
 from service.rules.shuffle import ALGORITHM as SHUFFLE_ALGORITHM
 from service.rules.shuffle import deal as deal_shuffled
 from service.rules.shuffle import round_message, seed_key, shuffle
+from service.rules.snapshot import SNAPSHOT_VERSION
+from service.rules.snapshot import from_data as state_from_snapshot
+from service.rules.snapshot import to_data as snapshot_of
 from service.rules.state import INITIAL, GameState, Phase
 
 __all__ = [
@@ -67,6 +70,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "SEVEN_FOLLOWERS_DECK",
     "SHUFFLE_ALGORITHM",
+    "SNAPSHOT_VERSION",
     "STANDARD_DECK",
     "Action",
     "Card",
@@ -116,7 +120,9 @@ __all__ = [
     "round_message",
     "seed_key",
     "shuffle",
+    "snapshot_of",
     "sort_cards",
+    "state_from_snapshot",
     "to_data",
     "trick_winner",
 ]

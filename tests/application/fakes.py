@@ -45,6 +45,7 @@ from service.application.ports import (
     OutboxMessage,
     Position,
     SealedRecord,
+    Snapshot,
     StoredEvent,
 )
 from service.rules import DealRound, GameConfig
@@ -105,6 +106,7 @@ class Tables:
     credentials: dict[tuple[UUID, int], CredentialRow] = field(default_factory=dict)
     idempotency: dict[tuple[str, str], IdempotencyRow] = field(default_factory=dict)
     outbox: dict[int, OutboxRow] = field(default_factory=dict)
+    snapshots: dict[UUID, Snapshot] = field(default_factory=dict)
 
     def copy(self) -> Tables:
         return Tables(
@@ -113,6 +115,7 @@ class Tables:
             dict(self.credentials),
             dict(self.idempotency),
             dict(self.outbox),
+            dict(self.snapshots),
         )
 
     def merge(self, staged: Tables) -> None:
@@ -122,6 +125,10 @@ class Tables:
         self.credentials.update(staged.credentials)
         self.idempotency.update(staged.idempotency)
         self.outbox.update(staged.outbox)
+        for game_id, snap in staged.snapshots.items():
+            current = self.snapshots.get(game_id)
+            if current is None or current.version < snap.version:
+                self.snapshots[game_id] = snap
 
 
 # --- the database ----------------------------------------------------------------------
@@ -241,6 +248,7 @@ class FakeUnitOfWork:
         self.games = FakeGameIndex(self)
         self.credentials = FakeCredentials(self)
         self.idempotency = FakeIdempotencyStore(self)
+        self.snapshots = FakeSnapshotStore(self)
         self.outbox = FakeOutbox(self)
 
     def __enter__(self) -> Self:
@@ -488,6 +496,22 @@ class FakeCredentials:
 
     def _visible(self) -> dict[tuple[UUID, int], CredentialRow]:
         return {**self._uow.base().credentials, **self._uow.staged.credentials}
+
+
+class FakeSnapshotStore:
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+
+    def get(self, game_id: UUID, schema_version: int) -> Snapshot | None:
+        found = self._uow.staged.snapshots.get(game_id) or self._uow.base().snapshots.get(game_id)
+        return found if found is not None and found.schema_version == schema_version else None
+
+    def put(self, snapshot: Snapshot) -> None:
+        uow = self._uow
+        staged = uow.writing()
+        if not uow.game_exists(snapshot.game_id):
+            raise uow.fail(IntegrityViolation(f"snapshots: no game {snapshot.game_id}"))
+        staged.snapshots[snapshot.game_id] = snapshot
 
 
 class FakeIdempotencyStore:

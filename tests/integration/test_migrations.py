@@ -16,7 +16,7 @@ from service.adapters.postgres.engine import sqlalchemy_url
 from service.adapters.postgres.tables import metadata
 from tests.support.postgres import new_database
 
-TABLES = {"games", "events", "seat_credentials", "idempotency_keys", "outbox"}
+TABLES = {"games", "events", "seat_credentials", "idempotency_keys", "snapshots", "outbox"}
 TRIGGERS = {"events_append_only", "events_no_truncate"}
 
 

@@ -6,22 +6,26 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 from uuid import UUID
 
 import pytest
 from flask import Flask
 
+from service.adapters.postgres.events import SqlEventStore
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
 from service.application.cache import StateCache
 from service.application.codec import decode
 from service.application.deps import Deps
 from service.application.identity import Operator, SeatHolder
+from service.application.loading import SNAPSHOT_EVERY
 from service.application.queries import games, views
 from service.application.results import Versioned
 from service.bootstrap import Container
 from service.rules import (
     OPERATOR,
     PUBLIC,
+    SNAPSHOT_VERSION,
     GameState,
     SeatViewer,
     fold,
@@ -181,3 +185,44 @@ def test_a_small_cache_that_evicts_games_still_answers_from_the_store(
         assert api.act_randomly(game, rng) is not None
         for g in games:
             assert_same_as_replay(container, g, small)
+
+
+def test_a_process_without_the_game_folds_from_its_snapshot(
+    api: Api, container: Container, sql: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every SNAPSHOT_EVERY events a command leaves a snapshot; a process that has not
+    cached the game reads it and folds only the events after it: snapshot + tail is the
+    full replay."""
+    game = api.start(4, seed=506, variant="seven_followers")
+    for _ in api.play_out(game, random.Random(506)):
+        pass
+    version = api.public(game.id)["version"]
+    (row,) = sql("SELECT version, schema_version FROM snapshots WHERE game_id = :g", g=game.id)
+    # Left by the last command that crossed a multiple of SNAPSHOT_EVERY.
+    assert SNAPSHOT_EVERY <= version // SNAPSHOT_EVERY * SNAPSHOT_EVERY <= row.version <= version
+    assert row.schema_version == SNAPSHOT_VERSION
+
+    reads: list[int] = []
+    real_load = SqlEventStore.load
+
+    def counting(self: SqlEventStore, game_id: UUID, **kwargs: Any) -> list[Any]:
+        rows = real_load(self, game_id, **kwargs)
+        reads.append(len(rows))
+        return rows
+
+    monkeypatch.setattr(SqlEventStore, "load", counting)
+    fresh = uncached(container)
+    assert_same_as_replay(container, game, fresh, seats=False)  # (the replay reads all)
+    public_reads = reads[1]  # after the replay's own read
+    assert public_reads == version - row.version
+
+
+def test_a_snapshot_that_cannot_be_read_is_ignored(
+    api: Api, container: Container, sql: Any
+) -> None:
+    game = api.start(4, seed=507)
+    for _ in zip(range(80), api.play_out(game, random.Random(507)), strict=False):
+        pass
+    assert sql("SELECT 1 FROM snapshots WHERE game_id = :g", g=game.id)
+    sql("UPDATE snapshots SET data = '{\"config\": 1}' WHERE game_id = :g", g=game.id)
+    assert_same_as_replay(container, game, uncached(container))

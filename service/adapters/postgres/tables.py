@@ -96,6 +96,16 @@ idempotency_keys = Table(
     PrimaryKeyConstraint("scope", "key_sha256", name="idempotency_keys_pkey"),
 )
 
+snapshots = Table(
+    "snapshots",
+    metadata,
+    Column("game_id", Uuid, ForeignKey("games.id"), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("last_hash", String(64), nullable=False),
+    Column("schema_version", SmallInteger, nullable=False),
+    Column("data", JSONB, nullable=False),
+)
+
 outbox = Table(
     "outbox",
     metadata,

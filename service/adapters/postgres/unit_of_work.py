@@ -12,6 +12,7 @@ from service.adapters.postgres.idempotency import SqlIdempotencyStore
 from service.adapters.postgres.outbox import SqlOutbox
 from service.adapters.postgres.projections import SqlCredentials, SqlGameIndex
 from service.adapters.postgres.session import Session
+from service.adapters.postgres.snapshots import SqlSnapshotStore
 
 
 class SqlUnitOfWork:
@@ -27,6 +28,7 @@ class SqlUnitOfWork:
     games: SqlGameIndex
     credentials: SqlCredentials
     idempotency: SqlIdempotencyStore
+    snapshots: SqlSnapshotStore
     outbox: SqlOutbox
 
     def __init__(self, engine: Engine, *, snapshot: bool = False) -> None:
@@ -35,6 +37,7 @@ class SqlUnitOfWork:
         self.games = SqlGameIndex(self._session)
         self.credentials = SqlCredentials(self._session)
         self.idempotency = SqlIdempotencyStore(self._session)
+        self.snapshots = SqlSnapshotStore(self._session)
         self.outbox = SqlOutbox(self._session)
 
     def __enter__(self) -> Self:
