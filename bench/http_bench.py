@@ -353,11 +353,15 @@ def main() -> None:
             run = wrk(service_port, folder, connections, args.seconds, cycle=False)
             print(line("bare Flask, same requests", base))
             print(line("POST /play and /pass", run, base))
-            for kind, label in [] if args.skip_reads else [
-                ("view", "GET /v1/games/{id}/view"),
-                ("public", "GET /v1/games/{id}"),
-                ("events", "GET /v1/games/{id}/events"),
-            ]:
+            for kind, label in (
+                []
+                if args.skip_reads
+                else [
+                    ("view", "GET /v1/games/{id}/view"),
+                    ("public", "GET /v1/games/{id}"),
+                    ("events", "GET /v1/games/{id}/events"),
+                ]
+            ):
                 folder = tmp / kind
                 write_lists(folder, read_lists(games, connections, kind))
                 base = wrk(bare_port, folder, connections, args.read_seconds, cycle=True)

@@ -22,11 +22,16 @@ class SqlOutbox:
         self._session.write(
             Statement(
                 "INSERT INTO outbox (kind, game_id, payload, created_at, available_at) "
-                "VALUES (%s, %s, %s, %s, %s)",
-                many=[
-                    (m.kind, m.game_id, Jsonb(m.payload), created_at, m.available_at)
-                    for m in messages
-                ],
+                "SELECT kind, game_id, payload, %s, available_at FROM unnest("
+                "%s::text[], %s::uuid[], %s::jsonb[], %s::timestamptz[]) "
+                "AS m(kind, game_id, payload, available_at)",
+                (
+                    created_at,
+                    [m.kind for m in messages],
+                    [m.game_id for m in messages],
+                    [Jsonb(m.payload) for m in messages],
+                    [m.available_at for m in messages],
+                ),
             )
         )
 

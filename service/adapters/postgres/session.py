@@ -33,8 +33,6 @@ from service.application.ports import (
     StoreUnavailableError,
 )
 
-Params = Sequence[Any] | None
-
 REQUIREMENT_FAILED = "YK001"  # raised by yokai_require() (migration 0002)
 _CONFLICTS = {"events_pkey", "seat_credentials_pkey"}
 _DUPLICATES = {"idempotency_keys_pkey"}
@@ -43,8 +41,7 @@ _DUPLICATES = {"idempotency_keys_pkey"}
 @dataclass(frozen=True, slots=True)
 class Statement:
     sql: str
-    params: Params = None
-    many: Sequence[Sequence[Any]] | None = None  # executemany rows instead of params
+    params: Sequence[Any] = ()
 
 
 @dataclass
@@ -86,7 +83,7 @@ class Session:
 
     # -- running -------------------------------------------------------------------------
 
-    def fetch(self, sql: str, params: Params = None) -> list[tuple[Any, ...]]:
+    def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Run a query (with the queued guards before it) and return its rows. A read
         outside a transaction whose connection broke is tried once more on a new one."""
         opening, pending = self._opening(), self._take_pending()
@@ -100,13 +97,19 @@ class Session:
         return results[-1]
 
     def commit(self) -> None:
-        if not self._writes and not self._pending and not self._in_transaction:
-            return
-        statements = self._take_pending() + self._writes
-        if not self._in_transaction:
-            statements = [Statement("BEGIN"), *statements]
-        statements.append(Statement("COMMIT"))
+        """Send the queued checks and writes as one statement (each a part of one WITH:
+        all or nothing, without BEGIN and COMMIT), or, in a transaction a lock began,
+        that statement and COMMIT in one round trip."""
+        checks, writes = self._take_pending(), self._writes
         self._writes = []
+        if not checks and not writes:
+            if self._in_transaction:
+                self._run([Statement("COMMIT")], committing=True)
+                self._in_transaction = False
+            return
+        statements = [_one_statement(checks, writes)]
+        if self._in_transaction:
+            statements.append(Statement("COMMIT"))
         self._run(statements, committing=True)
         self._in_transaction = False
         self._write_games = []
@@ -154,7 +157,7 @@ class Session:
         conn = self._connection()
         cursors = []
         try:
-            if len(statements) == 1 and statements[0].many is None:
+            if len(statements) == 1:
                 cur = conn.cursor()
                 cur.execute(statements[0].sql, statements[0].params)
                 cursors.append(cur)
@@ -162,10 +165,7 @@ class Session:
                 with conn.pipeline():
                     for s in statements:
                         cur = conn.cursor()
-                        if s.many is not None:
-                            cur.executemany(s.sql, s.many)
-                        else:
-                            cur.execute(s.sql, s.params)
+                        cur.execute(s.sql, s.params)
                         cursors.append(cur)
             return [cur.fetchall() if cur.description else [] for cur in cursors]
         except pg_errors.UniqueViolation as error:
@@ -201,6 +201,24 @@ class Session:
         self._pending = []
         self._writes = []
         self._write_games = []
+
+
+def _one_statement(checks: list[Statement], writes: list[Statement]) -> Statement:
+    """Checks and writes as the parts of one statement. Data-modifying parts of a WITH
+    always run; the checks run because the final SELECT reads them, and a check that
+    fails fails the whole statement."""
+    if not checks and len(writes) == 1:
+        return writes[0]
+    parts: list[str] = []
+    params: list[Any] = []
+    for i, s in enumerate(checks):
+        parts.append(f"c{i} AS ({s.sql})")
+        params.extend(s.params)
+    for i, s in enumerate(writes):
+        parts.append(f"w{i} AS ({s.sql})")
+        params.extend(s.params)
+    read = ", ".join(f"(SELECT count(*) FROM c{i})" for i in range(len(checks))) or "1"
+    return Statement(f"WITH {', '.join(parts)} SELECT {read}", params)
 
 
 def check_connections_on_checkout(engine: Engine) -> None:
