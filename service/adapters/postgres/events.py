@@ -16,12 +16,10 @@ _COLUMNS = (
     "game_id, seq, type, schema_version, data, recorded_at, actor_kind, actor_seat, "
     "request_id, idempotency_key, prev_hash, hash"
 )
-# One statement for any number of events: a command's events arrive as columns.
-_INSERT = (
-    f"INSERT INTO events ({_COLUMNS}) SELECT * FROM unnest("
-    "%s::uuid[], %s::int[], %s::text[], %s::smallint[], %s::jsonb[], %s::timestamptz[], "
-    "%s::text[], %s::smallint[], %s::text[], %s::text[], %s::text[], %s::text[])"
-)
+# One statement for a command's events, with a row of scalar parameters each (adapting
+# scalars costs far less than adapting lists to arrays); one text per number of rows.
+_ROW = "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+_INSERT = f"INSERT INTO events ({_COLUMNS}) VALUES "
 # Transaction ids are taken when a transaction first writes, not when it commits: a
 # reader that took every committed row would skip one of an older transaction that
 # commits later. Below the oldest transaction still running every transaction has ended,
@@ -71,21 +69,24 @@ class SqlEventStore:
     def append(self, rows: Sequence[StoredEvent]) -> None:
         """Queued; at commit, :class:`AppendConflictError` if a ``(game_id, seq)`` is
         taken."""
-        columns = (
-            [e.game_id for e in rows],
-            [e.seq for e in rows],
-            [e.type for e in rows],
-            [e.schema_version for e in rows],
-            [Jsonb(e.data) for e in rows],
-            [e.recorded_at for e in rows],
-            [e.actor.kind.value for e in rows],
-            [e.actor.seat for e in rows],
-            [e.request_id for e in rows],
-            [e.idempotency_key for e in rows],
-            [e.prev_hash for e in rows],
-            [e.hash for e in rows],
-        )
-        self._session.write(Statement(_INSERT, columns), rows[0].game_id)
+        params: list[Any] = []
+        for e in rows:
+            params += (
+                e.game_id,
+                e.seq,
+                e.type,
+                e.schema_version,
+                Jsonb(e.data),
+                e.recorded_at,
+                e.actor.kind.value,
+                e.actor.seat,
+                e.request_id,
+                e.idempotency_key,
+                e.prev_hash,
+                e.hash,
+            )
+        sql = _INSERT + ", ".join([_ROW] * len(rows))
+        self._session.write(Statement(sql, params), rows[0].game_id)
 
     def read_all(self, after: Position | None, limit: int) -> list[tuple[Position, StoredEvent]]:
         if after is None:
