@@ -325,7 +325,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="yokai-http-bench-"))
     env = {
         "YOKAI_OPERATOR_TOKEN": OPERATOR_TOKEN,
-        "YOKAI_RATE_LIMIT": "1000000 per minute",
+        "YOKAI_RATE_LIMIT": os.environ.get("BENCH_RATE_LIMIT", "1000000 per minute"),
     }
     if not os.environ.get("DATABASE_URL"):
         env["YOKAI_DATA_DIR"] = str(tmp / "db")

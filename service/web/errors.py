@@ -66,6 +66,14 @@ _HTTP_CODES = {
 }
 
 
+class RateLimitedError(Exception):
+    """Too many requests from this seat, operator or address in the current window."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"retry after {retry_after} s")
+        self.retry_after = retry_after
+
+
 class RequestProblemError(Exception):
     """A request the web layer refuses before any command: malformed JSON, bad headers,
     invalid fields."""
@@ -141,12 +149,18 @@ def _http_exception(exc: HTTPException) -> Response:
     return problem(status, code, detail, headers=headers)
 
 
+def _rate_limited(exc: RateLimitedError) -> Response:
+    detail = f"too many requests; retry after {exc.retry_after} s"
+    return problem(429, "rate_limited", detail, headers={"Retry-After": str(exc.retry_after)})
+
+
 def _internal(exc: BaseException) -> Response:
     log.exception("unhandled error", exc_info=exc)
     return problem(500, "internal_error", "the server failed; the request changed nothing")
 
 
 def register(app: Flask) -> None:
+    app.register_error_handler(RateLimitedError, _rate_limited)
     app.register_error_handler(StoreUnavailableError, _store_unavailable)
     app.register_error_handler(ApplicationError, _application_error)
     app.register_error_handler(RuleViolationError, _rule_violation)

@@ -90,6 +90,8 @@ def test_a_429_carries_a_request_id_and_retry_after(limited: FlaskClient) -> Non
     last = responses[-1]
     body = assert_problem(last, 429, "rate_limited")
     assert last.headers["Retry-After"]
+    assert (last.headers["X-RateLimit-Limit"], last.headers["X-RateLimit-Remaining"]) == ("3", "0")
+    assert responses[0].headers["X-RateLimit-Remaining"] == "2"
     assert last.headers["X-Request-Id"]
     assert body["request_id"] == last.headers["X-Request-Id"]
 

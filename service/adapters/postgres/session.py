@@ -3,10 +3,10 @@ round trips to PostgreSQL as its work needs.
 
 The connection stays in autocommit mode and BEGIN / COMMIT are sent as statements, so
 they ride in the same round trip as the work (psycopg's own implicit BEGIN would cost a
-round trip of its own in pipeline mode). Statements that only guard or prepare the next
-one (a lock, a credential check) are queued and sent, in one pipeline, with the next
-read; writes are queued and sent, with COMMIT, in one pipeline at commit. A read-only
-query that needs no transaction runs on its own (autocommit), without BEGIN or ROLLBACK.
+round trip of its own). Statements that only guard or prepare the next one (a lock, a
+credential check) are queued and sent with the next read, in one round trip; writes are
+queued and sent at commit as one statement. A read-only query that needs no transaction
+runs on its own (autocommit), without BEGIN or ROLLBACK.
 
 Why not SQLAlchemy Core here: its per-statement compilation and execution bookkeeping
 was the larger part of a command's Python time under load (bench/http_bench.py); the
@@ -89,12 +89,12 @@ class Session:
         opening, pending = self._opening(), self._take_pending()
         statements = [*opening, *pending, Statement(sql, params)]
         try:
-            results = self._run(statements, committing=False)
+            rows = self._run(statements, committing=False)
         except StoreUnavailableError:
             if opening or self._want_transaction or self.snapshot:
                 raise
-            results = self._run([*pending, Statement(sql, params)], committing=False)
-        return results[-1]
+            rows = self._run([*pending, Statement(sql, params)], committing=False)
+        return rows
 
     def commit(self) -> None:
         """Send the queued checks and writes as one statement (each a part of one WITH:
@@ -153,21 +153,27 @@ class Session:
             self._conn = conn
         return self._conn
 
-    def _run(self, statements: list[Statement], *, committing: bool) -> list[list[Any]]:
+    def _run(self, statements: list[Statement], *, committing: bool) -> list[tuple[Any, ...]]:
+        """Send ``statements`` in one round trip; the rows of the last one.
+
+        One statement goes as itself (psycopg prepares the frequent ones). Several go as
+        one query string, their parameters bound on this side, which the server runs in
+        order, stopping at the first that fails. (psycopg's pipeline mode would keep the
+        server-side binding, but it spins holding the GIL while it waits for results:
+        under load that cost more than everything else a read does.)
+        """
         conn = self._connection()
-        cursors = []
         try:
             if len(statements) == 1:
-                cur = conn.cursor()
+                cur: psycopg.Cursor[Any] = conn.cursor()
                 cur.execute(statements[0].sql, statements[0].params)
-                cursors.append(cur)
             else:
-                with conn.pipeline():
-                    for s in statements:
-                        cur = conn.cursor()
-                        cur.execute(s.sql, s.params)
-                        cursors.append(cur)
-            return [cur.fetchall() if cur.description else [] for cur in cursors]
+                cur = psycopg.ClientCursor(conn)
+                sql = "; ".join(s.sql for s in statements)
+                cur.execute(sql, [p for s in statements for p in s.params])
+                while cur.nextset():
+                    pass
+            return cur.fetchall() if cur.description else []
         except pg_errors.UniqueViolation as error:
             games = self._write_games
             self._abandon()
@@ -194,8 +200,6 @@ class Session:
         """After an error the transaction, if any, is over: roll it back."""
         conn = self._conn
         if conn is not None and not conn.closed:
-            # psycopg's rollback also forgets the statements it prepared in the pipeline
-            # that failed (the server may have skipped them).
             conn.rollback()
         self._in_transaction = False
         self._pending = []
