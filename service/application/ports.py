@@ -150,6 +150,11 @@ class EventStore(Protocol):
         """Events with ``after < seq <= upto``, oldest first, at most ``limit``."""
         ...
 
+    def page(self, game_id: UUID, after: int, limit: int) -> tuple[int, list[StoredEvent]] | None:
+        """The game's version and its events with ``after < seq <= version``, oldest
+        first, at most ``limit`` (read together); None if there is no such game."""
+        ...
+
     def append(self, events: Sequence[StoredEvent]) -> None:
         """Insert events; :class:`AppendConflictError` if a ``(game_id, seq)`` is taken."""
         ...

@@ -8,6 +8,8 @@ import json
 import re
 import uuid
 from dataclasses import dataclass, fields, is_dataclass
+from datetime import datetime
+from enum import Enum
 from typing import Any
 from uuid import UUID
 
@@ -155,12 +157,13 @@ _LEAVES = frozenset({str, int, bool, float, type(None)})
 
 
 def json_ready(value: Any) -> Any:
-    """A view as the JSON its schema dumps: dataclasses as objects, tuples as lists.
+    """A view or a feed as the JSON its schema dumps: dataclasses as objects, tuples as
+    lists, times in ISO 8601, enums as their values.
 
-    The views are plain frozen dataclasses of ints, strings and tuples, so this walk gives
-    what marshmallow gives (tests/web/test_render.py checks it on every view of random
-    games) in a fraction of the time: views are on every response of the hot paths, and
-    the schemas stay the OpenAPI document.
+    Views and feeds are plain frozen dataclasses, so this walk gives what marshmallow
+    gives (tests/web/test_render.py checks it on every view and feed of random games) in a
+    fraction of the time: they are on every response of the hot paths, and the schemas
+    stay the OpenAPI document.
     """
     kind = type(value)
     if kind in _LEAVES:
@@ -171,6 +174,12 @@ def json_ready(value: Any) -> Any:
     if keys is None:
         if isinstance(value, UUID):
             return str(value)
+        if isinstance(value, datetime):
+            return value.isoformat()
+        if isinstance(value, Enum):
+            return value.value
+        if isinstance(value, dict):
+            return {k: json_ready(v) for k, v in value.items()}
         if not is_dataclass(value) or isinstance(value, type):
             return value
         keys = _KEYS[kind] = tuple((f.name, f.name.rstrip("_")) for f in fields(value))

@@ -367,6 +367,12 @@ class FakeEventStore:
             seqs = seqs[:limit]
         return [rows[s].event for s in seqs]
 
+    def page(self, game_id: UUID, after: int, limit: int) -> tuple[int, list[StoredEvent]] | None:
+        summary = self._uow.games.get(game_id)
+        if summary is None:
+            return None
+        return summary.version, self.load(game_id, after=after, upto=summary.version, limit=limit)
+
     def append(self, events: Sequence[StoredEvent]) -> None:
         uow = self._uow
         uow.check_writable()

@@ -9,16 +9,27 @@ import dataclasses
 import json
 import random
 import uuid
+from datetime import UTC, datetime
 from typing import Any
 
 import marshmallow as ma
 import pytest
 
-from service.application.results import Versioned
+from service.application.ports import Actor, ActorKind
+from service.application.results import Feed, FeedEvent, Versioned
 from service.bots.selfplay import play_game
-from service.rules import OPERATOR, PUBLIC, Scoring, SeatViewer, Variant, observe
+from service.rules import (
+    OPERATOR,
+    PUBLIC,
+    Scoring,
+    SeatViewer,
+    Variant,
+    observe,
+    redact,
+    to_data,
+)
 from service.web import schemas as s
-from service.web.http import rendered
+from service.web.http import json_ready, rendered
 
 CONFIGS = [
     (4, Scoring.BASIC, Variant.STANDARD),
@@ -70,3 +81,31 @@ def test_a_renamed_field_keeps_its_schema_name() -> None:
     assert "pass" in body
     assert "pass_" not in body
     assert body["pass"]["given"]
+
+
+def test_every_feed_renders_as_its_schema_dumps_it() -> None:
+    """A seat's redacted feed and the operator's, page by page, as FeedSchema dumps them
+    (times, actors and event data included)."""
+    game_id = uuid.uuid4()
+    schema = s.FeedSchema()
+    when = datetime(2026, 11, 23, 12, 30, 5, 123456, tzinfo=UTC)
+    events = [
+        e for step in play_game(4, Scoring.ADVANCED, rng=random.Random(11)) for e in step.events
+    ]
+    actors = [Actor(ActorKind.SYSTEM), Actor(ActorKind.SEAT, 2), Actor(ActorKind.BOT, 1)]
+    for viewer in (None, 0, 3):
+        feed_events = [
+            FeedEvent(
+                seq,
+                type(e).TYPE,
+                to_data(e if viewer is None else redact(e, SeatViewer(viewer))),
+                when,
+                actors[seq % len(actors)],
+            )
+            for seq, e in enumerate(events, start=1)
+        ]
+        for start in range(0, len(feed_events), 100):
+            page = feed_events[start : start + 100]
+            after = start + len(page)
+            feed = Feed(game_id, len(events), page, after if after < len(events) else None)
+            assert as_json(json_ready(feed)) == as_json(schema.dump(feed))

@@ -29,6 +29,12 @@ _READ_ALL = (
     "WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint {after}"
     "ORDER BY transaction_id, position LIMIT %s"
 )
+# The game's version and its events after a seq up to that version, in one statement.
+_PAGE = (
+    f"SELECT g.version, e.* FROM games AS g LEFT JOIN LATERAL ("
+    f"SELECT {_COLUMNS} FROM events WHERE game_id = g.id AND seq > %s AND seq <= g.version "
+    "ORDER BY seq LIMIT %s) AS e ON true WHERE g.id = %s ORDER BY e.seq"
+)
 _ACTORS = {kind.value: kind for kind in ActorKind}
 
 
@@ -64,7 +70,14 @@ class SqlEventStore:
         if limit is not None:
             sql += " LIMIT %s"
             params.append(limit)
-        return [_stored(r) for r in self._session.fetch(sql, params)]
+        return [_stored(r) for r in self._session.fetch(sql, params, order="seq")]
+
+    def page(self, game_id: UUID, after: int, limit: int) -> tuple[int, list[StoredEvent]] | None:
+        rows = self._session.fetch(_PAGE, [after, limit, game_id], order="seq")
+        if not rows:
+            return None
+        version = rows[0][0]
+        return version, [_stored(r[1:]) for r in rows if r[1] is not None]
 
     def append(self, rows: Sequence[StoredEvent]) -> None:
         """Queued; at commit, :class:`AppendConflictError` if a ``(game_id, seq)`` is

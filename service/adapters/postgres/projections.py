@@ -48,7 +48,9 @@ class SqlGameIndex:
         )
 
     def get(self, game_id: UUID) -> GameSummary | None:
-        rows = self._session.fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = %s", [game_id])
+        rows = self._session.fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = %s", [game_id], one_row=True
+        )
         return _summary(rows[0]) if rows else None
 
     def page(
@@ -88,7 +90,9 @@ class SqlCredentials:
 
     def find(self, token_sha256: str) -> tuple[UUID, int] | None:
         rows = self._session.fetch(
-            "SELECT game_id, seat FROM seat_credentials WHERE token_sha256 = %s", [token_sha256]
+            "SELECT game_id, seat FROM seat_credentials WHERE token_sha256 = %s",
+            [token_sha256],
+            one_row=True,
         )
         return (rows[0][0], rows[0][1]) if rows else None
 

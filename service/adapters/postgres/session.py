@@ -54,21 +54,24 @@ class Session:
     _conn: psycopg.Connection[Any] | None = None
     _in_transaction: bool = False
     _want_transaction: bool = False
-    _pending: list[Statement] = field(default_factory=list)
+    _checks: list[Statement] = field(default_factory=list)
+    _locks: list[Statement] = field(default_factory=list)
     _writes: list[Statement] = field(default_factory=list)
     _write_games: list[UUID] = field(default_factory=list)
 
     # -- building ------------------------------------------------------------------------
 
     def require(self, statement: Statement) -> None:
-        """Send ``statement`` before the next read or write, in the same round trip; it
-        raises (REQUIREMENT_FAILED) when what it checks does not hold."""
-        self._pending.append(statement)
+        """Send ``statement`` with the next read or write, in the same round trip; it
+        raises (REQUIREMENT_FAILED) when what it checks does not hold, and then nothing
+        of that read or write is given or done."""
+        self._checks.append(statement)
 
     def hold(self, statement: Statement) -> None:
-        """Like :meth:`require`, inside a transaction kept until commit (a lock)."""
+        """Send ``statement`` (a lock) before the next read, in the same round trip, in a
+        transaction kept until commit."""
         self.begin()
-        self._pending.append(statement)
+        self._locks.append(statement)
 
     def begin(self) -> None:
         """From the next statement on, work in a transaction kept until commit (for locks,
@@ -83,34 +86,50 @@ class Session:
 
     # -- running -------------------------------------------------------------------------
 
-    def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """Run a query (with the queued guards before it) and return its rows. A read
-        outside a transaction whose connection broke is tried once more on a new one."""
-        opening, pending = self._opening(), self._take_pending()
-        statements = [*opening, *pending, Statement(sql, params)]
+    def fetch(
+        self,
+        sql: str,
+        params: Sequence[Any] = (),
+        *,
+        one_row: bool = False,
+        order: str | None = None,
+    ) -> list[tuple[Any, ...]]:
+        """Run a query (after the queued locks and checks) and return its rows. A read
+        outside a transaction whose connection broke is tried once more on a new one.
+
+        ``one_row`` (the query gives at most one row) or ``order`` (the column its rows
+        are ordered by): queued checks can then be parts of the query (one statement,
+        prepared) instead of statements of their own before it.
+        """
+        opening, locks, checks = self._opening(), self._locks, self._checks
+        self._locks, self._checks = [], []
+        query = Statement(sql, params)
+        if (one_row or order) and checks and not (opening or locks):
+            statements = [_guarded(checks, query, order)]
+        else:
+            statements = [*opening, *locks, *checks, query]
         try:
             rows = self._run(statements, committing=False)
         except StoreUnavailableError:
             if opening or self._want_transaction or self.snapshot:
                 raise
-            rows = self._run([*pending, Statement(sql, params)], committing=False)
+            rows = self._run(statements, committing=False)
         return rows
 
     def commit(self) -> None:
         """Send the queued checks and writes as one statement (each a part of one WITH:
         all or nothing, without BEGIN and COMMIT), or, in a transaction a lock began,
         that statement and COMMIT in one round trip."""
-        checks, writes = self._take_pending(), self._writes
-        self._writes = []
-        if not checks and not writes:
-            if self._in_transaction:
-                self._run([Statement("COMMIT")], committing=True)
-                self._in_transaction = False
-            return
-        statements = [_one_statement(checks, writes)]
+        opening, locks = self._opening(), self._locks
+        checks, writes = self._checks, self._writes
+        self._checks, self._locks, self._writes = [], [], []
+        statements = [*opening, *locks]
+        if checks or writes:
+            statements.append(_one_statement(checks, writes))
         if self._in_transaction:
             statements.append(Statement("COMMIT"))
-        self._run(statements, committing=True)
+        if statements:
+            self._run(statements, committing=True)
         self._in_transaction = False
         self._write_games = []
 
@@ -139,10 +158,6 @@ class Session:
             self._in_transaction = True
             return [Statement("BEGIN")]
         return []
-
-    def _take_pending(self) -> list[Statement]:
-        pending, self._pending = self._pending, []
-        return pending
 
     def _connection(self) -> psycopg.Connection[Any]:
         if self._conn is None:
@@ -202,9 +217,19 @@ class Session:
         if conn is not None and not conn.closed:
             conn.rollback()
         self._in_transaction = False
-        self._pending = []
-        self._writes = []
+        self._checks, self._locks, self._writes = [], [], []
         self._write_games = []
+
+
+def _guarded(checks: list[Statement], query: Statement, order: str | None) -> Statement:
+    """A query that gives its rows only once the checks pass (a check that fails fails
+    the statement), in ``order`` again after the wrapping."""
+    parts = ", ".join(f"c{i} AS ({s.sql})" for i, s in enumerate(checks))
+    passed = " + ".join(f"(SELECT count(*) FROM c{i})" for i in range(len(checks)))
+    sql = f"WITH {parts} SELECT q.* FROM ({query.sql}) AS q WHERE {passed} > 0"
+    if order is not None:
+        sql += f" ORDER BY q.{order}"
+    return Statement(sql, [p for s in [*checks, query] for p in s.params])
 
 
 def _one_statement(checks: list[Statement], writes: list[Statement]) -> Statement:

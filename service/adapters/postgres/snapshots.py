@@ -19,6 +19,7 @@ class SqlSnapshotStore:
             "SELECT version, last_hash, data FROM snapshots "
             "WHERE game_id = %s AND schema_version = %s",
             [game_id, schema_version],
+            one_row=True,
         )
         if not rows:
             return None

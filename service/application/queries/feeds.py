@@ -6,8 +6,8 @@ from uuid import UUID
 
 from service.application.codec import decode
 from service.application.deps import Deps
+from service.application.errors import GameNotFoundError
 from service.application.identity import Operator, Principal, guard, require_operator, seat_of
-from service.application.loading import current_version
 from service.application.ports import StoredEvent
 from service.application.results import AuditTrail, Feed, FeedEvent
 from service.rules import SeatViewer, redact, to_data
@@ -40,7 +40,9 @@ def _page(
     ``limit``), and the ``after`` of the next page (None at the end)."""
     with deps.uow() as uow:
         guard(uow, principal)
-        version = current_version(uow, game_id)
-        rows = uow.events.load(game_id, after=after, upto=version, limit=limit)
+        found = uow.events.page(game_id, after, limit)
+    if found is None:
+        raise GameNotFoundError(f"no game {game_id}")
+    version, rows = found
     last = rows[-1].seq if rows else after
     return version, rows, last if last < version else None
