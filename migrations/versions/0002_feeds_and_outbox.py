@@ -1,6 +1,5 @@
 """A global position on events for feeds across games, actor kinds for bots and players,
-idempotency records that hold outcomes, a guard function for one-round-trip commands,
-snapshots, and the outbox.
+idempotency records that hold outcomes, and the outbox.
 
 Revision ID: 0002
 Revises: 0001
@@ -68,37 +67,8 @@ def upgrade() -> None:
     op.drop_constraint("events_actor_kind", "events", type_="check")
     op.create_check_constraint("events_actor_kind", "events", NEW_ACTORS)
 
-    # A guard a command sends in the same round trip as its writes: it aborts the
-    # transaction when what it checks (a credential the command was authorized by) no
-    # longer holds.
-    op.execute(
-        """
-        CREATE FUNCTION yokai_require(ok boolean, what text) RETURNS boolean
-        LANGUAGE plpgsql AS $$
-        BEGIN
-            IF NOT ok THEN
-                RAISE EXCEPTION '% no longer holds', what USING ERRCODE = 'YK001';
-            END IF;
-            RETURN true;
-        END
-        $$
-        """
-    )
-
     # New records hold a sealed outcome; `status` stays only on the old ones.
     op.alter_column("idempotency_keys", "status", nullable=True)
-
-    # Snapshots: a game's folded state every so many events, so that a process without
-    # the game in its cache folds only the events after the last one. A cache: any row
-    # may be deleted at any time.
-    op.create_table(
-        "snapshots",
-        sa.Column("game_id", sa.Uuid(), sa.ForeignKey("games.id"), primary_key=True),
-        sa.Column("version", sa.Integer(), nullable=False),
-        sa.Column("last_hash", sa.String(64), nullable=False),
-        sa.Column("schema_version", sa.SmallInteger(), nullable=False),
-        sa.Column("data", postgresql.JSONB(), nullable=False),
-    )
 
     op.create_table(
         "outbox",
@@ -121,10 +91,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    op.execute("DROP FUNCTION yokai_require(boolean, text)")
     op.drop_index("outbox_due", table_name="outbox")
     op.drop_table("outbox")
-    op.drop_table("snapshots")
     # The older code cannot open records that hold outcomes: they go (they only serve
     # retries of recent commands).
     op.execute("DELETE FROM idempotency_keys WHERE status IS NULL")

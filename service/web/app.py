@@ -74,10 +74,17 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     def _start() -> None:
         g.request_id = request_id()  # first: even a 429 has a request id
         check_body_size()
-        # The probes stay reachable for orchestrators, and the contract for anyone.
-        if limiter is None or request.blueprint == ops.blp.name or request.path == OPENAPI:
+        # The probes stay reachable for orchestrators, and the contract for anyone; a path
+        # that names no endpoint costs nothing to answer (404).
+        if (
+            limiter is None
+            or request.endpoint is None
+            or request.blueprint == ops.blp.name
+            or request.path == OPENAPI
+        ):
             return
-        verdict = g.rate = limiter.hit(_rate_key())
+        # Each endpoint has its own count, as flask-limiter's default limits had.
+        verdict = g.rate = limiter.hit(f"{_rate_key()}|{request.endpoint}")
         if not verdict.allowed:
             raise errors.RateLimitedError(verdict.retry_after())
 

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from service import cli
 from tests.support.api import Api
 from tests.support.deals import assert_problem, event_count, start_playing, version
-from tests.support.postgres import new_database
+from tests.support.postgres import MakeApp, new_database
 
 
 def test_a_refused_command_is_refused_again_under_its_key(api: Api) -> None:
@@ -111,3 +111,20 @@ def test_verify_checks_its_arguments_before_touching_a_database(
     monkeypatch.setenv("DATABASE_URL", "postgresql://nobody@127.0.0.1:1/none")
     with pytest.raises(SystemExit, match="not a game id"):
         cli.main(["verify", "not-a-uuid"])
+
+
+def test_the_limit_is_per_route_as_before(make_app: MakeApp) -> None:
+    client = make_app(shared=True, rate_limit="3 per minute").client()
+    game = client.post("/v1/games", json={"players": 4}).get_json()["id"]
+    for _ in range(2):
+        assert client.get(f"/v1/games/{game}").status_code == 200
+    # A different route: its own budget under flask-limiter's default limits.
+    r = client.get(f"/v1/games/{uuid.uuid4()}/events")
+    assert r.status_code != 429, r.headers.get("X-RateLimit-Remaining")
+
+
+def test_unrouted_paths_do_not_spend_the_budget(make_app: MakeApp) -> None:
+    client = make_app(shared=True, rate_limit="3 per minute").client()
+    for _ in range(3):
+        assert client.get("/no/such/path").status_code == 404
+    assert client.post("/v1/games", json={"players": 4}).status_code == 201

@@ -1,13 +1,28 @@
 """What the service does around its store: a seat token it remembers still opens nothing
-the store would refuse, and connections the server dropped are replaced before use."""
+the store would refuse (also when the credential goes between a command's read and its
+commit), connections the server dropped are replaced before use, and a store that cannot
+be reached is a 503."""
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import resource
+import uuid
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
+from service.application.cache import Loaded, StateCache
+from service.application.commands import Context, PlayCard
+from service.application.handlers import execute
+from service.application.identity import SeatHolder
+from service.application.ports import CredentialGoneError
+from service.bootstrap import Container
 from tests.support.api import Api
 from tests.support.deals import assert_problem, start_playing
+from tests.support.postgres import MakeApp
 
 Sql = Callable[..., list[Any]]
 
@@ -48,3 +63,74 @@ def test_connections_the_server_dropped_are_replaced_before_use(api: Api, sql: S
         seat = api.public(game.id)["round"]["turn"]
         r = api.play(game, seat, api.view(game, seat)["legal"][0])
         assert r.status_code == 200, r.get_json()
+
+
+class RevokingCache(StateCache):
+    """Never hits (so every command reads the store: not optimistic); on the first put
+    (right after the read, before the commit) the credential is deleted."""
+
+    def __init__(self, revoke: Callable[[], None]) -> None:
+        super().__init__(capacity=16)
+        self._revoke: Callable[[], None] | None = revoke
+
+    def get(self, game_id: uuid.UUID) -> Loaded | None:
+        return None
+
+    def put(self, game_id: uuid.UUID, loaded: Loaded) -> None:
+        if self._revoke is not None:
+            revoke, self._revoke = self._revoke, None
+            revoke()
+        super().put(game_id, loaded)
+
+
+@pytest.mark.parametrize("key", [None, "k-" + uuid.uuid4().hex])
+def test_a_credential_revoked_between_read_and_commit_stops_the_command(
+    api: Api, sql: Sql, container: Container, key: str | None
+) -> None:
+    game = start_playing(api)
+    seat = api.public(game.id)["round"]["turn"]
+    card = api.view(game, seat)["legal"][0]
+    holder = container.deps.identity.identify(game.tokens[seat])
+    assert isinstance(holder, SeatHolder)
+    before = sql("SELECT count(*) AS n FROM events WHERE game_id = :g", g=game.id)[0].n
+
+    def revoke() -> None:
+        sql("DELETE FROM seat_credentials WHERE game_id = :g AND seat = :s", g=game.id, s=seat)
+
+    deps = dataclasses.replace(container.deps, cache=RevokingCache(revoke))
+    ctx = Context(principal=holder, idempotency_key=key)
+    with pytest.raises(CredentialGoneError):
+        execute(deps, PlayCard(uuid.UUID(game.id), card), ctx)
+    after = sql("SELECT count(*) AS n FROM events WHERE game_id = :g", g=game.id)[0].n
+    gone = sql(
+        "SELECT count(*) AS n FROM seat_credentials WHERE game_id = :g AND seat = :s",
+        g=game.id,
+        s=seat,
+    )[0].n
+    assert gone == 0
+    # The credential was gone before the commit: nothing may have been appended.
+    assert after == before, f"{after - before} event(s) committed after the credential was gone"
+
+
+def test_a_connection_on_a_high_descriptor_is_usable(make_app: MakeApp) -> None:
+    """A process with many open sockets (a worker keeps up to 1000 idle keep-alive
+    clients) gets its database connections on descriptors past 1023, which
+    select.select cannot take: the check at checkout must still work."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 1200:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
+    held = [os.open("/dev/null", os.O_RDONLY) for _ in range(1100)]
+    try:
+        app = make_app()  # another process: its own engine, nothing pooled yet
+        r = app.client().get(f"/v1/games/{uuid.uuid4()}")
+        assert r.status_code == 404, (r.status_code, r.get_json())
+    finally:
+        for fd in held:
+            os.close(fd)
+
+
+def test_an_unreachable_store_is_503_not_500(make_app: MakeApp) -> None:
+    app = make_app(database_url="postgresql://nobody@127.0.0.1:9/nothing")
+    r = app.client().get(f"/v1/games/{uuid.uuid4()}")
+    assert_problem(r, 503, "store_unavailable")
+    assert r.headers["Retry-After"]

@@ -33,7 +33,7 @@ from service.application.ports import (
     StoreUnavailableError,
 )
 
-REQUIREMENT_FAILED = "YK001"  # raised by yokai_require() (migration 0002)
+REQUIREMENT_FAILED = "YK001"  # raised by yokai_require() (migration 0003)
 _CONFLICTS = {"events_pkey", "seat_credentials_pkey"}
 _DUPLICATES = {"idempotency_keys_pkey"}
 
@@ -62,9 +62,9 @@ class Session:
     # -- building ------------------------------------------------------------------------
 
     def require(self, statement: Statement) -> None:
-        """Send ``statement`` with the next read or write, in the same round trip; it
-        raises (REQUIREMENT_FAILED) when what it checks does not hold, and then nothing
-        of that read or write is given or done."""
+        """Send ``statement`` with every read and with the writes of this unit of work,
+        in the same round trips; it raises (REQUIREMENT_FAILED) when what it checks does
+        not hold, and then nothing of that read or write is given or done."""
         self._checks.append(statement)
 
     def hold(self, statement: Statement) -> None:
@@ -102,7 +102,7 @@ class Session:
         prepared) instead of statements of their own before it.
         """
         opening, locks, checks = self._opening(), self._locks, self._checks
-        self._locks, self._checks = [], []
+        self._locks = []
         query = Statement(sql, params)
         if (one_row or order) and checks and not (opening or locks):
             statements = [_guarded(checks, query, order)]
@@ -122,7 +122,7 @@ class Session:
         that statement and COMMIT in one round trip."""
         opening, locks = self._opening(), self._locks
         checks, writes = self._checks, self._writes
-        self._checks, self._locks, self._writes = [], [], []
+        self._locks, self._writes = [], []
         statements = [*opening, *locks]
         if checks or writes:
             statements.append(_one_statement(checks, writes))
@@ -137,8 +137,13 @@ class Session:
         try:
             conn = self._conn
             if conn is not None and not conn.closed:
-                if self._in_transaction:
+                status = conn.pgconn.transaction_status
+                if status == psycopg.pq.TransactionStatus.INERROR:
                     conn.rollback()
+                elif self._in_transaction:
+                    # Nothing was written in it (writes go at commit): ending it with
+                    # COMMIT keeps the statements psycopg prepared, which a rollback drops.
+                    conn.execute("COMMIT")
                 conn.autocommit = False  # as SQLAlchemy's other users of the pool expect
         finally:
             self._in_transaction = False
@@ -177,7 +182,10 @@ class Session:
         server-side binding, but it spins holding the GIL while it waits for results:
         under load that cost more than everything else a read does.)
         """
-        conn = self._connection()
+        try:
+            conn = self._connection()
+        except (exc.DBAPIError, psycopg.OperationalError) as error:  # no server to reach
+            raise StoreUnavailableError(str(error), maybe_committed=False) from error
         try:
             if len(statements) == 1:
                 cur: psycopg.Cursor[Any] = conn.cursor()
@@ -263,8 +271,10 @@ def check_connections_on_checkout(engine: Engine) -> None:
             return
         if conn.closed or conn.broken:
             raise exc.DisconnectionError("the connection is closed")
+        poller = select.poll()  # select.select cannot take descriptors past 1023
         try:
-            readable, _, _ = select.select([conn.fileno()], [], [], 0)
+            poller.register(conn.fileno(), select.POLLIN)
+            readable = poller.poll(0)
         except (OSError, ValueError) as error:
             raise exc.DisconnectionError(str(error)) from error
         if readable:
