@@ -35,6 +35,11 @@ class CreateGame:
 class JoinSeat:
     game_id: UUID
     seat: int
+    name: str | None  # None: a player joins under their player name
+
+
+@dataclass(frozen=True, slots=True)
+class CreatePlayer:
     name: str
 
 
@@ -50,7 +55,7 @@ class PlayCard:
     card: str  # a card id
 
 
-Command = CreateGame | JoinSeat | PassCards | PlayCard
+Command = CreateGame | JoinSeat | PassCards | PlayCard | CreatePlayer
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,3 +61,9 @@ class BusyError(ApplicationError):
     """Too many writers raced on one game; the client may retry."""
 
     code = "concurrent_update"
+
+
+class AlreadySeatedError(ApplicationError):
+    """A player holds a seat of this game already (one seat per player per game)."""
+
+    code = "already_seated"

@@ -35,7 +35,7 @@ from service.application.ports import (
     StoreUnavailableError,
     UnitOfWork,
 )
-from service.application.results import Executed, Result
+from service.application.results import Executed, PlayerCreated, Result
 from service.application.transaction import Transaction
 
 Authorize = Callable[[Any, Principal], Actor]
@@ -86,9 +86,10 @@ def run(deps: Deps, handler: Registered, command: Command, ctx: Context) -> Exec
                 if key is not None:
                     key.remember(uow, records.seal_result, result, tx.now)
                 uow.commit()
-            for game_id, loaded in tx.written.items():
-                deps.cache.put(game_id, loaded)
-            return Executed(result, tx.written.get(result.game_id))
+            for written, loaded in tx.written.items():
+                deps.cache.put(written, loaded)
+            game = None if isinstance(result, PlayerCreated) else tx.written.get(result.game_id)
+            return Executed(result, game)
         except _DecideAgain:
             fresh = True
             continue

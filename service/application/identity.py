@@ -31,15 +31,31 @@ class Operator:
 
 @dataclass(frozen=True, slots=True)
 class SeatHolder:
+    """Who acts for a seat: with the seat's own token, or a player's for the seat they
+    hold (``player_id``)."""
+
     game_id: UUID
     seat: int
     # The digest of the token it was identified by, when it came from a token: what
     # every use of it is checked against in the store (see Identity).
     token_sha256: str | None = field(default=None, compare=False)
+    player_id: UUID | None = field(default=None, compare=False)
 
     @property
     def scope(self) -> str:
         return f"seat:{self.game_id}:{self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerHolder:
+    """A player, by their player token, where no seat of theirs is concerned."""
+
+    player_id: UUID
+    token_sha256: str = field(compare=False)
+
+    @property
+    def scope(self) -> str:
+        return f"player:{self.player_id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +67,7 @@ class BadToken:
         return "invalid"
 
 
-Principal = Anonymous | Operator | SeatHolder | BadToken
+Principal = Anonymous | Operator | SeatHolder | PlayerHolder | BadToken
 
 
 def new_token() -> str:
@@ -79,7 +95,9 @@ class Identity:
     ) -> None:
         self._uow = uow
         self._operator_token = operator_token
-        self._seats: OrderedDict[str, SeatHolder] = OrderedDict()
+        self._known: OrderedDict[str | tuple[UUID, UUID], SeatHolder | PlayerHolder | None] = (
+            OrderedDict()
+        )
         self._capacity = capacity
         self._lock = threading.Lock()
 
@@ -92,28 +110,60 @@ class Identity:
         ):
             return Operator()
         digest = token_digest(bearer)
-        with self._lock:
-            known = self._seats.get(digest)
-            if known is not None:
-                self._seats.move_to_end(digest)
-                return known
+        known = self._recall(digest)
+        if known is not None:
+            return known
         with self._uow() as uow:
-            found = uow.credentials.find(digest)
-        if found is None:
+            seat = uow.credentials.find(digest)
+            player = uow.players.find(digest) if seat is None else None
+        if seat is not None:
+            holder: SeatHolder | PlayerHolder = SeatHolder(*seat, token_sha256=digest)
+        elif player is not None:
+            holder = PlayerHolder(player.id, digest)
+        else:
             return BadToken()  # never remembered: made-up tokens must not fill the memory
-        holder = SeatHolder(*found, token_sha256=digest)
-        with self._lock:
-            self._seats[digest] = holder
-            while len(self._seats) > self._capacity:
-                self._seats.popitem(last=False)
+        self._remember(digest, holder)
         return holder
+
+    def in_game(self, principal: Principal, game_id: UUID) -> Principal:
+        """For a request about one game: a player who holds a seat of it acts for that
+        seat there, everywhere a seat token would (checked in the store like one)."""
+        if not isinstance(principal, PlayerHolder):
+            return principal
+        key = (principal.player_id, game_id)
+        known = self._recall(key)
+        if isinstance(known, SeatHolder):
+            return known
+        with self._uow() as uow:
+            seat = uow.players.seat_in(game_id, principal.player_id)
+        if seat is None:
+            return principal  # not remembered: the player may take a seat at any time
+        holder = SeatHolder(game_id, seat, principal.token_sha256, principal.player_id)
+        self._remember(key, holder)
+        return holder
+
+    def _recall(self, key: str | tuple[UUID, UUID]) -> SeatHolder | PlayerHolder | None:
+        with self._lock:
+            known = self._known.get(key)
+            if known is not None:
+                self._known.move_to_end(key)
+            return known
+
+    def _remember(self, key: str | tuple[UUID, UUID], holder: SeatHolder | PlayerHolder) -> None:
+        with self._lock:
+            self._known[key] = holder
+            while len(self._known) > self._capacity:
+                self._known.popitem(last=False)
 
 
 def guard(uow: UnitOfWork, principal: Principal) -> None:
     """Make what ``uow`` reads or writes hold only while the principal's token still
     opens its seat (nothing to check for anyone else)."""
     if isinstance(principal, SeatHolder) and principal.token_sha256 is not None:
-        uow.credentials.require(principal.token_sha256, principal.game_id, principal.seat)
+        if principal.player_id is not None:
+            uow.players.require(principal.token_sha256, principal.game_id, principal.seat)
+        else:
+            uow.credentials.require(principal.token_sha256, principal.game_id, principal.seat)
 
 
 def seat_of(game_id: UUID, principal: Principal) -> int:
@@ -123,11 +173,28 @@ def seat_of(game_id: UUID, principal: Principal) -> int:
             return seat
         case SeatHolder():
             raise ForbiddenError("this token belongs to another game")
+        case PlayerHolder():
+            raise ForbiddenError("this player holds no seat in this game")
         case Operator():
             raise ForbiddenError("this action needs a seat token")
         case BadToken():
             raise UnauthenticatedError("the bearer token is not valid")
     raise UnauthenticatedError("a seat token is required", code="missing_token")
+
+
+def require_player(principal: Principal) -> PlayerHolder:
+    match principal:
+        case PlayerHolder():
+            return principal
+        case SeatHolder(player_id=player_id, token_sha256=digest) if (
+            player_id is not None and digest is not None
+        ):
+            return PlayerHolder(player_id, digest)
+        case Anonymous():
+            raise UnauthenticatedError("a player token is required", code="missing_token")
+        case BadToken():
+            raise UnauthenticatedError("the bearer token is not valid")
+    raise ForbiddenError("this needs a player token")
 
 
 def require_operator(principal: Principal) -> None:

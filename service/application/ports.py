@@ -74,6 +74,55 @@ class Position:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """A player: one identity across games."""
+
+    id: UUID
+    name: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class InboxEntry:
+    """One of a player's games as the inbox shows it (a row of the inbox projection)."""
+
+    player_id: UUID
+    game_id: UUID
+    seat: int
+    status: str
+    version: int
+    players: int
+    scoring: str
+    variant: str
+    scores: tuple[int, ...]
+    winner: tuple[int, ...] | None
+    my_turn: bool
+    action: str | None
+    due_since: datetime | None  # since when it has been the seat's turn
+    deadline: datetime | None  # by when the seat must act (turn clocks)
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTurn:
+    """Whether a seat must act now, and how."""
+
+    seat: int
+    action: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class InboxCursor:
+    """Where a page of an inbox ended: the sort key of its last entry."""
+
+    my_turn: bool
+    deadline: datetime | None
+    due_since: datetime | None
+    updated_at: datetime
+    game_id: UUID
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     """A game's state folded up to ``version`` (whose event's hash is ``last_hash``), as
     the rules' snapshot data of ``schema_version``: a cache of the events, disposable."""
@@ -200,6 +249,64 @@ class Credentials(Protocol):
         ...
 
 
+class Players(Protocol):
+    def add(self, player: PlayerRecord, token_sha256: str) -> None: ...
+
+    def get(self, player_id: UUID) -> PlayerRecord | None: ...
+
+    def find(self, token_sha256: str) -> PlayerRecord | None: ...
+
+    def seat_in(self, game_id: UUID, player_id: UUID) -> int | None:
+        """The seat the player holds in this game, if any."""
+        ...
+
+    def bind(self, game_id: UUID, seat: int, player_id: UUID) -> None:
+        """The player holds this seat (queued); at commit :class:`AlreadySeatedError` if
+        the player holds another seat of the game, :class:`AppendConflictError` if the
+        seat is held."""
+        ...
+
+    def require(self, token_sha256: str, game_id: UUID, seat: int) -> None:
+        """As :meth:`Credentials.require`, for a seat a player holds with this token."""
+        ...
+
+
+class Inbox(Protocol):
+    def add(self, entry: InboxEntry) -> None:
+        """A game joins a player's inbox (queued)."""
+        ...
+
+    def update_game(
+        self,
+        game_id: UUID,
+        *,
+        status: str,
+        version: int,
+        scores: tuple[int, ...],
+        winner: tuple[int, ...] | None,
+        turns: Sequence[SeatTurn],
+        updated_at: datetime,
+    ) -> None:
+        """Every inbox entry of this game as it now stands (queued). An entry whose seat
+        must act keeps its ``due_since`` while it still must act the same way."""
+        ...
+
+    def page(
+        self,
+        player_id: UUID,
+        statuses: Sequence[str],
+        after: InboxCursor | None,
+        limit: int,
+    ) -> list[InboxEntry]:
+        """Entries of these statuses in inbox order (the seat's turn first, soonest
+        deadline, longest waiting; then the others, most recently updated first)."""
+        ...
+
+    def stamp(self, player_id: UUID, statuses: Sequence[str]) -> tuple[int, datetime | None]:
+        """How many entries of these statuses, and when the latest changed."""
+        ...
+
+
 class SnapshotStore(Protocol):
     def get(self, game_id: UUID, schema_version: int) -> Snapshot | None:
         """The game's snapshot, if there is one of this schema version."""
@@ -254,6 +361,12 @@ class UnitOfWork(Protocol):
 
     @property
     def snapshots(self) -> SnapshotStore: ...
+
+    @property
+    def players(self) -> Players: ...
+
+    @property
+    def inbox(self) -> Inbox: ...
 
     @property
     def outbox(self) -> Outbox: ...

@@ -28,7 +28,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from service.application.commands import Command
 from service.application.errors import ApplicationError, InvalidInputError, SeatNotFoundError
 from service.application.ports import SealedRecord
-from service.application.results import Acted, Created, Joined, Result
+from service.application.results import Acted, Created, Joined, PlayerCreated, Result
 from service.rules import RuleViolationError, Violation
 
 _NONCE = 12
@@ -38,7 +38,12 @@ _NONCE = 12
 Refusal = RuleViolationError | InvalidInputError | SeatNotFoundError
 REFUSALS = (RuleViolationError, InvalidInputError, SeatNotFoundError)
 
-_RESULTS: dict[str, type[Result]] = {"created": Created, "joined": Joined, "acted": Acted}
+_RESULTS: dict[str, type[Result]] = {
+    "created": Created,
+    "joined": Joined,
+    "acted": Acted,
+    "player_created": PlayerCreated,
+}
 
 
 def digest(text: str) -> str:
@@ -73,9 +78,12 @@ def _seal(raw_key: str, scope: str, fingerprint: str, content: dict[str, Any]) -
 
 def seal_result(raw_key: str, scope: str, fingerprint: str, result: Result) -> SealedRecord:
     name = next(k for k, kind in _RESULTS.items() if isinstance(result, kind))
-    values = {f.name: getattr(result, f.name) for f in fields(result)}
-    values["game_id"] = str(result.game_id)
+    values = {f.name: _plain_value(getattr(result, f.name)) for f in fields(result)}
     return _seal(raw_key, scope, fingerprint, {name: values})
+
+
+def _plain_value(value: Any) -> Any:
+    return str(value) if isinstance(value, UUID) else value
 
 
 def seal_refusal(raw_key: str, scope: str, fingerprint: str, exc: Refusal) -> SealedRecord:
@@ -98,7 +106,8 @@ def unseal(raw_key: str, scope: str, record: SealedRecord) -> Result:
     if name == "refused":
         raise _refusal_error(values)
     kind = _RESULTS[name]
-    return kind(**{**values, "game_id": UUID(values["game_id"])})
+    ids = {k: UUID(v) for k, v in values.items() if k.endswith("_id")}  # game_id, player_id
+    return kind(**{**values, **ids})
 
 
 _LEGACY_REFUSED = 0

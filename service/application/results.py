@@ -9,10 +9,10 @@ from typing import Any, Generic, TypeVar
 from uuid import UUID
 
 from service.application.cache import Loaded
-from service.application.ports import Actor, GameSummary, StoredEvent
+from service.application.ports import Actor, GameSummary, InboxEntry, StoredEvent
 
 V = TypeVar("V")
-R_co = TypeVar("R_co", bound="Created | Joined | Acted", covariant=True)
+R_co = TypeVar("R_co", bound="Created | Joined | Acted | PlayerCreated", covariant=True)
 
 
 # --- command results ------------------------------------------------------------------
@@ -45,7 +45,16 @@ class Acted:
     seat: int
 
 
-Result = Created | Joined | Acted
+@dataclass(frozen=True, slots=True)
+class PlayerCreated:
+    """A new player; ``token`` is their secret, given only here."""
+
+    player_id: UUID
+    name: str
+    token: str
+
+
+Result = Created | Joined | Acted | PlayerCreated
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,3 +125,19 @@ class VerifyReport:
     intact: bool
     bad_seq: int | None = None
     reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class InboxPage:
+    """A page of a player's inbox, and the tag of the inbox it was read from."""
+
+    games: list[InboxEntry]
+    next_cursor: str | None
+    etag: str
+
+
+@dataclass(frozen=True, slots=True)
+class InboxUnchanged:
+    """The inbox still has the tag the caller named."""
+
+    etag: str

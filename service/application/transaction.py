@@ -10,12 +10,13 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
-from service.application import chain
+from service.application import chain, inbox
 from service.application.cache import Loaded
 from service.application.commands import ANY_VERSION, Context
 from service.application.dealing import decide_and_deal
 from service.application.deps import Deps
 from service.application.errors import StaleVersionError
+from service.application.identity import Principal
 from service.application.loading import NEW_GAME, SNAPSHOT_EVERY, load, snapshot
 from service.application.ports import Actor, GameSummary, UnitOfWork
 from service.rules import Command, public_status
@@ -48,6 +49,10 @@ class Transaction:
         """Whether a game was taken from the cache without asking the store."""
         self.written: dict[UUID, Loaded] = {}
         """The state of each game this transaction appended to, after its events."""
+
+    @property
+    def principal(self) -> Principal:
+        return self._ctx.principal
 
     def load(self, game_id: UUID) -> Loaded:
         """The game as it stands in this transaction (:class:`GameNotFoundError` if there
@@ -99,8 +104,16 @@ class Transaction:
             self.uow.games.add(summary)
         self.uow.events.append(rows)
         if game.version != 0:
-            self.uow.games.update(
-                game_id, status=public_status(state), version=version, updated_at=self.now
+            status = public_status(state)
+            self.uow.games.update(game_id, status=status, version=version, updated_at=self.now)
+            self.uow.inbox.update_game(
+                game_id,
+                status=status,
+                version=version,
+                scores=state.scores,
+                winner=state.winners,
+                turns=inbox.turns(state),
+                updated_at=self.now,
             )
         after = Loaded(state, version, rows[-1].hash)
         if version // SNAPSHOT_EVERY > game.version // SNAPSHOT_EVERY:

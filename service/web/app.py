@@ -8,10 +8,10 @@ import math
 from flask import Flask, Response, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service.application.identity import Operator, SeatHolder
+from service.application.identity import Operator, PlayerHolder, SeatHolder
 from service.bootstrap import Container, build
 from service.settings import MAX_BODY_BYTES, Settings
-from service.web import errors, games, ops
+from service.web import errors, games, ops, players
 from service.web.api import Api
 from service.web.http import Services, check_body_size, principal, request_id
 from service.web.ratelimit import RateLimiter
@@ -26,7 +26,7 @@ def _rate_key() -> str:
     made-up tokens buy no extra requests)."""
     if request.headers.get("Authorization"):
         who = principal()
-        if isinstance(who, SeatHolder | Operator):
+        if isinstance(who, SeatHolder | PlayerHolder | Operator):
             return who.scope
     return "ip:" + (request.remote_addr or "")
 
@@ -65,6 +65,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     )
     app.extensions["yokai_api"] = api
     api.register_blueprint(games.blp)
+    api.register_blueprint(players.blp)
     api.register_blueprint(ops.blp)
     errors.register(app)
 

@@ -10,6 +10,7 @@ from flask import Flask, Response, g, jsonify
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from service.application.errors import (
+    AlreadySeatedError,
     ApplicationError,
     BusyError,
     ForbiddenError,
@@ -41,6 +42,7 @@ _APP_STATUS: list[tuple[type[ApplicationError], int]] = [
     (InvalidInputError, 422),
     (IdempotencyKeyReusedError, 422),
     (BusyError, 409),
+    (AlreadySeatedError, 409),
 ]
 
 

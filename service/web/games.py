@@ -133,9 +133,11 @@ def get_game(game_id: str) -> Response:
 def join_seat(body: dict[str, Any], game_id: str, seat: int) -> Response:
     """Join a seat. The response holds the seat's secret token, shown only this once.
 
-    The game starts (round 1 is dealt) when the last seat is filled.
+    The game starts (round 1 is dealt) when the last seat is filled. With a player token
+    the seat is the player's: their token acts for it too, `name` may be left out (the
+    player's name is used), and a player holds one seat per game (409 `already_seated`).
     """
-    command = JoinSeat(game_uuid(game_id), seat, body["name"])
+    command = JoinSeat(game_uuid(game_id), seat, body.get("name"))
     joined = execute(deps(), command, command_context()).result
     return json_response(JOINED, joined, status=201, version=joined.version)
 

@@ -3,6 +3,7 @@ request ids, and turning the application's results into responses."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -20,7 +21,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from service.application.commands import ANY_VERSION, Context
 from service.application.deps import Deps
 from service.application.errors import GameNotFoundError
-from service.application.identity import Principal
+from service.application.identity import PlayerHolder, Principal
 from service.application.ports import Health
 from service.application.results import Unchanged, Versioned
 from service.settings import MAX_BODY_BYTES
@@ -65,8 +66,15 @@ def bearer_token() -> str | None:
 
 
 def principal() -> Principal:
+    """Who sends this request; in a request about a game, a player who holds a seat of
+    it stands for that seat."""
     if "principal" not in g:
-        g.principal = deps().identity.identify(bearer_token())
+        who = deps().identity.identify(bearer_token())
+        game = (request.view_args or {}).get("game_id")
+        if isinstance(who, PlayerHolder) and isinstance(game, str):
+            with contextlib.suppress(ValueError):  # names no game: the view answers 404
+                who = deps().identity.in_game(who, UUID(game))
+        g.principal = who
     found: Principal = g.principal
     return found
 
@@ -90,6 +98,25 @@ def etags(header: str | None, *, weak: bool) -> frozenset[int] | None:
 
 def if_none_match() -> frozenset[int]:
     return etags(request.headers.get("If-None-Match"), weak=True) or frozenset()
+
+
+_OPAQUE_TAG = re.compile(r'^(?:W/)?"([\x21\x23-\x7e]*)"$')
+
+
+def if_none_match_tags() -> frozenset[str]:
+    """The opaque tags named by If-None-Match ("*" for any), for resources whose tag is
+    not a game's version."""
+    header = request.headers.get("If-None-Match")
+    if header is None:
+        return frozenset()
+    tags: set[str] = set()
+    for raw in header.split(","):
+        part = raw.strip()
+        if part == "*":
+            tags.add("*")
+        elif m := _OPAQUE_TAG.match(part):
+            tags.add(m.group(1))
+    return frozenset(tags)
 
 
 def check_body_size() -> None:

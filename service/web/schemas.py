@@ -71,7 +71,22 @@ class CreateGameSchema(ma.Schema):
 
 
 class JoinSchema(ma.Schema):
+    name = fields.String(
+        validate=[validate.Length(min=1, max=40), _printable],
+        metadata={"description": "required, unless a player joins: then the player's name"},
+    )
+
+
+class PlayerCreateSchema(ma.Schema):
     name = fields.String(required=True, validate=[validate.Length(min=1, max=40), _printable])
+
+
+class InboxQuerySchema(ma.Schema):
+    status = fields.String(
+        load_default="active", validate=validate.OneOf(["active", "finished", "all"])
+    )
+    cursor = fields.String(validate=validate.Length(min=1, max=400))
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
 class PassSchema(ma.Schema):
@@ -268,6 +283,41 @@ class GameSummarySchema(ma.Schema):
 
 class GameListSchema(ma.Schema):
     games = fields.List(fields.Nested(GameSummarySchema))
+    next_cursor = fields.String(allow_none=True)
+
+
+class PlayerSchema(ma.Schema):
+    id = fields.UUID()
+    name = fields.String()
+
+
+class PlayerCreatedSchema(PlayerSchema):
+    token = fields.String(metadata={"description": "the player's secret; shown only here"})
+
+
+class InboxEntrySchema(ma.Schema):
+    game_id = fields.UUID()
+    seat = fields.Integer()
+    status = fields.String(metadata={"enum": STATUSES})
+    version = fields.Integer()
+    players = fields.Integer()
+    scoring = fields.String()
+    variant = fields.String()
+    scores = fields.List(fields.Integer())
+    winner = fields.List(fields.Integer(), allow_none=True)
+    my_turn = fields.Boolean()
+    action = fields.String(allow_none=True, metadata=_values(Action, None))
+    due_since = fields.DateTime(
+        allow_none=True, metadata={"description": "since when the seat must act"}
+    )
+    deadline = fields.DateTime(
+        allow_none=True, metadata={"description": "by when the seat must act (turn clocks)"}
+    )
+    updated_at = fields.DateTime()
+
+
+class InboxSchema(ma.Schema):
+    games = fields.List(fields.Nested(InboxEntrySchema))
     next_cursor = fields.String(allow_none=True)
 
 

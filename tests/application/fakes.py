@@ -35,6 +35,7 @@ from uuid import UUID
 
 from service.application.cache import StateCache
 from service.application.deps import Deps
+from service.application.errors import AlreadySeatedError
 from service.application.identity import Identity
 from service.application.ports import (
     AppendConflictError,
@@ -42,9 +43,13 @@ from service.application.ports import (
     CredentialGoneError,
     DuplicateKeyError,
     GameSummary,
+    InboxCursor,
+    InboxEntry,
     OutboxMessage,
+    PlayerRecord,
     Position,
     SealedRecord,
+    SeatTurn,
     Snapshot,
     StoredEvent,
 )
@@ -107,6 +112,9 @@ class Tables:
     idempotency: dict[tuple[str, str], IdempotencyRow] = field(default_factory=dict)
     outbox: dict[int, OutboxRow] = field(default_factory=dict)
     snapshots: dict[UUID, Snapshot] = field(default_factory=dict)
+    players: dict[UUID, tuple[PlayerRecord, str]] = field(default_factory=dict)
+    seat_players: dict[tuple[UUID, int], UUID] = field(default_factory=dict)
+    inbox: dict[tuple[UUID, UUID], InboxEntry] = field(default_factory=dict)
 
     def copy(self) -> Tables:
         return Tables(
@@ -116,6 +124,9 @@ class Tables:
             dict(self.idempotency),
             dict(self.outbox),
             dict(self.snapshots),
+            dict(self.players),
+            dict(self.seat_players),
+            dict(self.inbox),
         )
 
     def merge(self, staged: Tables) -> None:
@@ -129,6 +140,9 @@ class Tables:
             current = self.snapshots.get(game_id)
             if current is None or current.version < snap.version:
                 self.snapshots[game_id] = snap
+        self.players.update(staged.players)
+        self.seat_players.update(staged.seat_players)
+        self.inbox.update(staged.inbox)
 
 
 # --- the database ----------------------------------------------------------------------
@@ -249,6 +263,8 @@ class FakeUnitOfWork:
         self.credentials = FakeCredentials(self)
         self.idempotency = FakeIdempotencyStore(self)
         self.snapshots = FakeSnapshotStore(self)
+        self.players = FakePlayers(self)
+        self.inbox = FakeInbox(self)
         self.outbox = FakeOutbox(self)
 
     def __enter__(self) -> Self:
@@ -502,6 +518,122 @@ class FakeCredentials:
 
     def _visible(self) -> dict[tuple[UUID, int], CredentialRow]:
         return {**self._uow.base().credentials, **self._uow.staged.credentials}
+
+
+class FakePlayers:
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+
+    def _all(self) -> dict[UUID, tuple[PlayerRecord, str]]:
+        return {**self._uow.base().players, **self._uow.staged.players}
+
+    def _seats(self) -> dict[tuple[UUID, int], UUID]:
+        return {**self._uow.base().seat_players, **self._uow.staged.seat_players}
+
+    def add(self, player: PlayerRecord, token_sha256: str) -> None:
+        staged = self._uow.writing()
+        if any(token == token_sha256 for _, token in self._all().values()):
+            raise self._uow.fail(IntegrityViolation("players: duplicate token_sha256"))
+        staged.players[player.id] = (player, token_sha256)
+
+    def get(self, player_id: UUID) -> PlayerRecord | None:
+        found = self._all().get(player_id)
+        return found[0] if found else None
+
+    def find(self, token_sha256: str) -> PlayerRecord | None:
+        return next((p for p, token in self._all().values() if token == token_sha256), None)
+
+    def seat_in(self, game_id: UUID, player_id: UUID) -> int | None:
+        return next(
+            (seat for (g, seat), p in self._seats().items() if g == game_id and p == player_id),
+            None,
+        )
+
+    def bind(self, game_id: UUID, seat: int, player_id: UUID) -> None:
+        uow = self._uow
+        staged = uow.writing()
+        if (game_id, seat) in self._seats():
+            raise uow.fail(AppendConflictError(game_id))
+        if self.seat_in(game_id, player_id) is not None:
+            raise uow.fail(AlreadySeatedError("this player holds a seat of this game"))
+        staged.seat_players[(game_id, seat)] = player_id
+
+    def require(self, token_sha256: str, game_id: UUID, seat: int) -> None:
+        player_id = self._seats().get((game_id, seat))
+        found = self._all().get(player_id) if player_id else None
+        if found is None or found[1] != token_sha256:
+            raise self._uow.fail(CredentialGoneError())
+
+
+class FakeInbox:
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+
+    def _all(self) -> dict[tuple[UUID, UUID], InboxEntry]:
+        return {**self._uow.base().inbox, **self._uow.staged.inbox}
+
+    def add(self, entry: InboxEntry) -> None:
+        self._uow.writing().inbox[(entry.player_id, entry.game_id)] = entry
+
+    def update_game(
+        self,
+        game_id: UUID,
+        *,
+        status: str,
+        version: int,
+        scores: tuple[int, ...],
+        winner: tuple[int, ...] | None,
+        turns: Sequence[SeatTurn],
+        updated_at: datetime,
+    ) -> None:
+        staged = self._uow.writing()
+        actions = {t.seat: t.action for t in turns}
+        for key, e in self._all().items():
+            if e.game_id != game_id or e.seat not in actions:
+                continue
+            action = actions[e.seat]
+            due = None if action is None else e.due_since if e.action == action else updated_at
+            staged.inbox[key] = replace(
+                e,
+                status=status,
+                version=version,
+                scores=scores,
+                winner=winner,
+                my_turn=action is not None,
+                action=action,
+                due_since=due,
+                updated_at=updated_at,
+            )
+
+    def page(
+        self,
+        player_id: UUID,
+        statuses: Sequence[str],
+        after: InboxCursor | None,
+        limit: int,
+    ) -> list[InboxEntry]:
+        def key(my_turn: bool, deadline: datetime | None, due: datetime | None,
+                updated: datetime, game: UUID) -> tuple[object, ...]:  # fmt: skip
+            far = datetime.max.replace(tzinfo=UTC)
+            return (not my_turn, deadline or far, due or far, -updated.timestamp(), str(game))
+
+        rows = [e for e in self._all().values() if e.player_id == player_id]
+        rows = [e for e in rows if e.status in statuses]
+        rows.sort(key=lambda e: key(e.my_turn, e.deadline, e.due_since, e.updated_at, e.game_id))
+        if after is not None:
+            start = key(after.my_turn, after.deadline, after.due_since, after.updated_at,
+                        after.game_id)  # fmt: skip
+            rows = [
+                e
+                for e in rows
+                if key(e.my_turn, e.deadline, e.due_since, e.updated_at, e.game_id) > start
+            ]
+        return rows[:limit]
+
+    def stamp(self, player_id: UUID, statuses: Sequence[str]) -> tuple[int, datetime | None]:
+        rows = [e for e in self._all().values() if e.player_id == player_id]
+        rows = [e for e in rows if e.status in statuses]
+        return len(rows), max((e.updated_at for e in rows), default=None)
 
 
 class FakeSnapshotStore:

@@ -16,7 +16,17 @@ from service.adapters.postgres.engine import sqlalchemy_url
 from service.adapters.postgres.tables import metadata
 from tests.support.postgres import new_database
 
-TABLES = {"games", "events", "seat_credentials", "idempotency_keys", "snapshots", "outbox"}
+TABLES = {
+    "games",
+    "events",
+    "seat_credentials",
+    "idempotency_keys",
+    "snapshots",
+    "outbox",
+    "players",
+    "seat_players",
+    "inbox",
+}
 TRIGGERS = {"events_append_only", "events_no_truncate"}
 
 

@@ -26,6 +26,7 @@ from psycopg import errors as pg_errors
 from sqlalchemy import Engine, event, exc
 from sqlalchemy.pool import PoolProxiedConnection
 
+from service.application.errors import AlreadySeatedError
 from service.application.ports import (
     AppendConflictError,
     CredentialGoneError,
@@ -34,7 +35,7 @@ from service.application.ports import (
 )
 
 REQUIREMENT_FAILED = "YK001"  # raised by yokai_require() (migration 0003)
-_CONFLICTS = {"events_pkey", "seat_credentials_pkey"}
+_CONFLICTS = {"events_pkey", "seat_credentials_pkey", "seat_players_pkey"}
 _DUPLICATES = {"idempotency_keys_pkey"}
 
 
@@ -205,6 +206,8 @@ class Session:
                 raise AppendConflictError(games[0]) from error
             if constraint in _DUPLICATES:
                 raise DuplicateKeyError(constraint) from error
+            if constraint == "seat_players_one_seat":
+                raise AlreadySeatedError("this player holds a seat of this game") from error
             raise
         except psycopg.Error as error:
             if error.sqlstate == REQUIREMENT_FAILED:

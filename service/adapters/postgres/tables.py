@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     CheckConstraint,
     Column,
     DateTime,
@@ -19,6 +20,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
     Uuid,
     text,
 )
@@ -119,4 +121,46 @@ outbox = Table(
     Column("last_error", Text, nullable=True),
     Column("done_at", DateTime(timezone=True), nullable=True),
     Index("outbox_due", "kind", "available_at", postgresql_where=text("done_at IS NULL")),
+)
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("token_sha256", String(64), nullable=False, unique=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+seat_players = Table(
+    "seat_players",
+    metadata,
+    Column("game_id", Uuid, ForeignKey("games.id"), nullable=False),
+    Column("seat", SmallInteger, nullable=False),
+    Column("player_id", Uuid, ForeignKey("players.id"), nullable=False),
+    PrimaryKeyConstraint("game_id", "seat", name="seat_players_pkey"),
+    UniqueConstraint("game_id", "player_id", name="seat_players_one_seat"),
+    Index("seat_players_by_player", "player_id"),
+)
+
+inbox = Table(
+    "inbox",
+    metadata,
+    Column("player_id", Uuid, ForeignKey("players.id"), nullable=False),
+    Column("game_id", Uuid, ForeignKey("games.id"), nullable=False),
+    Column("seat", SmallInteger, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("players", SmallInteger, nullable=False),
+    Column("scoring", Text, nullable=False),
+    Column("variant", Text, nullable=False),
+    Column("scores", JSONB, nullable=False),
+    Column("winner", JSONB, nullable=True),
+    Column("my_turn", Boolean, nullable=False),
+    Column("action", Text, nullable=True),
+    Column("due_since", DateTime(timezone=True), nullable=True),
+    Column("deadline", DateTime(timezone=True), nullable=True),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("player_id", "game_id", name="inbox_pkey"),
+    Index("inbox_by_game", "game_id", "seat"),
 )

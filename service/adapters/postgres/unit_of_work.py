@@ -10,6 +10,7 @@ from sqlalchemy import Engine
 from service.adapters.postgres.events import SqlEventStore
 from service.adapters.postgres.idempotency import SqlIdempotencyStore
 from service.adapters.postgres.outbox import SqlOutbox
+from service.adapters.postgres.players import SqlInbox, SqlPlayers
 from service.adapters.postgres.projections import SqlCredentials, SqlGameIndex
 from service.adapters.postgres.session import Session
 from service.adapters.postgres.snapshots import SqlSnapshotStore
@@ -29,6 +30,8 @@ class SqlUnitOfWork:
     credentials: SqlCredentials
     idempotency: SqlIdempotencyStore
     snapshots: SqlSnapshotStore
+    players: SqlPlayers
+    inbox: SqlInbox
     outbox: SqlOutbox
 
     def __init__(self, engine: Engine, *, snapshot: bool = False) -> None:
@@ -38,6 +41,8 @@ class SqlUnitOfWork:
         self.credentials = SqlCredentials(self._session)
         self.idempotency = SqlIdempotencyStore(self._session)
         self.snapshots = SqlSnapshotStore(self._session)
+        self.players = SqlPlayers(self._session)
+        self.inbox = SqlInbox(self._session)
         self.outbox = SqlOutbox(self._session)
 
     def __enter__(self) -> Self:

@@ -7,16 +7,25 @@ from __future__ import annotations
 from typing import overload
 
 from service.application import idempotency
-from service.application.commands import Command, Context, CreateGame, JoinSeat, PassCards, PlayCard
+from service.application.commands import (
+    Command,
+    Context,
+    CreateGame,
+    CreatePlayer,
+    JoinSeat,
+    PassCards,
+    PlayCard,
+)
 from service.application.deps import Deps
-from service.application.handlers import games, play
-from service.application.results import Acted, Created, Executed, Joined, Result
+from service.application.handlers import games, play, players
+from service.application.results import Acted, Created, Executed, Joined, PlayerCreated, Result
 
 HANDLERS: dict[type[Command], idempotency.Registered] = {
     CreateGame: idempotency.Registered(games.authorize_create, games.create_game),
     JoinSeat: idempotency.Registered(games.authorize_join, games.join_seat),
     PassCards: idempotency.Registered(play.authorize_move, play.pass_cards),
     PlayCard: idempotency.Registered(play.authorize_move, play.play_card),
+    CreatePlayer: idempotency.Registered(players.authorize_create_player, players.create_player),
 }
 
 
@@ -26,6 +35,8 @@ def execute(deps: Deps, command: CreateGame, ctx: Context) -> Executed[Created]:
 def execute(deps: Deps, command: JoinSeat, ctx: Context) -> Executed[Joined]: ...
 @overload
 def execute(deps: Deps, command: PassCards | PlayCard, ctx: Context) -> Executed[Acted]: ...
+@overload
+def execute(deps: Deps, command: CreatePlayer, ctx: Context) -> Executed[PlayerCreated]: ...
 def execute(deps: Deps, command: Command, ctx: Context) -> Executed[Result]:
     """Do ``command`` for ``ctx.principal``: its events and projections in one
     transaction, once per idempotency key. Raises the refusal (an ApplicationError or

@@ -5,9 +5,23 @@ from __future__ import annotations
 from uuid import uuid4
 
 from service import rules
+from service.application import inbox
 from service.application.commands import CreateGame, DealInput, JoinSeat
-from service.application.errors import ForbiddenError, InvalidInputError, SeatNotFoundError
-from service.application.identity import Operator, Principal, new_token, token_digest
+from service.application.errors import (
+    AlreadySeatedError,
+    ForbiddenError,
+    InvalidInputError,
+    SeatNotFoundError,
+)
+from service.application.identity import (
+    Operator,
+    PlayerHolder,
+    Principal,
+    SeatHolder,
+    new_token,
+    require_player,
+    token_digest,
+)
 from service.application.ports import SYSTEM, Actor, ActorKind
 from service.application.results import Created, Joined
 from service.application.transaction import Transaction
@@ -31,21 +45,42 @@ def create_game(cmd: CreateGame, actor: Actor, tx: Transaction) -> Created:
 
 
 def authorize_join(cmd: JoinSeat, principal: Principal) -> Actor:
-    """Anyone may take a free seat."""
+    """Anyone may take a free seat; a player, one seat per game."""
+    if isinstance(principal, SeatHolder) and principal.player_id is not None:
+        if principal.game_id == cmd.game_id:
+            raise AlreadySeatedError("this player holds a seat of this game already")
+        return Actor(ActorKind.PLAYER, cmd.seat)
+    if isinstance(principal, PlayerHolder):
+        return Actor(ActorKind.PLAYER, cmd.seat)
+    if cmd.name is None:
+        raise InvalidInputError("a name is needed to join without a player token", "name_required")
     return Actor(ActorKind.SEAT, cmd.seat)
 
 
 def join_seat(cmd: JoinSeat, actor: Actor, tx: Transaction) -> Joined:
-    """Take a free seat; its secret token is made here and only its digest is stored."""
+    """Take a free seat; its secret token is made here and only its digest is stored. A
+    player who joins holds the seat (their token acts for it) and has the game in their
+    inbox from now on."""
     game = tx.load(cmd.game_id)
     cfg = game.state.config
     assert cfg is not None
     if not 0 <= cmd.seat < cfg.players:
         raise SeatNotFoundError(f"this game has seats 0 to {cfg.players - 1}")
-    after = tx.apply(cmd.game_id, game, rules.JoinSeat(cmd.seat, cmd.name), actor)
+    player = require_player(tx.principal) if actor.kind is ActorKind.PLAYER else None
+    name = cmd.name
+    if player is not None:
+        record = tx.uow.players.get(player.player_id)
+        if record is None:  # pragma: no cover - identified by it a moment ago
+            raise InvalidInputError("this player is gone", "player_gone")
+        name = name or record.name
+    assert name is not None
+    after = tx.apply(cmd.game_id, game, rules.JoinSeat(cmd.seat, name), actor)
     token = new_token()
     # A racing join of the same seat fails here or on the events' key: decided again.
     tx.uow.credentials.add(cmd.game_id, cmd.seat, token_digest(token), tx.now)
+    if player is not None:
+        tx.uow.players.bind(cmd.game_id, cmd.seat, player.player_id)
+        tx.uow.inbox.add(inbox.entry(player.player_id, cmd.game_id, cmd.seat, after, tx.now))
     return Joined(cmd.game_id, after.version, cmd.seat, token)
 
 

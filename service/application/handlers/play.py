@@ -5,15 +5,17 @@ from __future__ import annotations
 from service import rules
 from service.application.commands import PassCards, PlayCard
 from service.application.errors import InvalidInputError
-from service.application.identity import Principal, seat_of
+from service.application.identity import Principal, SeatHolder, seat_of
 from service.application.ports import Actor, ActorKind
 from service.application.results import Acted
 from service.application.transaction import Transaction
 
 
 def authorize_move(cmd: PassCards | PlayCard, principal: Principal) -> Actor:
-    """Only a seat of this game moves, and only for itself."""
-    return Actor(ActorKind.SEAT, seat_of(cmd.game_id, principal))
+    """Only a seat of this game moves (with its token, or its player's), for itself."""
+    seat = seat_of(cmd.game_id, principal)
+    by_player = isinstance(principal, SeatHolder) and principal.player_id is not None
+    return Actor(ActorKind.PLAYER if by_player else ActorKind.SEAT, seat)
 
 
 def pass_cards(cmd: PassCards, actor: Actor, tx: Transaction) -> Acted:

@@ -1,0 +1,198 @@
+"""Players, the seats they hold, and their inbox (a projection kept with the events)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from psycopg.types.json import Jsonb
+
+from service.adapters.postgres.session import Session, Statement
+from service.application.ports import InboxCursor, InboxEntry, PlayerRecord, SeatTurn
+
+
+class SqlPlayers:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def add(self, player: PlayerRecord, token_sha256: str) -> None:
+        self._session.write(
+            Statement(
+                "INSERT INTO players (id, name, token_sha256, created_at) VALUES (%s, %s, %s, %s)",
+                (player.id, player.name, token_sha256, player.created_at),
+            )
+        )
+
+    def get(self, player_id: UUID) -> PlayerRecord | None:
+        rows = self._session.fetch(
+            "SELECT id, name, created_at FROM players WHERE id = %s", [player_id], one_row=True
+        )
+        return PlayerRecord(*rows[0]) if rows else None
+
+    def find(self, token_sha256: str) -> PlayerRecord | None:
+        rows = self._session.fetch(
+            "SELECT id, name, created_at FROM players WHERE token_sha256 = %s",
+            [token_sha256],
+            one_row=True,
+        )
+        return PlayerRecord(*rows[0]) if rows else None
+
+    def seat_in(self, game_id: UUID, player_id: UUID) -> int | None:
+        rows = self._session.fetch(
+            "SELECT seat FROM seat_players WHERE game_id = %s AND player_id = %s",
+            [game_id, player_id],
+            one_row=True,
+        )
+        return int(rows[0][0]) if rows else None
+
+    def bind(self, game_id: UUID, seat: int, player_id: UUID) -> None:
+        self._session.write(
+            Statement(
+                "INSERT INTO seat_players (game_id, seat, player_id) VALUES (%s, %s, %s)",
+                (game_id, seat, player_id),
+            ),
+            game_id,
+        )
+
+    def require(self, token_sha256: str, game_id: UUID, seat: int) -> None:
+        self._session.require(
+            Statement(
+                "SELECT yokai_require(EXISTS (SELECT FROM seat_players AS s JOIN players AS p "
+                "ON p.id = s.player_id WHERE p.token_sha256 = %s AND s.game_id = %s "
+                "AND s.seat = %s), 'seat of a player')",
+                (token_sha256, game_id, seat),
+            )
+        )
+
+
+_ENTRY = (
+    "player_id, game_id, seat, status, version, players, scoring, variant, scores, winner, "
+    "my_turn, action, due_since, deadline, updated_at"
+)
+# The inbox order, as one sortable key: the seat's turn first, then soonest deadline,
+# longest waiting; then the others, most recently updated first.
+_KEY = (
+    "(NOT {p}my_turn, coalesce({p}deadline, 'infinity'), coalesce({p}due_since, 'infinity'), "
+    "-extract(epoch FROM {p}updated_at), {p}game_id)"
+)
+_PAGE = (
+    f"SELECT {_ENTRY} FROM inbox WHERE player_id = %s AND status = ANY(%s) {{after}}"
+    f"ORDER BY {_KEY.format(p='')} LIMIT %s"
+)
+_AFTER = (
+    f"AND {_KEY.format(p='')} > (NOT %s::boolean, coalesce(%s::timestamptz, 'infinity'), "
+    "coalesce(%s::timestamptz, 'infinity'), -extract(epoch FROM %s::timestamptz), %s::uuid) "
+)
+
+
+def _entry(r: Sequence[Any]) -> InboxEntry:
+    return InboxEntry(
+        r[0],
+        r[1],
+        r[2],
+        r[3],
+        r[4],
+        r[5],
+        r[6],
+        r[7],
+        tuple(r[8]),
+        tuple(r[9]) if r[9] is not None else None,
+        r[10],
+        r[11],
+        r[12],
+        r[13],
+        r[14],
+    )
+
+
+class SqlInbox:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def add(self, entry: InboxEntry) -> None:
+        e = entry
+        self._session.write(
+            Statement(
+                f"INSERT INTO inbox ({_ENTRY}) VALUES "
+                "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                (
+                    e.player_id,
+                    e.game_id,
+                    e.seat,
+                    e.status,
+                    e.version,
+                    e.players,
+                    e.scoring,
+                    e.variant,
+                    Jsonb(list(e.scores)),
+                    Jsonb(list(e.winner)) if e.winner is not None else None,
+                    e.my_turn,
+                    e.action,
+                    e.due_since,
+                    e.deadline,
+                    e.updated_at,
+                ),
+            )
+        )
+
+    def update_game(
+        self,
+        game_id: UUID,
+        *,
+        status: str,
+        version: int,
+        scores: tuple[int, ...],
+        winner: tuple[int, ...] | None,
+        turns: Sequence[SeatTurn],
+        updated_at: datetime,
+    ) -> None:
+        rows = ", ".join(["(%s::smallint, %s::text)"] * len(turns))
+        params: list[Any] = [
+            status,
+            version,
+            Jsonb(list(scores)),
+            Jsonb(list(winner)) if winner is not None else None,
+            updated_at,
+            updated_at,
+        ]
+        for t in turns:
+            params += (t.seat, t.action)
+        params.append(game_id)
+        self._session.write(
+            Statement(
+                "UPDATE inbox AS i SET status = %s, version = %s, scores = %s, winner = %s, "
+                "updated_at = %s, my_turn = v.action IS NOT NULL, action = v.action, "
+                "due_since = CASE WHEN v.action IS NULL THEN NULL "
+                "WHEN i.action IS NOT DISTINCT FROM v.action THEN i.due_since ELSE %s END "
+                f"FROM (VALUES {rows}) AS v(seat, action) "
+                "WHERE i.game_id = %s AND i.seat = v.seat",
+                params,
+            )
+        )
+
+    def page(
+        self,
+        player_id: UUID,
+        statuses: Sequence[str],
+        after: InboxCursor | None,
+        limit: int,
+    ) -> list[InboxEntry]:
+        params: list[Any] = [player_id, list(statuses)]
+        if after is None:
+            sql = _PAGE.format(after="")
+        else:
+            sql = _PAGE.format(after=_AFTER)
+            params += (after.my_turn, after.deadline, after.due_since, after.updated_at)
+            params.append(after.game_id)
+        params.append(limit)
+        return [_entry(r) for r in self._session.fetch(sql, params)]
+
+    def stamp(self, player_id: UUID, statuses: Sequence[str]) -> tuple[int, datetime | None]:
+        rows = self._session.fetch(
+            "SELECT count(*), max(updated_at) FROM inbox WHERE player_id = %s AND status = ANY(%s)",
+            [player_id, list(statuses)],
+            one_row=True,
+        )
+        return int(rows[0][0]), rows[0][1]

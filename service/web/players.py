@@ -1,0 +1,76 @@
+"""The /v1 player endpoints: players, and each player's inbox."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+from flask import Response, jsonify
+
+from service.application.commands import CreatePlayer
+from service.application.handlers import execute
+from service.application.queries import players
+from service.application.results import InboxUnchanged
+from service.web import schemas as s
+from service.web.api import Blueprint
+from service.web.http import command_context, deps, if_none_match_tags, json_response, principal
+
+blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their inbox")
+
+_AUTH: list[dict[str, list[str]]] = [{"bearer": []}]
+PLAYER_CREATED = s.PlayerCreatedSchema()
+PLAYER = s.PlayerSchema()
+INBOX = s.InboxSchema()
+
+
+def _errors(*statuses: int) -> Any:
+    def decorate(func: Any) -> Any:
+        for status in statuses:
+            func = blp.alt_response(status, response=HTTPStatus(status).name)(func)
+        return func
+
+    return decorate
+
+
+@blp.route("/players", methods=["POST"])
+@blp.arguments(s.PlayerCreateSchema())
+@blp.response(201, s.PlayerCreatedSchema)
+@_errors(400, 401, 413, 422, 429)
+def create_player(body: dict[str, Any]) -> Response:
+    """Become a player: one identity across games. The token is shown only this once."""
+    created = execute(deps(), CreatePlayer(body["name"]), command_context()).result
+    body = {"id": created.player_id, "name": created.name, "token": created.token}
+    return json_response(PLAYER_CREATED, body, status=201)
+
+
+@blp.route("/me", methods=["GET"])
+@blp.response(200, s.PlayerSchema)
+@blp.doc(security=_AUTH)
+@_errors(401, 403, 429)
+def me() -> Response:
+    """The player whose token is given."""
+    return json_response(PLAYER, players.me(deps(), principal()))
+
+
+@blp.route("/me/games", methods=["GET"])
+@blp.arguments(s.InboxQuerySchema(), location="query")
+@blp.response(200, s.InboxSchema, headers={"ETag": {"schema": {"type": "string"}}})
+@blp.doc(security=_AUTH)
+@_errors(304, 401, 403, 422, 429)
+def my_games(query: dict[str, Any]) -> Response:
+    """My games, the ones where I must act first (soonest deadline, longest waiting),
+    then the others, most recently updated first."""
+    page = players.inbox(
+        deps(),
+        principal(),
+        query["status"],
+        query.get("cursor"),
+        query["limit"],
+        if_none_match_tags(),
+    )
+    if isinstance(page, InboxUnchanged):
+        response = Response(status=304)
+    else:
+        response = jsonify(INBOX.dump(page))
+    response.headers["ETag"] = f'"{page.etag}"'
+    return response
