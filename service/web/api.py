@@ -55,8 +55,22 @@ class _Parser(FlaskParser):
         )
 
 
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
+"""The security requirement of endpoints that take a bearer token."""
+
+
 class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     ARGUMENTS_PARSER = _Parser()
+
+    def problems(self, *statuses: int) -> Any:
+        """Document the problem-details responses of an endpoint."""
+
+        def decorate(func: Any) -> Any:
+            for status in statuses:
+                func = self.alt_response(status, response=http.HTTPStatus(status).name)(func)
+            return func
+
+        return decorate
 
 
 class Api(flask_smorest.Api):  # type: ignore[misc]

@@ -4,7 +4,6 @@ rendered by service.web.errors."""
 
 from __future__ import annotations
 
-from http import HTTPStatus
 from typing import Any
 
 from flask import Response, jsonify
@@ -14,7 +13,7 @@ from service.application.handlers import execute
 from service.application.queries import feeds, games, views
 from service.application.results import Acted, Executed
 from service.web import schemas as s
-from service.web.api import Blueprint
+from service.web.api import BEARER, Blueprint
 from service.web.http import (
     command_context,
     deps,
@@ -31,7 +30,6 @@ blp = Blueprint(
     "games", __name__, url_prefix="/v1", description="Games: commands, views, feeds and audits"
 )
 
-_AUTH: list[dict[str, list[str]]] = [{"bearer": []}]
 # Response schemas, made once (views are rendered by http.json_ready, checked against
 # the view schemas and FeedSchema by tests/web/test_render.py).
 GAME_LIST = s.GameListSchema()
@@ -63,22 +61,11 @@ _COMMAND_PARAMETERS = [_IDEMPOTENCY_KEY, _IF_MATCH]
 _ERRORS = (400, 401, 403, 404, 409, 412, 413, 422, 429)
 
 
-def _errors(*statuses: int) -> Any:
-    """Document the problem-details responses of an endpoint."""
-
-    def decorate(func: Any) -> Any:
-        for status in statuses:
-            func = blp.alt_response(status, response=HTTPStatus(status).name)(func)
-        return func
-
-    return decorate
-
-
 @blp.route("/games", methods=["POST"])
 @blp.arguments(s.CreateGameSchema())
 @blp.response(201, s.GameViewSchema, headers={"Location": {"schema": {"type": "string"}}, **_ETAG})
 @blp.doc(parameters=[_IDEMPOTENCY_KEY])
-@_errors(400, 401, 403, 413, 422, 429)
+@blp.problems(400, 401, 403, 413, 422, 429)
 def create_game(body: dict[str, Any]) -> Response:
     """Create a game.
 
@@ -105,8 +92,8 @@ def create_game(body: dict[str, Any]) -> Response:
 @blp.route("/games", methods=["GET"])
 @blp.arguments(s.GamesQuerySchema(), location="query")
 @blp.response(200, s.GameListSchema)
-@blp.doc(security=_AUTH)
-@_errors(401, 403, 422, 429)
+@blp.doc(security=BEARER)
+@blp.problems(401, 403, 422, 429)
 def list_games(query: dict[str, Any]) -> Response:
     """List games, newest first (operators)."""
     page = games.list_games(
@@ -118,7 +105,7 @@ def list_games(query: dict[str, Any]) -> Response:
 @blp.route("/games/<game_id>", methods=["GET"])
 @blp.response(200, s.GameViewSchema, headers=_ETAG)
 @blp.doc(parameters=[_IF_NONE_MATCH])
-@_errors(304, 404, 429)
+@blp.problems(304, 404, 429)
 def get_game(game_id: str) -> Response:
     """The public view of a game: no hidden information."""
     view = views.public_view(deps(), game_uuid(game_id), unless=if_none_match())
@@ -129,7 +116,7 @@ def get_game(game_id: str) -> Response:
 @blp.arguments(s.JoinSchema())
 @blp.response(201, s.JoinedSchema, headers=_ETAG)
 @blp.doc(parameters=_COMMAND_PARAMETERS)
-@_errors(400, 401, 404, 409, 412, 413, 422, 429)
+@blp.problems(400, 401, 404, 409, 412, 413, 422, 429)
 def join_seat(body: dict[str, Any], game_id: str, seat: int) -> Response:
     """Join a seat. The response holds the seat's secret token, shown only this once.
 
@@ -144,8 +131,8 @@ def join_seat(body: dict[str, Any], game_id: str, seat: int) -> Response:
 
 @blp.route("/games/<game_id>/view", methods=["GET"])
 @blp.response(200, s.SeatViewSchema, headers=_ETAG)
-@blp.doc(security=_AUTH, parameters=[_IF_NONE_MATCH])
-@_errors(304, 401, 403, 404, 429)
+@blp.doc(security=BEARER, parameters=[_IF_NONE_MATCH])
+@blp.problems(304, 401, 403, 404, 429)
 def seat_view(game_id: str) -> Response:
     """The view of the seat whose token is given: the table plus its hand and legal moves."""
     view = views.seat_view(deps(), game_uuid(game_id), principal(), unless=if_none_match())
@@ -155,8 +142,8 @@ def seat_view(game_id: str) -> Response:
 @blp.route("/games/<game_id>/pass", methods=["POST"])
 @blp.arguments(s.PassSchema())
 @blp.response(200, s.SeatViewSchema, headers=_ETAG)
-@blp.doc(security=_AUTH, parameters=_COMMAND_PARAMETERS)
-@_errors(*_ERRORS)
+@blp.doc(security=BEARER, parameters=_COMMAND_PARAMETERS)
+@blp.problems(*_ERRORS)
 def pass_cards(body: dict[str, Any], game_id: str) -> Response:
     """Pass three cards (secret until every seat has passed). Returns the seat's view."""
     done = execute(deps(), PassCards(game_uuid(game_id), tuple(body["cards"])), command_context())
@@ -166,8 +153,8 @@ def pass_cards(body: dict[str, Any], game_id: str) -> Response:
 @blp.route("/games/<game_id>/play", methods=["POST"])
 @blp.arguments(s.PlaySchema())
 @blp.response(200, s.SeatViewSchema, headers=_ETAG)
-@blp.doc(security=_AUTH, parameters=_COMMAND_PARAMETERS)
-@_errors(*_ERRORS)
+@blp.doc(security=BEARER, parameters=_COMMAND_PARAMETERS)
+@blp.problems(*_ERRORS)
 def play_card(body: dict[str, Any], game_id: str) -> Response:
     """Play a card. Returns the seat's view."""
     done = execute(deps(), PlayCard(game_uuid(game_id), body["card"]), command_context())
@@ -185,8 +172,8 @@ def _seat_view_after(done: Executed[Acted]) -> Response:
 @blp.route("/games/<game_id>/events", methods=["GET"])
 @blp.arguments(s.FeedQuerySchema(), location="query")
 @blp.response(200, s.FeedSchema)
-@blp.doc(security=_AUTH)
-@_errors(401, 403, 404, 422, 429)
+@blp.doc(security=BEARER)
+@blp.problems(401, 403, 404, 422, 429)
 def events(query: dict[str, Any], game_id: str) -> Response:
     """Events after `after`, oldest first: redacted for a seat, complete for an operator."""
     feed = feeds.feed(deps(), game_uuid(game_id), principal(), query["after"], query["limit"])
@@ -198,8 +185,8 @@ def events(query: dict[str, Any], game_id: str) -> Response:
 @blp.route("/games/<game_id>/state", methods=["GET"])
 @blp.arguments(s.StateQuerySchema(), location="query")
 @blp.response(200, s.OperatorStateSchema)
-@blp.doc(security=_AUTH)
-@_errors(401, 403, 404, 422, 429)
+@blp.doc(security=BEARER)
+@blp.problems(401, 403, 404, 422, 429)
 def state(query: dict[str, Any], game_id: str) -> Response:
     """The complete state (every hand, the passes) rebuilt from events 1..at (operators)."""
     view = views.operator_state(deps(), game_uuid(game_id), principal(), query.get("at"))
@@ -209,8 +196,8 @@ def state(query: dict[str, Any], game_id: str) -> Response:
 @blp.route("/games/<game_id>/audit", methods=["GET"])
 @blp.arguments(s.FeedQuerySchema(), location="query")
 @blp.response(200, s.AuditSchema)
-@blp.doc(security=_AUTH)
-@_errors(401, 403, 404, 422, 429)
+@blp.doc(security=BEARER)
+@blp.problems(401, 403, 404, 422, 429)
 def audit(query: dict[str, Any], game_id: str) -> Response:
     """The full history: every event with its actor, request metadata and chain hash
     (operators)."""

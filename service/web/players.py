@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from http import HTTPStatus
 from typing import Any
 
 from flask import Response, jsonify
@@ -12,30 +11,20 @@ from service.application.handlers import execute
 from service.application.queries import players
 from service.application.results import InboxUnchanged
 from service.web import schemas as s
-from service.web.api import Blueprint
+from service.web.api import BEARER, Blueprint
 from service.web.http import command_context, deps, if_none_match_tags, json_response, principal
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their inbox")
 
-_AUTH: list[dict[str, list[str]]] = [{"bearer": []}]
 PLAYER_CREATED = s.PlayerCreatedSchema()
 PLAYER = s.PlayerSchema()
 INBOX = s.InboxSchema()
 
 
-def _errors(*statuses: int) -> Any:
-    def decorate(func: Any) -> Any:
-        for status in statuses:
-            func = blp.alt_response(status, response=HTTPStatus(status).name)(func)
-        return func
-
-    return decorate
-
-
 @blp.route("/players", methods=["POST"])
 @blp.arguments(s.PlayerCreateSchema())
 @blp.response(201, s.PlayerCreatedSchema)
-@_errors(400, 401, 413, 422, 429)
+@blp.problems(400, 401, 413, 422, 429)
 def create_player(body: dict[str, Any]) -> Response:
     """Become a player: one identity across games. The token is shown only this once."""
     created = execute(deps(), CreatePlayer(body["name"]), command_context()).result
@@ -45,8 +34,8 @@ def create_player(body: dict[str, Any]) -> Response:
 
 @blp.route("/me", methods=["GET"])
 @blp.response(200, s.PlayerSchema)
-@blp.doc(security=_AUTH)
-@_errors(401, 403, 429)
+@blp.doc(security=BEARER)
+@blp.problems(401, 403, 429)
 def me() -> Response:
     """The player whose token is given."""
     return json_response(PLAYER, players.me(deps(), principal()))
@@ -55,8 +44,8 @@ def me() -> Response:
 @blp.route("/me/games", methods=["GET"])
 @blp.arguments(s.InboxQuerySchema(), location="query")
 @blp.response(200, s.InboxSchema, headers={"ETag": {"schema": {"type": "string"}}})
-@blp.doc(security=_AUTH)
-@_errors(304, 401, 403, 422, 429)
+@blp.doc(security=BEARER)
+@blp.problems(304, 401, 403, 422, 429)
 def my_games(query: dict[str, Any]) -> Response:
     """My games, the ones where I must act first (soonest deadline, longest waiting),
     then the others, most recently updated first."""
