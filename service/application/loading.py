@@ -27,10 +27,10 @@ SNAPSHOT_EVERY = 64
 """A command whose events cross a multiple of this many leaves a snapshot of the game."""
 
 
-def load(uow: UnitOfWork, cache: StateCache, game_id: UUID, *, remember: bool = True) -> Loaded:
+def load(uow: UnitOfWork, cache: StateCache, game_id: UUID) -> Loaded:
     """The game's current state: the cached one (else its snapshot) plus the events
-    stored after it. With ``remember`` the result is cached: only for reads of committed
-    events (a write transaction's own appends are not committed yet)."""
+    stored after it; the result is cached. Call it only where the store holds committed
+    events of the game alone (not in a transaction that appended to it)."""
     start = cache.get(game_id) or _snapshot(uow, game_id, None) or NEW_GAME
     rows = uow.events.load(game_id, after=start.version)
     if not rows:
@@ -40,8 +40,7 @@ def load(uow: UnitOfWork, cache: StateCache, game_id: UUID, *, remember: bool = 
     else:
         state = fold((decode(r) for r in rows), start.state)
         loaded = Loaded(state, rows[-1].seq, rows[-1].hash)
-    if remember:
-        cache.put(game_id, loaded)
+    cache.put(game_id, loaded)
     return loaded
 
 
