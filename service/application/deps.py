@@ -3,9 +3,10 @@ service.bootstrap (tests wire in-memory fakes)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from service.application.cache import StateCache
+from service.application.changes import Hub
 from service.application.identity import Identity
 from service.application.ports import Clock, Dealer, UnitOfWorkFactory
 
@@ -17,3 +18,4 @@ class Deps:
     dealer: Dealer
     cache: StateCache
     identity: Identity
+    changes: Hub = field(default_factory=Hub)  # what streams and long-polls wait on

@@ -208,6 +208,11 @@ class EventStore(Protocol):
         """Insert events; :class:`AppendConflictError` if a ``(game_id, seq)`` is taken."""
         ...
 
+    def commits(self, game_id: UUID, after: int) -> list[list[StoredEvent]]:
+        """The committed events with ``seq > after``, oldest first, grouped by the
+        transaction (one command) that appended them."""
+        ...
+
     def read_all(self, after: Position | None, limit: int) -> list[tuple[Position, StoredEvent]]:
         """Committed events of every game after ``after``, in global order, at most
         ``limit``. Never skips a transaction that commits later: events of transactions
@@ -302,8 +307,14 @@ class Inbox(Protocol):
         deadline, longest waiting; then the others, most recently updated first)."""
         ...
 
-    def stamp(self, player_id: UUID, statuses: Sequence[str]) -> tuple[int, datetime | None]:
-        """How many entries of these statuses, and when the latest changed."""
+    def stamp(self, player_id: UUID, statuses: Sequence[str]) -> tuple[int, datetime | None, int]:
+        """How many entries of these statuses, when the latest changed, and the sum of
+        their games' versions (which grows with every command in any of them)."""
+        ...
+
+    def watched(self, player_id: UUID, since: datetime) -> list[InboxEntry]:
+        """The entries that may still change or changed lately: those of games not
+        finished, and those updated at or after ``since``."""
         ...
 
 

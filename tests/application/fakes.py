@@ -34,6 +34,7 @@ from typing import Self
 from uuid import UUID
 
 from service.application.cache import StateCache
+from service.application.changes import Hub, game_key, player_key
 from service.application.deps import Deps
 from service.application.errors import AlreadySeatedError
 from service.application.identity import Identity
@@ -168,6 +169,8 @@ class Database:
         self._writer: Writer | None = None
         self._writer_left = 0
         self._interposing = False
+        # Like the triggers of migration 0005: a commit announces its games and players.
+        self.hub: Hub | None = None
 
     def unit_of_work(self, *, snapshot: bool = False) -> FakeUnitOfWork:
         """The UnitOfWorkFactory: a write transaction, or a read-only snapshot."""
@@ -289,6 +292,12 @@ class FakeUnitOfWork:
             self._verify_keys()
             self.db.committed.merge(self.staged)
             self.db.commits += 1
+            hub = self.db.hub
+            if hub is not None:
+                for game_id in self.staged.games:
+                    hub.publish(game_key(game_id))
+                for player_id, _ in self.staged.inbox:
+                    hub.publish(player_key(player_id))
         self._end()
 
     # -- for the stores --
@@ -418,6 +427,18 @@ class FakeEventStore:
             position = Position(uow.txid, uow.db._position())
             staged.events.setdefault(e.game_id, {})[e.seq] = EventRow(e, position)
             uow.lock(("events", e.game_id, e.seq))
+
+    def commits(self, game_id: UUID, after: int) -> list[list[StoredEvent]]:
+        committed = self._uow.base().events.get(game_id, {})
+        groups: list[list[StoredEvent]] = []
+        last = None
+        for seq in sorted(s for s in committed if s > after):
+            row = committed[seq]
+            if row.position.transaction != last or not groups:
+                groups.append([])
+                last = row.position.transaction
+            groups[-1].append(row.event)
+        return groups
 
     def read_all(self, after: Position | None, limit: int) -> list[tuple[Position, StoredEvent]]:
         watermark = self._uow.watermark()
@@ -630,10 +651,16 @@ class FakeInbox:
             ]
         return rows[:limit]
 
-    def stamp(self, player_id: UUID, statuses: Sequence[str]) -> tuple[int, datetime | None]:
+    def stamp(self, player_id: UUID, statuses: Sequence[str]) -> tuple[int, datetime | None, int]:
         rows = [e for e in self._all().values() if e.player_id == player_id]
         rows = [e for e in rows if e.status in statuses]
-        return len(rows), max((e.updated_at for e in rows), default=None)
+        latest = max((e.updated_at for e in rows), default=None)
+        return len(rows), latest, sum(e.version for e in rows)
+
+    def watched(self, player_id: UUID, since: datetime) -> list[InboxEntry]:
+        rows = [e for e in self._all().values() if e.player_id == player_id]
+        rows = [e for e in rows if e.status != "finished" or e.updated_at >= since]
+        return sorted(rows, key=lambda e: (e.updated_at, e.game_id))
 
 
 class FakeSnapshotStore:
@@ -783,11 +810,14 @@ def make_deps(
     operator_token: str | None = OPERATOR_TOKEN,
     cache: StateCache | None = None,
 ) -> Deps:
-    """The application's dependencies on the fakes (a fresh state cache unless given)."""
+    """The application's dependencies on the fakes (a fresh state cache unless given);
+    the database's commits wake the deps' hub."""
+    hub = db.hub = db.hub or Hub()
     return Deps(
         uow=db.unit_of_work,
         clock=clock,
         dealer=dealer,
         cache=cache if cache is not None else StateCache(),
         identity=Identity(db.unit_of_work, operator_token),
+        changes=hub,
     )

@@ -101,6 +101,22 @@ class SqlEventStore:
         sql = _INSERT + ", ".join([_ROW] * len(rows))
         self._session.write(Statement(sql, params), rows[0].game_id)
 
+    def commits(self, game_id: UUID, after: int) -> list[list[StoredEvent]]:
+        rows = self._session.fetch(
+            f"SELECT transaction_id, {_COLUMNS} FROM events WHERE game_id = %s AND seq > %s "
+            "ORDER BY seq",
+            [game_id, after],
+            order="seq",
+        )
+        groups: list[list[StoredEvent]] = []
+        last = None
+        for r in rows:
+            if r[0] != last or not groups:
+                groups.append([])
+                last = r[0]
+            groups[-1].append(_stored(r[1:]))
+        return groups
+
     def read_all(self, after: Position | None, limit: int) -> list[tuple[Position, StoredEvent]]:
         if after is None:
             sql, params = _READ_ALL.format(after=""), [limit]

@@ -189,10 +189,19 @@ class SqlInbox:
         params.append(limit)
         return [_entry(r) for r in self._session.fetch(sql, params)]
 
-    def stamp(self, player_id: UUID, statuses: Sequence[str]) -> tuple[int, datetime | None]:
+    def stamp(self, player_id: UUID, statuses: Sequence[str]) -> tuple[int, datetime | None, int]:
         rows = self._session.fetch(
-            "SELECT count(*), max(updated_at) FROM inbox WHERE player_id = %s AND status = ANY(%s)",
+            "SELECT count(*), max(updated_at), coalesce(sum(version), 0) FROM inbox "
+            "WHERE player_id = %s AND status = ANY(%s)",
             [player_id, list(statuses)],
             one_row=True,
         )
-        return int(rows[0][0]), rows[0][1]
+        return int(rows[0][0]), rows[0][1], int(rows[0][2])
+
+    def watched(self, player_id: UUID, since: datetime) -> list[InboxEntry]:
+        rows = self._session.fetch(
+            f"SELECT {_ENTRY} FROM inbox WHERE player_id = %s "
+            "AND (status <> 'finished' OR updated_at >= %s) ORDER BY updated_at, game_id",
+            [player_id, since],
+        )
+        return [_entry(r) for r in rows]

@@ -1,0 +1,124 @@
+"""Waking what waits for a change: streams and long-polls of this process wait here, and
+the process's one listener (service/adapters/postgres/listener.py, on PostgreSQL's
+LISTEN/NOTIFY) publishes each committed change of a game or of a player's inbox.
+
+A waiter subscribes *before* it reads the store, so a change committed between its read
+and its wait still wakes it: nothing is missed, whatever the order. A wake-up says only
+"look again"; what changed is read from the store by ``seq`` (or the inbox), so a
+notification lost while the listener reconnects costs nothing: the listener wakes every
+waiter once it listens again (:meth:`Hub.publish_all`).
+
+Plain ``threading`` primitives: under gunicorn's gevent worker they are gevent's, so a
+waiting stream holds neither an OS thread nor a database connection.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from types import TracebackType
+from typing import Self
+from uuid import UUID
+
+
+def game_key(game_id: UUID) -> str:
+    return f"g {game_id}"
+
+
+def player_key(player_id: UUID) -> str:
+    return f"p {player_id}"
+
+
+class Subscription:
+    """One waiter's interest in one key, until closed (use it as a context manager)."""
+
+    def __init__(self, hub: Hub, key: str) -> None:
+        self.key = key
+        self._hub = hub
+        self._woken = threading.Event()
+
+    def wait(self, timeout: float) -> bool:
+        """Block until a change is published for this key (True) or ``timeout`` seconds
+        pass (False); a change published since the last wait returns at once."""
+        woken = self._woken.wait(timeout)
+        if woken:
+            # Cleared only once woken: a change published as the wait timed out stays
+            # for the next wait. One published before this clear is of a commit made
+            # already, which the waiter's next read of the store sees.
+            self._woken.clear()
+        return woken
+
+    @property
+    def closing(self) -> bool:
+        """The process is shutting down: end the stream so the client reconnects."""
+        return self._hub.closing
+
+    def wake(self) -> None:
+        self._woken.set()
+
+    def close(self) -> None:
+        self._hub._remove(self)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+class Hub:
+    """This process's waiters, by key (``game_key`` / ``player_key``)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._waiting: dict[str, set[Subscription]] = {}
+        self._start: Callable[[], None] | None = None
+        self.closing = False
+
+    def on_first_subscription(self, start: Callable[[], None]) -> None:
+        """Call ``start`` (the listener's) when the first waiter subscribes."""
+        self._start = start
+
+    def subscribe(self, key: str) -> Subscription:
+        subscription = Subscription(self, key)
+        start = None
+        with self._lock:
+            self._waiting.setdefault(key, set()).add(subscription)
+            start, self._start = self._start, None
+        if start is not None:
+            start()
+        if self.closing:
+            subscription.wake()
+        return subscription
+
+    def publish(self, key: str) -> None:
+        with self._lock:
+            waiting = list(self._waiting.get(key, ()))
+        for subscription in waiting:
+            subscription.wake()
+
+    def publish_all(self) -> None:
+        """Wake every waiter (the listener (re)connected: anything may have changed)."""
+        with self._lock:
+            waiting = [s for subs in self._waiting.values() for s in subs]
+        for subscription in waiting:
+            subscription.wake()
+
+    def close(self) -> None:
+        """The process is shutting down: every waiter wakes and sees ``closing``."""
+        self.closing = True
+        self.publish_all()
+
+    def waiters(self) -> int:
+        with self._lock:
+            return sum(len(subs) for subs in self._waiting.values())
+
+    def _remove(self, subscription: Subscription) -> None:
+        with self._lock:
+            subs = self._waiting.get(subscription.key)
+            if subs is not None:
+                subs.discard(subscription)
+                if not subs:
+                    del self._waiting[subscription.key]
