@@ -1,10 +1,23 @@
-"""gunicorn settings for `yokai serve` (any setting can be overridden by GUNICORN_CMD_ARGS)."""
+"""gunicorn settings for `yokai serve` (any setting can be overridden by GUNICORN_CMD_ARGS).
+
+Serving model: gevent workers (one per core). Game streams (SSE) and long-polls stay open
+for minutes while they wait for commits; in a gevent worker each is a parked greenlet,
+holding neither an OS thread nor a database connection (psycopg 3 waits cooperatively
+once gevent has patched `select`; it is imported only after the patch, in the worker).
+A thread per connection (gthread) would need a thread per open stream. Commands and views
+are short and CPU-bound either way: bench/http_bench.py measured the write path within a
+few per cent of gthread's throughput (README, "Benchmarks").
+"""
 
 import multiprocessing
 import os
+import signal
+import threading
 
 workers = int(os.environ.get("YOKAI_WORKERS", str(multiprocessing.cpu_count())))
-worker_class = "gthread"
+worker_class = os.environ.get("YOKAI_WORKER_CLASS", "gevent")
+# Open connections per worker (streams included); gthread workers use threads instead.
+worker_connections = int(os.environ.get("YOKAI_WORKER_CONNECTIONS", "2000"))
 threads = int(os.environ.get("YOKAI_THREADS", "4"))
 timeout = 30
 graceful_timeout = 20
@@ -15,3 +28,23 @@ loglevel = os.environ.get("YOKAI_LOG_LEVEL", "info").lower()
 # Request line and headers stay small; bodies are capped at 64 KiB by the app itself.
 limit_request_line = 8190
 limit_request_fields = 100
+
+
+def post_worker_init(worker):  # type: ignore[no-untyped-def]
+    """On SIGTERM, end the worker's open streams first (their clients reconnect, with
+    Last-Event-ID, to a worker that stays), then stop as gunicorn does: requests in
+    flight finish within graceful_timeout."""
+    # Imported here: the master process must not import the app (nor psycopg) before
+    # the workers patch for gevent.
+    from service.web.app import begin_shutdown  # noqa: PLC0415
+
+    app = worker.wsgi
+    previous = signal.getsignal(signal.SIGTERM)
+
+    def on_term(signum, frame):  # type: ignore[no-untyped-def]
+        # Not in the signal handler itself: closing takes locks (a greenlet under gevent).
+        threading.Thread(target=begin_shutdown, args=(app,), daemon=True).start()
+        if callable(previous):
+            previous(signum, frame)
+
+    signal.signal(signal.SIGTERM, on_term)

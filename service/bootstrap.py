@@ -8,9 +8,11 @@ from sqlalchemy import Engine
 
 from service.adapters.migrate import DatabaseHealth
 from service.adapters.postgres.engine import make_engine
+from service.adapters.postgres.listener import Listener
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
 from service.adapters.system import ShufflingDealer, SystemClock
 from service.application.cache import StateCache
+from service.application.changes import Hub
 from service.application.deps import Deps
 from service.application.identity import Identity
 from service.application.ports import Clock, Dealer, UnitOfWork
@@ -22,6 +24,11 @@ class Container:
     deps: Deps
     health: DatabaseHealth
     engine: Engine
+    listener: Listener
+
+    def close(self) -> None:
+        self.listener.stop()
+        self.engine.dispose()
 
 
 def build(
@@ -37,11 +44,17 @@ def build(
     def unit_of_work(*, snapshot: bool = False) -> UnitOfWork:
         return SqlUnitOfWork(engine, snapshot=snapshot)
 
+    # The listener starts with the first stream or long-poll of the process (after the
+    # fork, in the process that serves it); nothing else needs it.
+    hub = Hub()
+    listener = Listener(settings.database_url, hub)
+    hub.on_first_subscription(listener.start)
     deps = Deps(
         uow=unit_of_work,
         clock=clock or SystemClock(),
         dealer=dealer or ShufflingDealer(),
         cache=StateCache(settings.state_cache_size),
         identity=Identity(unit_of_work, settings.operator_token),
+        changes=hub,
     )
-    return Container(deps, DatabaseHealth(engine, settings.database_url), engine)
+    return Container(deps, DatabaseHealth(engine, settings.database_url), engine, listener)

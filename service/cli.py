@@ -83,7 +83,7 @@ def verify(game_ids: list[str], every: bool) -> int:
             print(f"{len(ids) - broken} of {len(ids)} games intact")
         return 1 if broken else 2 if missing else 0
     finally:
-        container.engine.dispose()
+        container.close()
         if embedded is not None:
             embedded.stop()
 

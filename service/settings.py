@@ -33,6 +33,9 @@ class Settings:
     db_pool_size: int = 5
     state_cache_size: int = 2048
     log_level: str = "INFO"
+    streams_per_token: int = 16  # open streams and waiting long-polls, per process
+    streams_per_address: int = 512
+    keepalive_seconds: float = 15.0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -46,4 +49,7 @@ class Settings:
             db_pool_size=_int(env, "YOKAI_DB_POOL_SIZE", 5, minimum=1),
             state_cache_size=_int(env, "YOKAI_STATE_CACHE_SIZE", 2048),
             log_level=env.get("YOKAI_LOG_LEVEL", "INFO").upper(),
+            streams_per_token=_int(env, "YOKAI_STREAMS_PER_TOKEN", 16, minimum=1),
+            streams_per_address=_int(env, "YOKAI_STREAMS_PER_ADDRESS", 512, minimum=1),
+            keepalive_seconds=_int(env, "YOKAI_KEEPALIVE_SECONDS", 15, minimum=1),
         )

@@ -11,7 +11,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from service.application.identity import Operator, PlayerHolder, SeatHolder
 from service.bootstrap import Container, build
 from service.settings import MAX_BODY_BYTES, Settings
-from service.web import errors, games, ops, players
+from service.web import errors, games, live, ops, players
 from service.web.api import Api
 from service.web.http import Services, check_body_size, principal, request_id
 from service.web.ratelimit import RateLimiter
@@ -50,6 +50,9 @@ def create_app(settings: Settings | None = None, container: Container | None = N
         )
     container = container or build(settings)
     app.extensions["yokai"] = Services(deps=container.deps, health=container.health)
+    app.extensions["yokai_streams"] = live.OpenStreams(
+        settings.streams_per_token, settings.streams_per_address, settings.keepalive_seconds
+    )
 
     api = Api(
         app,
@@ -66,6 +69,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     app.extensions["yokai_api"] = api
     api.register_blueprint(games.blp)
     api.register_blueprint(players.blp)
+    api.register_blueprint(live.blp)
     api.register_blueprint(ops.blp)
     errors.register(app)
 
@@ -101,6 +105,13 @@ def create_app(settings: Settings | None = None, container: Container | None = N
         return response
 
     return app
+
+
+def begin_shutdown(app: Flask) -> None:
+    """The process is stopping (SIGTERM): open streams end now, so their clients
+    reconnect (with Last-Event-ID) to a process that stays; waiting long-polls answer."""
+    services: Services = app.extensions["yokai"]
+    services.deps.changes.close()
 
 
 def openapi_yaml() -> str:

@@ -71,9 +71,16 @@ _HTTP_CODES = {
 class RateLimitedError(Exception):
     """Too many requests from this seat, operator or address in the current window."""
 
-    def __init__(self, retry_after: int) -> None:
+    def __init__(
+        self,
+        retry_after: int,
+        code: str = "rate_limited",
+        detail: str = "too many requests",
+    ) -> None:
         super().__init__(f"retry after {retry_after} s")
         self.retry_after = retry_after
+        self.code = code
+        self.detail = detail
 
 
 class RequestProblemError(Exception):
@@ -152,8 +159,8 @@ def _http_exception(exc: HTTPException) -> Response:
 
 
 def _rate_limited(exc: RateLimitedError) -> Response:
-    detail = f"too many requests; retry after {exc.retry_after} s"
-    return problem(429, "rate_limited", detail, headers={"Retry-After": str(exc.retry_after)})
+    detail = f"{exc.detail}; retry after {exc.retry_after} s"
+    return problem(429, exc.code, detail, headers={"Retry-After": str(exc.retry_after)})
 
 
 def _internal(exc: BaseException) -> Response:

@@ -25,6 +25,7 @@ from service.web.http import (
     principal,
     view_response,
 )
+from service.web.live import held_open
 
 blp = Blueprint(
     "games", __name__, url_prefix="/v1", description="Games: commands, views, feeds and audits"
@@ -170,13 +171,25 @@ def _seat_view_after(done: Executed[Acted]) -> Response:
 
 
 @blp.route("/games/<game_id>/events", methods=["GET"])
-@blp.arguments(s.FeedQuerySchema(), location="query")
+@blp.arguments(s.EventsQuerySchema(), location="query")
 @blp.response(200, s.FeedSchema)
 @blp.doc(security=BEARER)
 @blp.problems(401, 403, 404, 422, 429)
 def events(query: dict[str, Any], game_id: str) -> Response:
-    """Events after `after`, oldest first: redacted for a seat, complete for an operator."""
-    feed = feeds.feed(deps(), game_uuid(game_id), principal(), query["after"], query["limit"])
+    """Events after `after`, oldest first: redacted for a seat, complete for an operator.
+
+    With `wait`, a long-poll: nothing after `after` yet holds the answer until an event
+    commits or `wait` seconds pass.
+    """
+    wait = query["wait"]
+    release = held_open() if wait else None
+    try:
+        feed = feeds.feed(
+            deps(), game_uuid(game_id), principal(), query["after"], query["limit"], wait
+        )
+    finally:
+        if release is not None:
+            release()
     response = jsonify(json_ready(feed))
     response.headers["ETag"] = etag_value(feed.version)
     return response

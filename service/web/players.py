@@ -13,6 +13,7 @@ from service.application.results import InboxUnchanged
 from service.web import schemas as s
 from service.web.api import BEARER, Blueprint
 from service.web.http import command_context, deps, if_none_match_tags, json_response, principal
+from service.web.live import held_open
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their inbox")
 
@@ -48,15 +49,21 @@ def me() -> Response:
 @blp.problems(304, 401, 403, 422, 429)
 def my_games(query: dict[str, Any]) -> Response:
     """My games, the ones where I must act first (soonest deadline, longest waiting),
-    then the others, most recently updated first."""
-    page = players.inbox(
-        deps(),
-        principal(),
-        query["status"],
-        query.get("cursor"),
-        query["limit"],
-        if_none_match_tags(),
-    )
+    then the others, most recently updated first.
+
+    With `wait` and an `If-None-Match` naming the current ETag, a long-poll: the answer
+    waits until the inbox changes (200) or `wait` seconds pass (304).
+    """
+    unless = if_none_match_tags()
+    wait = query["wait"] if unless else 0
+    release = held_open() if wait else None
+    try:
+        page = players.inbox(
+            deps(), principal(), query["status"], query.get("cursor"), query["limit"], unless, wait
+        )
+    finally:
+        if release is not None:
+            release()
     if isinstance(page, InboxUnchanged):
         response = Response(status=304)
     else:

@@ -87,6 +87,14 @@ class InboxQuerySchema(ma.Schema):
     )
     cursor = fields.String(validate=validate.Length(min=1, max=400))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+    wait = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=60),
+        metadata={
+            "description": "with If-None-Match naming the current ETag: hold the request "
+            "until the inbox changes (200) or this many seconds pass (304)"
+        },
+    )
 
 
 class PassSchema(ma.Schema):
@@ -108,6 +116,27 @@ class PlaySchema(ma.Schema):
 class FeedQuerySchema(ma.Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INT32))
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class EventsQuerySchema(FeedQuerySchema):
+    wait = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=60),
+        metadata={
+            "description": "long-poll: with no event after `after` yet, hold the request "
+            "until one commits (answered at once) or this many seconds pass (no events)"
+        },
+    )
+
+
+class StreamQuerySchema(ma.Schema):
+    after = fields.Integer(
+        validate=validate.Range(min=0, max=MAX_INT32),
+        metadata={
+            "description": "resume: start with every event after this `seq` (as "
+            "`Last-Event-ID` does; the header wins when both are given)"
+        },
+    )
 
 
 class GamesQuerySchema(ma.Schema):

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from tests.support.postgres import new_database
+from tests.support.sse import SseStream
 
 ROOT = Path(__file__).resolve().parents[2]
 YOKAI = [sys.executable, "-m", "service.cli"]
@@ -221,3 +222,71 @@ def test_serve_without_database_url_runs_an_embedded_server(tmp_path: Path) -> N
     assert code == 0
     # The embedded PostgreSQL was stopped on exit.
     assert not (data / "pgdata" / "postmaster.pid").exists()
+
+
+def _sse_stream(served: Served, path: str, headers: dict[str, str] | None = None) -> SseStream:
+    return SseStream(served.base.removeprefix("http://"), path, headers, timeout=30)
+
+
+def _started_game(served: Served, players: int = 3) -> tuple[str, list[str]]:
+    json_headers = {"Content-Type": "application/json"}
+    body = json.dumps({"players": players}).encode()
+    game = served.request("POST", "/v1/games", body, json_headers)[2]["id"]
+    tokens = [
+        served.request("POST", f"/v1/games/{game}/seats/{s}", b'{"name": "x"}', json_headers)[2][
+            "token"
+        ]
+        for s in range(players)
+    ]
+    return game, tokens
+
+
+def test_streams_on_every_gunicorn_worker_get_each_commit(served: Served) -> None:
+    """Four streams spread over the gevent workers by the kernel; a command through any
+    worker reaches all of them (the commit's notification, heard by each worker)."""
+    game, tokens = _started_game(served)
+    streams = [_sse_stream(served, f"/v1/games/{game}/stream") for _ in range(4)]
+    try:
+        first = [s.until("view")[-1].id for s in streams]
+        version = first[0] or 0
+        auth = {"Authorization": f"Bearer {tokens[0]}", "Content-Type": "application/json"}
+        view = served.request("GET", f"/v1/games/{game}/view", headers=auth)[2]
+        status = served.request(
+            "POST",
+            f"/v1/games/{game}/pass",
+            json.dumps({"cards": view["legal"][:3]}).encode(),
+            auth,
+        )[0]
+        assert status == 200
+        for stream in streams:
+            got = stream.until("view", version + 1)
+            assert [(m.event, m.id) for m in got] == [
+                ("game_event", version + 1),
+                ("view", version + 1),
+            ]
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def test_sigterm_ends_open_streams_cleanly(server_url: str, tmp_path: Path) -> None:
+    """On SIGTERM the workers end their streams themselves, with a proper end of the
+    response, so clients reconnect at once to a server that stays; then it exits 0.
+    (gunicorn alone would hold them to its graceful timeout, set far beyond the
+    streams' read deadline here, and then kill them.)"""
+    url = new_database(server_url, "yokai_sigterm")
+    running = start({"DATABASE_URL": url, "GUNICORN_CMD_ARGS": "--graceful-timeout 300"}, tmp_path)
+    try:
+        game, _ = _started_game(running)
+        streams = [_sse_stream(running, f"/v1/games/{game}/stream") for _ in range(3)]
+        for stream in streams:
+            assert stream.until("view")
+        running.process.send_signal(signal.SIGTERM)
+        for stream in streams:
+            # Ends within the read deadline (30 s), with the body's last chunk (a cut
+            # body raises IncompleteRead).
+            assert stream.next() is None
+            stream.close()
+        assert running.process.wait(timeout=60) == 0
+    finally:
+        stop(running)

@@ -98,7 +98,7 @@ def running_app(settings: Settings, container: Container | None = None) -> Itera
         yield AppUnderTest(built, create_app(settings, built))
     finally:
         if container is None:
-            built.engine.dispose()
+            built.close()
 
 
 MakeApp = Callable[..., AppUnderTest]

@@ -1,29 +1,58 @@
-"""A game's events, page by page: redacted for a seat, complete for an operator's audit."""
+"""A game's events, page by page: redacted for a seat, complete for an operator's audit.
+
+Each event a viewer may see is made by :func:`feed_event`, for the feed, its long-poll
+and the game's live stream alike."""
 
 from __future__ import annotations
 
+import time
 from uuid import UUID
 
+from service.application.changes import game_key
 from service.application.codec import decode
 from service.application.deps import Deps
 from service.application.errors import GameNotFoundError
 from service.application.identity import Operator, Principal, guard, require_operator, seat_of
 from service.application.ports import StoredEvent
 from service.application.results import AuditTrail, Feed, FeedEvent
-from service.rules import SeatViewer, redact, to_data
+from service.rules import OPERATOR, SeatViewer, Viewer, redact, to_data
 
 
-def feed(deps: Deps, game_id: UUID, principal: Principal, after: int, limit: int) -> Feed:
-    """Events after ``after`` as the principal may see them (an operator sees all)."""
-    seat = None if isinstance(principal, Operator) else seat_of(game_id, principal)
+def feed_event(row: StoredEvent, viewer: Viewer) -> FeedEvent:
+    """One stored event as ``viewer`` may see it."""
+    event = redact(decode(row), viewer)
+    return FeedEvent(row.seq, row.type, to_data(event), row.recorded_at, row.actor)
+
+
+def feed(
+    deps: Deps, game_id: UUID, principal: Principal, after: int, limit: int, wait: float = 0
+) -> Feed:
+    """Events after ``after`` as the principal may see them (an operator sees all).
+
+    With ``wait`` seconds and nothing after ``after`` yet, the answer waits until an event
+    commits (from any process: the hub hears of it) or the time is up (no events).
+    """
+    viewer: Viewer = (
+        OPERATOR if isinstance(principal, Operator) else SeatViewer(seat_of(game_id, principal))
+    )
+    if wait <= 0:
+        return _feed(deps, game_id, principal, after, limit, viewer)
+    deadline = time.monotonic() + wait
+    # Subscribed before the first read: a commit between the read and the wait wakes it.
+    with deps.changes.subscribe(game_key(game_id)) as subscription:
+        while True:
+            found = _feed(deps, game_id, principal, after, limit, viewer)
+            left = deadline - time.monotonic()
+            if found.events or left <= 0 or subscription.closing:
+                return found
+            subscription.wait(left)
+
+
+def _feed(
+    deps: Deps, game_id: UUID, principal: Principal, after: int, limit: int, viewer: Viewer
+) -> Feed:
     version, rows, next_after = _page(deps, game_id, principal, after, limit)
-    events = []
-    for row in rows:
-        event = decode(row)
-        if seat is not None:
-            event = redact(event, SeatViewer(seat))
-        events.append(FeedEvent(row.seq, row.type, to_data(event), row.recorded_at, row.actor))
-    return Feed(game_id, version, events, next_after)
+    return Feed(game_id, version, [feed_event(row, viewer) for row in rows], next_after)
 
 
 def audit(deps: Deps, game_id: UUID, principal: Principal, after: int, limit: int) -> AuditTrail:

@@ -1,0 +1,86 @@
+"""The process's one listening connection: it hears PostgreSQL's notifications of
+committed changes (channel ``yokai``, sent by the triggers of migration 0005 inside the
+appending transactions) and wakes the process's waiting streams and long-polls.
+
+It runs in a thread of its own (a greenlet under gunicorn's gevent worker: psycopg 3
+waits cooperatively once gevent has patched ``select``). When its connection is lost it
+reconnects, backing off up to 5 s, and once listening again wakes every waiter: they
+read the store by ``seq``, so what committed meanwhile is delivered, not lost.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+import psycopg
+
+from service.adapters.postgres.engine import sqlalchemy_url
+from service.application.changes import Hub
+
+CHANNEL = "yokai"
+log = logging.getLogger(__name__)
+
+
+def key_of(payload: str) -> str:
+    """A notification's hub key: its kind and id (``g <game id>``, ``p <player id>``)."""
+    return " ".join(payload.split(" ", 2)[:2])
+
+
+class Listener:
+    def __init__(self, database_url: str, hub: Hub, *, poll_seconds: float = 1.0) -> None:
+        url = sqlalchemy_url(database_url).set(drivername="postgresql")
+        self._conninfo = url.render_as_string(hide_password=False)
+        self._hub = hub
+        self._poll = poll_seconds
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._conn: psycopg.Connection[Any] | None = None
+        self.listening = threading.Event()
+        self.connections = 0  # how many times it has (re)connected
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="yokai-listener", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=self._poll + 5)
+
+    def _run(self) -> None:
+        delay = 0.1
+        while not self._stopping.is_set():
+            try:
+                with psycopg.connect(
+                    self._conninfo,
+                    autocommit=True,
+                    connect_timeout=5,
+                    keepalives=1,
+                    keepalives_idle=30,
+                    keepalives_interval=10,
+                    keepalives_count=3,
+                    application_name="yokai-listener",
+                ) as conn:
+                    self._conn = conn
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    self.connections += 1
+                    self.listening.set()
+                    delay = 0.1
+                    # Anything may have committed while nobody listened: look again.
+                    self._hub.publish_all()
+                    while not self._stopping.is_set():
+                        for note in conn.notifies(timeout=self._poll):
+                            self._hub.publish(key_of(note.payload))
+            except psycopg.Error as error:
+                if not self._stopping.is_set():
+                    log.warning("listener: %s; reconnecting in %.1f s", error, delay)
+            finally:
+                self.listening.clear()
+                self._conn = None
+            if self._stopping.wait(delay):
+                break
+            delay = min(delay * 2, 5.0)

@@ -1,0 +1,255 @@
+"""Live delivery: what a game's stream and a player's stream send, message by message.
+
+A game's stream sends the viewer's view first (or, resuming after ``seq`` N, every event
+after N and then the view), then, for each command committed since, its events and one
+view at the version it produced; ``end`` after the view of a finished game. Events are
+made by :func:`feeds.feed_event` and views by :func:`service.rules.observe`, the code
+paths of ``/events`` and of the views, so a stream shows each viewer exactly what those
+show them.
+
+Between commits a stream waits on the process's hub (service/application/changes.py),
+holding no database connection; a wake-up reads the store by ``seq``, so a wake-up that
+carries nothing, or several commits behind one wake-up, give the same messages.
+Everything that can refuse the stream (404, 401, 403, 422) is checked before the first
+message, when the stream is opened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, Generic, TypeVar
+from uuid import UUID
+
+from service.application.cache import Loaded
+from service.application.changes import Subscription, game_key, player_key
+from service.application.codec import decode
+from service.application.deps import Deps
+from service.application.errors import InvalidInputError
+from service.application.identity import (
+    Anonymous,
+    Operator,
+    Principal,
+    guard,
+    require_player,
+    seat_of,
+)
+from service.application.loading import current_version, load_at
+from service.application.ports import InboxEntry
+from service.application.queries.feeds import feed_event
+from service.application.queries.players import STATUSES
+from service.application.results import FeedEvent, Versioned
+from service.rules import OPERATOR, PUBLIC, SeatViewer, Viewer, fold, observe, public_status
+
+KEEPALIVE_SECONDS = 15.0
+INBOX_LIMIT = 500
+"""The most entries the first ``inbox`` message of a player's stream holds."""
+WATCH_SLACK = timedelta(minutes=10)
+"""How far back a player's stream looks for entries that changed while it opened (the
+times are the processes' clocks, which may differ a little)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ViewMessage:
+    view: Versioned[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class EventMessage:
+    event: FeedEvent
+
+
+@dataclass(frozen=True, slots=True)
+class EndMessage:
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class KeepAlive:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class InboxMessage:
+    games: list[InboxEntry]
+
+
+@dataclass(frozen=True, slots=True)
+class GameMessage:
+    entry: InboxEntry
+
+
+GameStreamMessage = ViewMessage | EventMessage | EndMessage | KeepAlive
+PlayerStreamMessage = InboxMessage | GameMessage | KeepAlive
+M = TypeVar("M")
+
+
+class Stream(Generic[M]):
+    """An open stream's messages; :meth:`close` frees what it holds (its place in the
+    hub) whether or not it was ever read."""
+
+    def __init__(self, messages: Iterator[M], subscription: Subscription) -> None:
+        self._messages = messages
+        self._subscription = subscription
+
+    def __iter__(self) -> Iterator[M]:
+        return self._messages
+
+    def __next__(self) -> M:
+        return next(self._messages)
+
+    def close(self) -> None:
+        try:
+            close = getattr(self._messages, "close", None)
+            if close is not None:
+                close()
+        finally:
+            self._subscription.close()
+
+
+def viewer_of(game_id: UUID, principal: Principal) -> Viewer:
+    """Who the stream is for: anyone without a token sees the public view, an operator
+    everything, a seat (or the player holding it) that seat; any other token is refused
+    as the seat's view refuses it (401, 403)."""
+    if isinstance(principal, Anonymous):
+        return PUBLIC
+    if isinstance(principal, Operator):
+        return OPERATOR
+    return SeatViewer(seat_of(game_id, principal))
+
+
+def game_stream(
+    deps: Deps,
+    game_id: UUID,
+    principal: Principal,
+    after: int | None,
+    keepalive: float = KEEPALIVE_SECONDS,
+) -> Stream[GameStreamMessage]:
+    """Open the game's stream for the principal; resume after event ``after`` if given.
+
+    Refusals are raised here, before any message; the messages come from the returned
+    iterator, which waits for commits and ends with the game, when the process shuts
+    down, or when its consumer closes it.
+    """
+    viewer = viewer_of(game_id, principal)
+    subscription = deps.changes.subscribe(game_key(game_id))
+    try:
+        with deps.uow() as uow:
+            guard(uow, principal)
+            version = current_version(uow, game_id)
+            if after is not None and after > version:
+                raise InvalidInputError(
+                    f"the game is at version {version}: there is no event {after} yet",
+                    code="after_out_of_range",
+                )
+            missed = [] if after is None else uow.events.load(game_id, after=after, upto=version)
+            loaded = load_at(uow, deps.cache, game_id, version)
+    except BaseException:
+        subscription.close()
+        raise
+    first: list[GameStreamMessage] = [EventMessage(feed_event(r, viewer)) for r in missed]
+    messages = _game_messages(deps, game_id, viewer, subscription, first, loaded, keepalive)
+    return Stream(messages, subscription)
+
+
+def _game_messages(
+    deps: Deps,
+    game_id: UUID,
+    viewer: Viewer,
+    subscription: Subscription,
+    first: list[GameStreamMessage],
+    loaded: Loaded,
+    keepalive: float,
+) -> Iterator[GameStreamMessage]:
+    try:
+        yield from first
+        yield ViewMessage(Versioned(game_id, loaded.version, observe(loaded.state, viewer)))
+        while not _finished(loaded):
+            if not subscription.wait(keepalive):
+                if subscription.closing:
+                    return
+                yield KeepAlive()
+                continue
+            if subscription.closing:
+                return
+            with deps.uow() as uow:
+                commits = uow.events.commits(game_id, loaded.version)
+            for rows in commits:
+                loaded = _advance(deps, game_id, loaded, rows)
+                for row in rows:
+                    yield EventMessage(feed_event(row, viewer))
+                yield ViewMessage(Versioned(game_id, loaded.version, observe(loaded.state, viewer)))
+        yield EndMessage(loaded.version)
+    finally:
+        subscription.close()
+
+
+def _advance(deps: Deps, game_id: UUID, loaded: Loaded, rows: list[Any]) -> Loaded:
+    """The state after one more commit's events: the process's cached state when another
+    stream (or a command) of this process already has it, else folded here and cached."""
+    version = rows[-1].seq
+    cached = deps.cache.get(game_id)
+    if cached is not None and cached.version == version:
+        return cached
+    after = Loaded(fold((decode(r) for r in rows), loaded.state), version, rows[-1].hash)
+    deps.cache.put(game_id, after)
+    return after
+
+
+def _finished(loaded: Loaded) -> bool:
+    return public_status(loaded.state) == "finished"
+
+
+def player_stream(
+    deps: Deps, principal: Principal, keepalive: float = KEEPALIVE_SECONDS
+) -> Stream[PlayerStreamMessage]:
+    """Open the player's stream: the active inbox, then each entry that changes.
+
+    Refusals (401, 403) are raised here, before any message.
+    """
+    player = require_player(principal)
+    subscription = deps.changes.subscribe(player_key(player.player_id))
+    since = deps.clock.now() - WATCH_SLACK
+    try:
+        with deps.uow() as uow:
+            guard(uow, principal)
+            active = uow.inbox.page(player.player_id, STATUSES["active"], None, INBOX_LIMIT)
+            watched = uow.inbox.watched(player.player_id, since)
+    except BaseException:
+        subscription.close()
+        raise
+    messages = _player_messages(
+        deps, player.player_id, subscription, active, watched, since, keepalive
+    )
+    return Stream(messages, subscription)
+
+
+def _player_messages(
+    deps: Deps,
+    player_id: UUID,
+    subscription: Subscription,
+    active: list[InboxEntry],
+    watched: list[InboxEntry],
+    since: Any,
+    keepalive: float,
+) -> Iterator[PlayerStreamMessage]:
+    known = {e.game_id: e for e in watched}
+    try:
+        yield InboxMessage(active)
+        while True:
+            if not subscription.wait(keepalive):
+                if subscription.closing:
+                    return
+                yield KeepAlive()
+                continue
+            if subscription.closing:
+                return
+            with deps.uow() as uow:
+                entries = uow.inbox.watched(player_id, since)
+            for entry in entries:
+                if known.get(entry.game_id) != entry:
+                    known[entry.game_id] = entry
+                    yield GameMessage(entry)
+    finally:
+        subscription.close()

@@ -1,0 +1,240 @@
+"""Live delivery over HTTP: Server-Sent Events streams of a game and of a player, and the
+limits on what each token and address may hold open.
+
+A stream is checked (404, 401, 403, 422, 429) before its first byte; then its messages
+(service/application/queries/streams.py) are written as SSE as they come. Under
+gunicorn's gevent worker (deploy/gunicorn.conf.py) a waiting stream is a parked greenlet:
+no OS thread, no database connection.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from flask import Response, current_app, request
+
+from service.application.identity import Operator, PlayerHolder, Principal, SeatHolder
+from service.application.queries import streams
+from service.application.queries.streams import (
+    EndMessage,
+    EventMessage,
+    GameMessage,
+    InboxMessage,
+    KeepAlive,
+    Stream,
+    ViewMessage,
+)
+from service.web import schemas as s
+from service.web.api import BEARER, Blueprint
+from service.web.errors import RateLimitedError, RequestProblemError
+from service.web.http import deps, game_uuid, json_ready, principal, rendered
+
+blp = Blueprint("live", __name__, url_prefix="/v1", description="Live delivery: event streams")
+
+INBOX_ENTRY = s.InboxEntrySchema()  # as GET /v1/me/games gives an entry
+_LAST_EVENT_ID = re.compile(r"^\d{1,10}$")
+RETRY_AFTER_SECONDS = 5
+
+
+class OpenStreams:
+    """How many streams and waiting long-polls each token and each address holds open
+    in this process; one more than the limit is refused (429 ``too_many_streams``)."""
+
+    def __init__(self, per_token: int, per_address: int, keepalive: float) -> None:
+        self.per_token = per_token
+        self.per_address = per_address
+        self.keepalive = keepalive
+        self._lock = threading.Lock()
+        self._open: dict[str, int] = {}
+
+    def acquire(self, who: Principal, address: str) -> Callable[[], None]:
+        """Take a place for ``who`` from ``address``; the returned function gives it back
+        (once, however often it is called)."""
+        keys = [("ip:" + address, self.per_address)]
+        if isinstance(who, SeatHolder | PlayerHolder | Operator):
+            keys.append((who.scope, self.per_token))
+        with self._lock:
+            for key, limit in keys:
+                if self._open.get(key, 0) >= limit:
+                    raise RateLimitedError(
+                        RETRY_AFTER_SECONDS,
+                        "too_many_streams",
+                        f"at most {limit} open streams and waiting requests per "
+                        f"{'address' if key.startswith('ip:') else 'token'}",
+                    )
+            for key, _ in keys:
+                self._open[key] = self._open.get(key, 0) + 1
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            with self._lock:
+                if released:
+                    return
+                released = True
+                for key, _ in keys:
+                    left = self._open[key] - 1
+                    if left:
+                        self._open[key] = left
+                    else:
+                        del self._open[key]
+
+        return release
+
+    def held(self) -> int:
+        with self._lock:
+            return sum(n for key, n in self._open.items() if key.startswith("ip:"))
+
+
+def open_streams() -> OpenStreams:
+    found: OpenStreams = current_app.extensions["yokai_streams"]
+    return found
+
+
+def held_open() -> Callable[[], None]:
+    """A place among the open streams for this request's token and address."""
+    return open_streams().acquire(principal(), request.remote_addr or "")
+
+
+def _sse(event: str, ident: int | None, data: Any) -> bytes:
+    head = f"event: {event}\n" + (f"id: {ident}\n" if ident is not None else "")
+    return f"{head}data: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
+
+
+KEEPALIVE_LINE = b": keep-alive\n\n"
+
+
+def encode(message: Any) -> bytes:
+    """One stream message as SSE bytes."""
+    match message:
+        case ViewMessage(view=view):
+            return _sse("view", view.version, rendered(view))
+        case EventMessage(event=event):
+            return _sse("game_event", event.seq, json_ready(event))
+        case EndMessage(version=version):
+            return _sse("end", None, {"version": version})
+        case InboxMessage(games=games):
+            return _sse("inbox", None, {"games": INBOX_ENTRY.dump(games, many=True)})
+        case GameMessage(entry=entry):
+            return _sse("game", None, INBOX_ENTRY.dump(entry))
+        case KeepAlive():
+            return KEEPALIVE_LINE
+    raise TypeError(f"not a stream message: {message!r}")  # pragma: no cover
+
+
+class EventStreamBody:
+    """The response body: the stream's messages as SSE; closing it (the client went
+    away, the server stops) closes the stream and gives back its place."""
+
+    def __init__(self, stream: Stream[Any], release: Callable[[], None]) -> None:
+        self._stream = stream
+        self._release = release
+
+    def __iter__(self) -> Iterator[bytes]:
+        for message in self._stream:
+            yield encode(message)
+
+    def close(self) -> None:
+        try:
+            self._stream.close()
+        finally:
+            self._release()
+
+
+def event_stream(stream: Stream[Any], release: Callable[[], None]) -> Response:
+    response = Response(EventStreamBody(stream, release), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache, no-store"
+    response.headers["X-Accel-Buffering"] = "no"  # a proxy must not hold messages back
+    return response
+
+
+def _resume_after(query: dict[str, Any]) -> int | None:
+    header = request.headers.get("Last-Event-ID")
+    if header is None or header.strip() == "":
+        after: int | None = query.get("after")
+        return after
+    if not _LAST_EVENT_ID.match(header.strip()):
+        raise RequestProblemError(
+            422, "invalid_last_event_id", "Last-Event-ID must be an event's seq (a number)"
+        )
+    return int(header)
+
+
+_STREAM_DOC = {
+    "description": "Server-Sent Events. `event: view` (`id`: the version; `data`: the "
+    "viewer's view, as `GET /v1/games/{id}` (public), `/view` (a seat) or `/state` (an "
+    "operator) give it at that version); `event: game_event` (`id`: the seq; `data`: the "
+    "event as the viewer's `/events` feed gives it; the public sees what no seat hides); "
+    '`event: end` (`data`: `{"version": n}`) after the view of a finished game, then the '
+    "stream closes; `: keep-alive` comments at least every 15 s.",
+    "content": {
+        "text/event-stream": {
+            "schema": {"type": "string"},
+            "example": 'event: view\nid: 12\ndata: {"id": "...", "version": 12, ...}\n\n'
+            'event: game_event\nid: 13\ndata: {"seq": 13, "type": "CardPlayed", ...}\n\n'
+            'event: view\nid: 13\ndata: {"id": "...", "version": 13, ...}\n\n'
+            ": keep-alive\n\n",
+        }
+    },
+}
+_LAST_EVENT_ID_HEADER = {
+    "in": "header",
+    "name": "Last-Event-ID",
+    "required": False,
+    "schema": {"type": "string", "pattern": "^[0-9]{1,10}$"},
+    "description": "resume after this seq: every event after it, then the view (422 when "
+    "it is not a number or is ahead of the game)",
+}
+
+
+@blp.route("/games/<game_id>/stream", methods=["GET"])
+@blp.arguments(s.StreamQuerySchema(), location="query")
+@blp.doc(
+    security=[{}, *BEARER],
+    parameters=[_LAST_EVENT_ID_HEADER],
+    responses={"200": _STREAM_DOC},
+)
+@blp.problems(401, 403, 404, 422, 429)
+def game_stream(query: dict[str, Any], game_id: str) -> Response:
+    """A game as it happens: the viewer's view, then each command's events and the new view.
+
+    No token: the public view; a seat's token (or the token of the player holding it):
+    that seat; an operator's token: everything.
+    """
+    after = _resume_after(query)
+    release = held_open()
+    try:
+        stream = streams.game_stream(
+            deps(), game_uuid(game_id), principal(), after, open_streams().keepalive
+        )
+    except BaseException:
+        release()
+        raise
+    return event_stream(stream, release)
+
+
+_PLAYER_STREAM_DOC = {
+    "description": 'Server-Sent Events. `event: inbox` (`data`: `{"games": [entry...]}`, '
+    "the active inbox in inbox order) first, then `event: game` (`data`: one inbox entry) "
+    "each time one of the player's games changes; `: keep-alive` comments at least every "
+    "15 s.",
+    "content": {"text/event-stream": {"schema": {"type": "string"}}},
+}
+
+
+@blp.route("/me/stream", methods=["GET"])
+@blp.doc(security=BEARER, responses={"200": _PLAYER_STREAM_DOC})
+@blp.problems(401, 403, 429)
+def player_stream() -> Response:
+    """My games as they change: the active inbox, then each entry that changes."""
+    release = held_open()
+    try:
+        stream = streams.player_stream(deps(), principal(), open_streams().keepalive)
+    except BaseException:
+        release()
+        raise
+    return event_stream(stream, release)
