@@ -39,7 +39,7 @@ from service.application.identity import (
     SeatHolder,
     token_digest,
 )
-from service.application.ports import InboxEntry, UnitOfWorkFactory
+from service.application.ports import InboxEntry, StoreUnavailableError, UnitOfWorkFactory
 from service.application.queries import streams
 from service.application.queries.feeds import feed, feed_event
 from service.application.queries.players import inbox
@@ -904,3 +904,34 @@ def test_a_players_stream_gives_the_inbox_then_each_change_of_the_players_games(
     assert {e.player_id for e in seen} == {mio.player_id}
     stream.close()
     assert deps.changes.waiters() == 0
+
+
+def test_a_stream_whose_store_goes_away_ends_and_resumes_without_a_gap(
+    table: Table, game: Game
+) -> None:
+    """The store cannot be reached when a commit wakes the stream (a database restart):
+    the stream ends, and its client's reconnect with the last id it got misses nothing."""
+    deps = table.deps
+    down = False
+
+    def units(*, snapshot: bool = False) -> FakeUnitOfWork:
+        if down:
+            raise StoreUnavailableError("the server restarts")
+        return table.db.unit_of_work(snapshot=snapshot)
+
+    flaky = replace(deps, uow=units)
+    stream = streams.game_stream(flaky, game.id, game.seats[0], None, keepalive=0.01)
+    first = next(stream)
+    assert isinstance(first, ViewMessage)
+    version = table.pass_first_three(game, 2).version
+    down = True
+    assert list(stream) == []  # woken, cannot read: ends
+    assert deps.changes.waiters() == 0
+    down = False
+    resumed = streams.game_stream(flaky, game.id, game.seats[0], first.view.version)
+    *events, view = list(itertools.islice(resumed, version - first.view.version + 1))
+    assert [m.event.seq for m in events if isinstance(m, EventMessage)] == list(
+        range(first.view.version + 1, version + 1)
+    )
+    assert view == ViewMessage(seat_view_at(deps, game.id, game.seats[0], version))
+    resumed.close()

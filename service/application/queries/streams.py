@@ -11,7 +11,8 @@ Between commits a stream waits on the process's hub (service/application/changes
 holding no database connection; a wake-up reads the store by ``seq``, so a wake-up that
 carries nothing, or several commits behind one wake-up, give the same messages.
 Everything that can refuse the stream (404, 401, 403, 422) is checked before the first
-message, when the stream is opened.
+message, when the stream is opened. A stream whose store cannot be reached ends (its
+client reconnects, and resumes with ``Last-Event-ID``, once the store is back).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from service.application.identity import (
     seat_of,
 )
 from service.application.loading import current_version, load_at
-from service.application.ports import InboxEntry
+from service.application.ports import InboxEntry, StoreUnavailableError
 from service.application.queries.feeds import feed_event
 from service.application.queries.players import STATUSES
 from service.application.results import FeedEvent, Versioned
@@ -173,8 +174,11 @@ def _game_messages(
                 continue
             if subscription.closing:
                 return
-            with deps.uow() as uow:
-                commits = uow.events.commits(game_id, loaded.version)
+            try:
+                with deps.uow() as uow:
+                    commits = uow.events.commits(game_id, loaded.version)
+            except StoreUnavailableError:
+                return  # the client reconnects with Last-Event-ID once the store is back
             for rows in commits:
                 loaded = _advance(deps, game_id, loaded, rows)
                 for row in rows:
@@ -245,8 +249,11 @@ def _player_messages(
                 continue
             if subscription.closing:
                 return
-            with deps.uow() as uow:
-                entries = uow.inbox.watched(player_id, since)
+            try:
+                with deps.uow() as uow:
+                    entries = uow.inbox.watched(player_id, since)
+            except StoreUnavailableError:
+                return  # the client reconnects and starts again from the inbox
             for entry in entries:
                 if known.get(entry.game_id) != entry:
                     known[entry.game_id] = entry
