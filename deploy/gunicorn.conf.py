@@ -42,8 +42,15 @@ def post_worker_init(worker):  # type: ignore[no-untyped-def]
     previous = signal.getsignal(signal.SIGTERM)
 
     def on_term(signum, frame):  # type: ignore[no-untyped-def]
-        # Not in the signal handler itself: closing takes locks (a greenlet under gevent).
-        threading.Thread(target=begin_shutdown, args=(app,), daemon=True).start()
+        # Not in the handler itself: closing takes locks. Under gevent the handler runs
+        # in the event loop, where nothing may block (not even Thread.start()): a
+        # greenlet of its own, as gunicorn's gevent worker does for SIGQUIT.
+        if "Gevent" in type(worker).__name__:
+            import gevent  # noqa: PLC0415 - only in gevent workers
+
+            gevent.spawn(begin_shutdown, app)
+        else:
+            threading.Thread(target=begin_shutdown, args=(app,), daemon=True).start()
         if callable(previous):
             previous(signum, frame)
 

@@ -288,5 +288,8 @@ def test_sigterm_ends_open_streams_cleanly(server_url: str, tmp_path: Path) -> N
             assert stream.next() is None
             stream.close()
         assert running.process.wait(timeout=60) == 0
+        log = running.process.stdout.read().decode() if running.process.stdout else ""
+        assert "Traceback" not in log, log  # the workers ended their streams, not crashed
+        assert "Exception in worker process" not in log, log
     finally:
         stop(running)
