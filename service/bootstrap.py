@@ -16,6 +16,7 @@ from service.application.changes import Hub
 from service.application.deps import Deps
 from service.application.identity import Identity
 from service.application.ports import Clock, Dealer, UnitOfWork
+from service.application.recent import RecentCommits
 from service.settings import Settings
 
 
@@ -47,7 +48,8 @@ def build(
     # The listener starts with the first stream or long-poll of the process (after the
     # fork, in the process that serves it); nothing else needs it.
     hub = Hub()
-    listener = Listener(settings.database_url, hub)
+    recent = RecentCommits()
+    listener = Listener(settings.database_url, hub, recent=recent)
     hub.on_first_subscription(listener.start)
     deps = Deps(
         uow=unit_of_work,
@@ -56,5 +58,6 @@ def build(
         cache=StateCache(settings.state_cache_size),
         identity=Identity(unit_of_work, settings.operator_token),
         changes=hub,
+        recent=recent,
     )
     return Container(deps, DatabaseHealth(engine, settings.database_url), engine, listener)

@@ -1,10 +1,10 @@
-"""Commit notifications: every change to a game or to a player's inbox is announced on
-the channel ``yokai`` by ``pg_notify`` in the transaction that makes it, so listeners
-hear of it when (and only if) it commits.
+"""Commit notifications for players: every change to a player's inbox entry is
+announced on the channel ``yokai`` by ``pg_notify`` in the transaction that makes it, so
+listeners hear of it when (and only if) it commits. Payload: ``p <player id>``;
+PostgreSQL folds identical payloads of one transaction into one notification.
 
-Payloads: ``g <game id> <version>`` when a game's row is written (each command that
-appends events writes it once), ``p <player id>`` when one of a player's inbox entries
-is. PostgreSQL folds identical payloads of one transaction into one notification.
+(Games are announced by the statement that appends their events, with the events
+themselves: service/adapters/postgres/events.py.)
 
 Revision ID: 0005
 Revises: 0004
@@ -26,16 +26,6 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     op.execute(
         """
-        CREATE FUNCTION yokai_notify_game() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            PERFORM pg_notify('yokai', 'g ' || NEW.id::text || ' ' || NEW.version::text);
-            RETURN NULL;
-        END
-        $$
-        """
-    )
-    op.execute(
-        """
         CREATE FUNCTION yokai_notify_player() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
             PERFORM pg_notify('yokai', 'p ' || NEW.player_id::text);
@@ -45,10 +35,6 @@ def upgrade() -> None:
         """
     )
     op.execute(
-        "CREATE TRIGGER games_notify AFTER INSERT OR UPDATE ON games "
-        "FOR EACH ROW EXECUTE FUNCTION yokai_notify_game()"
-    )
-    op.execute(
         "CREATE TRIGGER inbox_notify AFTER INSERT OR UPDATE ON inbox "
         "FOR EACH ROW EXECUTE FUNCTION yokai_notify_player()"
     )
@@ -56,6 +42,4 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.execute("DROP TRIGGER inbox_notify ON inbox")
-    op.execute("DROP TRIGGER games_notify ON games")
     op.execute("DROP FUNCTION yokai_notify_player()")
-    op.execute("DROP FUNCTION yokai_notify_game()")

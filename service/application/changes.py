@@ -74,8 +74,10 @@ class Hub:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._waiting: dict[str, set[Subscription]] = {}
+        self._announced: dict[str, int] = {}
         self._start: Callable[[], None] | None = None
         self.closing = False
+        self.epoch = 0  # counts publish_all: after one, nothing announced may be trusted
 
     def on_first_subscription(self, start: Callable[[], None]) -> None:
         """Call ``start`` (the listener's) when the first waiter subscribes."""
@@ -93,15 +95,26 @@ class Hub:
             subscription.wake()
         return subscription
 
-    def publish(self, key: str) -> None:
+    def publish(self, key: str, version: int | None = None) -> None:
+        """Wake the waiters of ``key``; ``version``: the game's version the commit left
+        (kept while someone waits on the key, see :meth:`announced`)."""
         with self._lock:
             waiting = list(self._waiting.get(key, ()))
+            if version is not None and waiting:
+                self._announced[key] = max(version, self._announced.get(key, 0))
         for subscription in waiting:
             subscription.wake()
+
+    def announced(self, key: str) -> int | None:
+        """The newest version announced for ``key`` since someone waits on it (None: no
+        version was announced)."""
+        with self._lock:
+            return self._announced.get(key)
 
     def publish_all(self) -> None:
         """Wake every waiter (the listener (re)connected: anything may have changed)."""
         with self._lock:
+            self.epoch += 1
             waiting = [s for subs in self._waiting.values() for s in subs]
         for subscription in waiting:
             subscription.wake()
@@ -122,3 +135,4 @@ class Hub:
                 subs.discard(subscription)
                 if not subs:
                     del self._waiting[subscription.key]
+                    self._announced.pop(subscription.key, None)

@@ -9,6 +9,7 @@ from service.application.cache import StateCache
 from service.application.changes import Hub
 from service.application.identity import Identity
 from service.application.ports import Clock, Dealer, UnitOfWorkFactory
+from service.application.recent import RecentCommits
 
 
 @dataclass(frozen=True)
@@ -19,3 +20,4 @@ class Deps:
     cache: StateCache
     identity: Identity
     changes: Hub = field(default_factory=Hub)  # what streams and long-polls wait on
+    recent: RecentCommits = field(default_factory=RecentCommits)  # shared by streams

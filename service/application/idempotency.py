@@ -88,6 +88,7 @@ def run(deps: Deps, handler: Registered, command: Command, ctx: Context) -> Exec
                 uow.commit()
             for written, loaded in tx.written.items():
                 deps.cache.put(written, loaded)
+                deps.recent.committed(written, tx.appended.get(written, ()), loaded)
             game = None if isinstance(result, PlayerCreated) else tx.written.get(result.game_id)
             return Executed(result, game)
         except _DecideAgain:

@@ -18,7 +18,7 @@ from service.application.deps import Deps
 from service.application.errors import StaleVersionError
 from service.application.identity import Principal
 from service.application.loading import NEW_GAME, SNAPSHOT_EVERY, load, snapshot
-from service.application.ports import Actor, GameSummary, UnitOfWork
+from service.application.ports import Actor, GameSummary, StoredEvent, UnitOfWork
 from service.rules import Command, public_status
 
 
@@ -48,6 +48,7 @@ class Transaction:
         self.optimistic = False
         """Whether a game was taken from the cache without asking the store."""
         self.written: dict[UUID, Loaded] = {}
+        self.appended: dict[UUID, list[StoredEvent]] = {}
         """The state of each game this transaction appended to, after its events."""
 
     @property
@@ -103,6 +104,7 @@ class Transaction:
             )
             self.uow.games.add(summary)
         self.uow.events.append(rows)
+        self.appended.setdefault(game_id, []).extend(rows)
         if game.version != 0:
             status = public_status(state)
             self.uow.games.update(game_id, status=status, version=version, updated_at=self.now)

@@ -135,8 +135,16 @@ class EventStreamBody:
         self._release = release
 
     def __iter__(self) -> Iterator[bytes]:
+        # A command's events go out with its view, in one write (one system call and one
+        # chunk instead of one per message).
+        pending: list[bytes] = []
         for message in self._stream:
-            yield encode(message)
+            pending.append(encode(message))
+            if not isinstance(message, EventMessage):
+                yield b"".join(pending)
+                pending.clear()
+        if pending:  # pragma: no cover - a stream's events are always followed by a view
+            yield b"".join(pending)
 
     def close(self) -> None:
         try:

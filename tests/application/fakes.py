@@ -294,8 +294,8 @@ class FakeUnitOfWork:
             self.db.commits += 1
             hub = self.db.hub
             if hub is not None:
-                for game_id in self.staged.games:
-                    hub.publish(game_key(game_id))
+                for game_id, summary in self.staged.games.items():
+                    hub.publish(game_key(game_id), summary.version)
                 for player_id, _ in self.staged.inbox:
                     hub.publish(player_key(player_id))
         self._end()

@@ -14,10 +14,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
+from uuid import UUID
 
 import pytest
 
+from service.adapters.postgres.events import SqlEventStore
 from service.application.changes import Hub
+from service.application.ports import StoredEvent
 from tests.support.api import OPERATOR, Api, Game, bearer
 from tests.support.postgres import AppUnderTest, MakeApp
 from tests.support.sse import Message, SseStream, served
@@ -315,3 +318,35 @@ def test_inbox_long_poll_and_player_stream(two: tuple[AppUnderTest, str, Api]) -
             changed = stream.until("game")[-1].data
         assert changed == latest
         assert (changed["my_turn"], changed["action"]) == (True, "pass")
+
+
+def test_a_commit_notification_carries_its_events_to_the_other_process(
+    two: tuple[AppUnderTest, str, Api], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The streaming process takes a command's events from the commit's notification
+    (migration 0005) and reads nothing back from the store; what it sends is what the
+    feed gives."""
+    streaming, host, api = two
+    reads: list[int] = []
+    original = SqlEventStore.commits
+
+    def counted(self: SqlEventStore, game_id: UUID, after: int) -> list[list[StoredEvent]]:
+        reads.append(after)
+        return original(self, game_id, after)
+
+    monkeypatch.setattr(SqlEventStore, "commits", counted)
+    warm_up = api.start(3)  # its stream starts the listener (whose connecting wakes all)
+    with SseStream(host, f"/v1/games/{warm_up.id}/stream") as first:
+        first.until("view")
+        _listening(streaming)
+    game = api.start(4, scoring="basic")
+    reads.clear()  # the warm-up stream's, woken as the listener connected
+    with SseStream(host, f"/v1/games/{game.id}/stream", game.seat_headers(3)) as stream:
+        start = stream.until("view")[-1].id or 0
+        rng = random.Random(8)
+        for _ in range(6):
+            api.act_randomly(game, rng)
+        version = api.public(game.id)["version"]
+        got = stream.until("view", version)
+    assert [m.data for m in got if m.event == "game_event"] == api.feed(game, 3, start)
+    assert reads == []

@@ -3,7 +3,9 @@ global order that feeds across games follow."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -38,6 +40,10 @@ _PAGE = (
 _ACTORS = {kind.value: kind for kind in ActorKind}
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+
+
 def _stored(r: Sequence[Any]) -> StoredEvent:
     return StoredEvent(
         game_id=r[0],
@@ -45,13 +51,54 @@ def _stored(r: Sequence[Any]) -> StoredEvent:
         type=r[2],
         schema_version=r[3],
         data=r[4],
-        recorded_at=r[5],
+        recorded_at=r[5].astimezone(UTC),
         actor=Actor(_ACTORS[r[6]], r[7]),
         request_id=r[8],
         idempotency_key=r[9],
         prev_hash=r[10],
         hash=r[11],
     )
+
+
+CHANNEL = "yokai"
+"""Where commits are announced (service/adapters/postgres/listener.py listens)."""
+NOTIFY_LIMIT = 7900  # PostgreSQL refuses payloads of 8000 bytes or more
+
+
+def notification(rows: Sequence[StoredEvent]) -> str:
+    """A command's announcement: ``g <game id> <version> <previous version>``, then its
+    events as JSON rows when the payload stays under PostgreSQL's limit, so listeners
+    need not read them back."""
+    first, last = rows[0], rows[-1]
+    head = f"g {first.game_id} {last.seq} {first.seq - 1}"
+    body = json.dumps(
+        [
+            [
+                e.seq,
+                e.type,
+                e.schema_version,
+                e.data,
+                (e.recorded_at - _EPOCH) // _MICROSECOND,
+                e.actor.kind.value,
+                e.actor.seat,
+                e.request_id,
+                e.idempotency_key,
+                e.prev_hash,
+                e.hash,
+            ]
+            for e in rows
+        ],
+        separators=(",", ":"),
+    )
+    if len(head) + 1 + len(body.encode()) < NOTIFY_LIMIT:
+        return f"{head} {body}"
+    return head
+
+
+def from_notification(game_id: UUID, r: Sequence[Any]) -> StoredEvent:
+    """An event as the commit notification's JSON row gives it (migration 0005): the
+    columns in order, ``recorded_at`` in microseconds since the epoch."""
+    return _stored([game_id, *r[:4], _EPOCH + timedelta(microseconds=r[4]), *r[5:]])
 
 
 class SqlEventStore:
@@ -100,6 +147,7 @@ class SqlEventStore:
             )
         sql = _INSERT + ", ".join([_ROW] * len(rows))
         self._session.write(Statement(sql, params), rows[0].game_id)
+        self._session.notify(CHANNEL, notification(rows))
 
     def commits(self, game_id: UUID, after: int) -> list[list[StoredEvent]]:
         rows = self._session.fetch(

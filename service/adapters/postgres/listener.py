@@ -1,6 +1,7 @@
 """The process's one listening connection: it hears PostgreSQL's notifications of
-committed changes (channel ``yokai``, sent by the triggers of migration 0005 inside the
-appending transactions) and wakes the process's waiting streams and long-polls.
+committed changes (channel ``yokai``: each command's append announces itself in its own
+statement, events.py; inbox rows by the trigger of migration 0005) and wakes the
+process's waiting streams and long-polls.
 
 It runs in a thread of its own (a greenlet under gunicorn's gevent worker: psycopg 3
 waits cooperatively once gevent has patched ``select``). When its connection is lost it
@@ -10,29 +11,53 @@ read the store by ``seq``, so what committed meanwhile is delivered, not lost.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from typing import Any
+from uuid import UUID
 
 import psycopg
 
 from service.adapters.postgres.engine import sqlalchemy_url
+from service.adapters.postgres.events import CHANNEL, from_notification
 from service.application.changes import Hub
+from service.application.ports import StoredEvent
+from service.application.recent import RecentCommits
 
-CHANNEL = "yokai"
 log = logging.getLogger(__name__)
 
 
-def key_of(payload: str) -> str:
-    """A notification's hub key: its kind and id (``g <game id>``, ``p <player id>``)."""
-    return " ".join(payload.split(" ", 2)[:2])
+def parse(payload: str) -> tuple[str, int | None]:
+    """A notification's hub key (``g <game id>``, ``p <player id>``) and the version it
+    announces, if any."""
+    parts = payload.split(" ", 3)
+    version = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else None
+    return " ".join(parts[:2]), version
+
+
+def commit_of(payload: str) -> tuple[UUID, list[StoredEvent]] | None:
+    """The game and the events of a game's notification that carries them."""
+    parts = payload.split(" ", 4)
+    if len(parts) < 5 or parts[0] != "g":
+        return None
+    game_id = UUID(parts[1])
+    return game_id, [from_notification(game_id, r) for r in json.loads(parts[4])]
 
 
 class Listener:
-    def __init__(self, database_url: str, hub: Hub, *, poll_seconds: float = 1.0) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        hub: Hub,
+        *,
+        recent: RecentCommits | None = None,
+        poll_seconds: float = 1.0,
+    ) -> None:
         url = sqlalchemy_url(database_url).set(drivername="postgresql")
         self._conninfo = url.render_as_string(hide_password=False)
         self._hub = hub
+        self._recent = recent  # handed the events a notification carries
         self._poll = poll_seconds
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -50,6 +75,19 @@ class Listener:
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout=self._poll + 5)
+
+    def _heard(self, payload: str) -> None:
+        key, version = parse(payload)
+        recent = self._recent
+        if recent is not None and key.startswith("g ") and recent.watching(UUID(key[2:])):
+            try:
+                found = commit_of(payload)
+            except (ValueError, KeyError, TypeError, IndexError) as error:
+                log.warning("listener: unreadable notification: %s", error)
+                found = None
+            if found is not None:
+                recent.offer(*found)  # before the wake-up: the streams find it held
+        self._hub.publish(key, version)
 
     def _run(self) -> None:
         delay = 0.1
@@ -74,7 +112,7 @@ class Listener:
                     self._hub.publish_all()
                     while not self._stopping.is_set():
                         for note in conn.notifies(timeout=self._poll):
-                            self._hub.publish(key_of(note.payload))
+                            self._heard(note.payload)
             except psycopg.Error as error:
                 if not self._stopping.is_set():
                     log.warning("listener: %s; reconnecting in %.1f s", error, delay)

@@ -59,6 +59,7 @@ class Session:
     _locks: list[Statement] = field(default_factory=list)
     _writes: list[Statement] = field(default_factory=list)
     _write_games: list[UUID] = field(default_factory=list)
+    _notices: list[tuple[str, str]] = field(default_factory=list)
 
     # -- building ------------------------------------------------------------------------
 
@@ -84,6 +85,10 @@ class Session:
         self._writes.append(statement)
         if game_id is not None:
             self._write_games.append(game_id)
+
+    def notify(self, channel: str, payload: str) -> None:
+        """Announce ``payload`` on ``channel`` with the writes: sent only if they commit."""
+        self._notices.append((channel, payload))
 
     # -- running -------------------------------------------------------------------------
 
@@ -122,11 +127,11 @@ class Session:
         all or nothing, without BEGIN and COMMIT), or, in a transaction a lock began,
         that statement and COMMIT in one round trip."""
         opening, locks = self._opening(), self._locks
-        checks, writes = self._checks, self._writes
-        self._locks, self._writes = [], []
+        checks, writes, notices = self._checks, self._writes, self._notices
+        self._locks, self._writes, self._notices = [], [], []
         statements = [*opening, *locks]
         if checks or writes:
-            statements.append(_one_statement(checks, writes))
+            statements.append(_one_statement(checks, writes, notices))
         if self._in_transaction:
             statements.append(Statement("COMMIT"))
         if statements:
@@ -229,7 +234,7 @@ class Session:
             conn.rollback()
         self._in_transaction = False
         self._checks, self._locks, self._writes = [], [], []
-        self._write_games = []
+        self._write_games, self._notices = [], []
 
 
 def _guarded(checks: list[Statement], query: Statement, order: str | None) -> Statement:
@@ -243,11 +248,16 @@ def _guarded(checks: list[Statement], query: Statement, order: str | None) -> St
     return Statement(sql, [p for s in [*checks, query] for p in s.params])
 
 
-def _one_statement(checks: list[Statement], writes: list[Statement]) -> Statement:
+def _one_statement(
+    checks: list[Statement],
+    writes: list[Statement],
+    notices: Sequence[tuple[str, str]] = (),
+) -> Statement:
     """Checks and writes as the parts of one statement. Data-modifying parts of a WITH
     always run; the checks run because the final SELECT reads them, and a check that
-    fails fails the whole statement."""
-    if not checks and len(writes) == 1:
+    fails fails the whole statement. Notices are ``pg_notify`` calls of the final
+    SELECT: PostgreSQL sends them when (and only if) the transaction commits."""
+    if not checks and not notices and len(writes) == 1:
         return writes[0]
     parts: list[str] = []
     params: list[Any] = []
@@ -257,8 +267,13 @@ def _one_statement(checks: list[Statement], writes: list[Statement]) -> Statemen
     for i, s in enumerate(writes):
         parts.append(f"w{i} AS ({s.sql})")
         params.extend(s.params)
-    read = ", ".join(f"(SELECT count(*) FROM c{i})" for i in range(len(checks))) or "1"
-    return Statement(f"WITH {', '.join(parts)} SELECT {read}", params)
+    read = ", ".join(
+        [f"(SELECT count(*) FROM c{i})" for i in range(len(checks))]
+        + ["pg_notify(%s, %s)"] * len(notices)
+    )
+    for notice in notices:
+        params.extend(notice)
+    return Statement(f"WITH {', '.join(parts)} SELECT {read or '1'}", params)
 
 
 def check_connections_on_checkout(engine: Engine) -> None:

@@ -17,7 +17,8 @@ client reconnects, and resumes with ``Last-Event-ID``, once the store is back).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Generic, TypeVar
@@ -25,7 +26,6 @@ from uuid import UUID
 
 from service.application.cache import Loaded
 from service.application.changes import Subscription, game_key, player_key
-from service.application.codec import decode
 from service.application.deps import Deps
 from service.application.errors import InvalidInputError
 from service.application.identity import (
@@ -41,7 +41,7 @@ from service.application.ports import InboxEntry, StoreUnavailableError
 from service.application.queries.feeds import feed_event
 from service.application.queries.players import STATUSES
 from service.application.results import FeedEvent, Versioned
-from service.rules import OPERATOR, PUBLIC, SeatViewer, Viewer, fold, observe, public_status
+from service.rules import OPERATOR, PUBLIC, SeatViewer, Viewer, observe, public_status
 
 KEEPALIVE_SECONDS = 15.0
 INBOX_LIMIT = 500
@@ -90,9 +90,15 @@ class Stream(Generic[M]):
     """An open stream's messages; :meth:`close` frees what it holds (its place in the
     hub) whether or not it was ever read."""
 
-    def __init__(self, messages: Iterator[M], subscription: Subscription) -> None:
+    def __init__(
+        self,
+        messages: Iterator[M],
+        subscription: Subscription,
+        release: Callable[[], None] | None = None,
+    ) -> None:
         self._messages = messages
         self._subscription = subscription
+        self._release = release
 
     def __iter__(self) -> Iterator[M]:
         return self._messages
@@ -107,6 +113,18 @@ class Stream(Generic[M]):
                 close()
         finally:
             self._subscription.close()
+            if self._release is not None:
+                self._release()
+
+
+def _once(action: Callable[[], None]) -> Callable[[], None]:
+    done = threading.Lock()
+
+    def run() -> None:
+        if done.acquire(blocking=False):
+            action()
+
+    return run
 
 
 def viewer_of(game_id: UUID, principal: Principal) -> Viewer:
@@ -150,8 +168,12 @@ def game_stream(
         subscription.close()
         raise
     first: list[GameStreamMessage] = [EventMessage(feed_event(r, viewer)) for r in missed]
-    messages = _game_messages(deps, game_id, viewer, subscription, first, loaded, keepalive)
-    return Stream(messages, subscription)
+    deps.recent.watch(game_id, deps.changes.epoch, loaded)
+    unwatch = _once(lambda: deps.recent.unwatch(game_id))
+    messages = _game_messages(
+        deps, game_id, viewer, subscription, first, loaded, keepalive, unwatch
+    )
+    return Stream(messages, subscription, unwatch)
 
 
 def _game_messages(
@@ -162,6 +184,7 @@ def _game_messages(
     first: list[GameStreamMessage],
     loaded: Loaded,
     keepalive: float,
+    unwatch: Callable[[], None],
 ) -> Iterator[GameStreamMessage]:
     try:
         yield from first
@@ -175,30 +198,20 @@ def _game_messages(
             if subscription.closing:
                 return
             try:
-                with deps.uow() as uow:
-                    commits = uow.events.commits(game_id, loaded.version)
+                commits = deps.recent.after(deps.uow, deps.changes, game_id, loaded)
             except StoreUnavailableError:
                 return  # the client reconnects with Last-Event-ID once the store is back
-            for rows in commits:
-                loaded = _advance(deps, game_id, loaded, rows)
-                for row in rows:
+            for commit in commits:
+                loaded = commit.loaded
+                for row in commit.rows:
                     yield EventMessage(feed_event(row, viewer))
                 yield ViewMessage(Versioned(game_id, loaded.version, observe(loaded.state, viewer)))
+            if commits:
+                deps.cache.put(game_id, loaded)
         yield EndMessage(loaded.version)
     finally:
+        unwatch()
         subscription.close()
-
-
-def _advance(deps: Deps, game_id: UUID, loaded: Loaded, rows: list[Any]) -> Loaded:
-    """The state after one more commit's events: the process's cached state when another
-    stream (or a command) of this process already has it, else folded here and cached."""
-    version = rows[-1].seq
-    cached = deps.cache.get(game_id)
-    if cached is not None and cached.version == version:
-        return cached
-    after = Loaded(fold((decode(r) for r in rows), loaded.state), version, rows[-1].hash)
-    deps.cache.put(game_id, after)
-    return after
 
 
 def _finished(loaded: Loaded) -> bool:

@@ -1,0 +1,55 @@
+"""A command's commit announcement: its events travel in the payload when they fit, and
+come back out exactly as the store gives them."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from uuid import uuid4
+
+from service.adapters.postgres.events import NOTIFY_LIMIT, from_notification, notification
+from service.adapters.postgres.listener import commit_of, parse
+from service.application.ports import Actor, ActorKind, StoredEvent
+
+
+def _event(seq: int, data: dict[str, object], game_id: object) -> StoredEvent:
+    return StoredEvent(
+        game_id=game_id,  # type: ignore[arg-type]
+        seq=seq,
+        type="CardPlayed",
+        schema_version=1,
+        data=data,
+        recorded_at=datetime(2026, 11, 23, 22, 1, 2, 345678, tzinfo=UTC),
+        actor=Actor(ActorKind.SEAT, 2),
+        request_id="req-1",
+        idempotency_key=None,
+        prev_hash="a" * 64,
+        hash="b" * 64,
+    )
+
+
+def test_a_small_commit_carries_its_events_exactly() -> None:
+    game_id = uuid4()
+    rows = [_event(7, {"card": "green-5", "seat": 2}, game_id), _event(8, {"x": [1]}, game_id)]
+    payload = notification(rows)
+    assert parse(payload) == (f"g {game_id}", 8)
+    found = commit_of(payload)
+    assert found == (game_id, rows)
+    assert payload.split(" ")[3] == "6"  # the version before the commit
+
+
+def test_a_large_commit_announces_only_its_version() -> None:
+    game_id = uuid4()
+    rows = [_event(s, {"pad": "x" * 500}, game_id) for s in range(1, 30)]
+    payload = notification(rows)
+    assert payload == f"g {game_id} 29 0"
+    assert commit_of(payload) is None
+    assert parse(payload) == (f"g {game_id}", 29)
+    assert len(json.dumps([r.data for r in rows])) > NOTIFY_LIMIT
+
+
+def test_a_row_from_a_notification_is_the_stored_row() -> None:
+    game_id = uuid4()
+    row = _event(3, {"a": None}, game_id)
+    item = json.loads(notification([row]).split(" ", 4)[4])[0]
+    assert from_notification(game_id, item) == row
