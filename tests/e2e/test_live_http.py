@@ -350,3 +350,23 @@ def test_a_commit_notification_carries_its_events_to_the_other_process(
         got = stream.until("view", version)
     assert [m.data for m in got if m.event == "game_event"] == api.feed(game, 3, start)
     assert reads == []
+
+
+def test_a_players_token_streams_the_seat_the_player_holds(
+    two: tuple[AppUnderTest, str, Api],
+) -> None:
+    _, host, api = two
+    player = api.post("/v1/players", {"name": "kai"}).get_json()
+    me = bearer(player["token"])
+    game = api.create(3)
+    api.client.post(f"/v1/games/{game['id']}/seats/1", json={}, headers=me)
+    api.join(game["id"], 0)
+    api.join(game["id"], 2)
+    with SseStream(host, f"/v1/games/{game['id']}/stream", me) as stream:
+        view = stream.until("view")[-1].data
+    assert view["seat"] == 1
+    assert view == api.get(f"/v1/games/{game['id']}/view", **me).get_json()
+    # A player holding no seat of a game is refused, as for its /view.
+    other = api.create(3)
+    with SseStream(host, f"/v1/games/{other['id']}/stream", me) as refused:
+        assert refused.status == 403
