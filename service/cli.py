@@ -1,13 +1,16 @@
-"""The `yokai` command: serve the API, verify stored histories, write the OpenAPI file."""
+"""The `yokai` command: serve the API, run the worker, verify stored histories, write the
+OpenAPI file."""
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import signal
 import subprocess
 import sys
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 from types import FrameType
 from uuid import UUID
@@ -19,6 +22,7 @@ from service.application.queries import games
 from service.bootstrap import build
 from service.settings import Settings
 from service.web.app import openapi_yaml
+from service.worker import Worker, run_until_signalled
 
 GUNICORN_CONF = Path(__file__).resolve().parents[1] / "deploy" / "gunicorn.conf.py"
 
@@ -33,23 +37,63 @@ def _database(settings: Settings) -> tuple[str, EmbeddedPostgres | None]:
 
 
 def serve(host: str, port: int) -> int:
+    """Migrate, then run gunicorn and (unless YOKAI_EMBEDDED_WORKER=0) one `yokai worker`
+    beside it; signals are passed on to both, and the worker is stopped when gunicorn
+    ends."""
     settings = Settings.from_env()
     url, embedded = _database(settings)
+    worker: subprocess.Popen[bytes] | None = None
     try:
         migrate.upgrade(url)
+        env = {**os.environ, "DATABASE_URL": url}
         command = [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}"]
         if GUNICORN_CONF.exists():
             command += ["--config", str(GUNICORN_CONF)]
         command.append("service.web.wsgi:app")
-        child = subprocess.Popen(command, env={**os.environ, "DATABASE_URL": url})
+        child = subprocess.Popen(command, env=env)
+        if settings.embedded_worker:
+            worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env)
 
         def forward(signum: int, _: FrameType | None) -> None:
             child.send_signal(signum)
+            if worker is not None and signum != signal.SIGHUP:
+                worker.send_signal(signum)
 
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, forward)
         return child.wait()
     finally:
+        if worker is not None:
+            _stop(worker)
+        if embedded is not None:
+            embedded.stop()
+
+
+def _stop(process: subprocess.Popen[bytes], grace: float = 30.0) -> None:
+    """SIGTERM (the job in hand finishes), then SIGKILL if it is not over by ``grace``."""
+    if process.poll() is None:
+        process.terminate()
+    try:
+        process.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def worker() -> int:
+    """Run the worker until SIGTERM/SIGINT (see service/worker.py)."""
+    settings = Settings.from_env()
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    url, embedded = _database(settings)
+    container = build(replace(settings, database_url=url))
+    try:
+        lease = timedelta(seconds=settings.worker_lease_seconds)
+        run_until_signalled(Worker(container.deps, url, lease=lease))
+        return 0
+    finally:
+        container.close()
         if embedded is not None:
             embedded.stop()
 
@@ -110,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     p_serve = sub.add_parser("serve", help="apply migrations, then serve the API with gunicorn")
     p_serve.add_argument("--host", default="127.0.0.1")
     p_serve.add_argument("--port", type=int, default=8000)
+    sub.add_parser("worker", help="run the worker: bots, turn clocks (until SIGTERM)")
     p_verify = sub.add_parser("verify", help="check hash chains and replay stored games")
     p_verify.add_argument("game_ids", nargs="*", metavar="GAME_ID")
     p_verify.add_argument("--all", action="store_true", help="every game in the database")
@@ -118,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "serve":
         return serve(args.host, args.port)
+    if args.command == "worker":
+        return worker()
     if args.command == "verify":
         if bool(args.game_ids) == args.all:
             parser.error("give GAME_ID(s) or --all")

@@ -36,6 +36,8 @@ class Settings:
     streams_per_token: int = 16  # open streams and waiting long-polls, per process
     streams_per_address: int = 512
     keepalive_seconds: float = 15.0
+    embedded_worker: bool = True  # `yokai serve` starts a `yokai worker` beside gunicorn
+    worker_lease_seconds: int = 30  # a claimed job left this long goes to another worker
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -52,4 +54,6 @@ class Settings:
             streams_per_token=_int(env, "YOKAI_STREAMS_PER_TOKEN", 16, minimum=1),
             streams_per_address=_int(env, "YOKAI_STREAMS_PER_ADDRESS", 512, minimum=1),
             keepalive_seconds=_int(env, "YOKAI_KEEPALIVE_SECONDS", 15, minimum=1),
+            embedded_worker=_int(env, "YOKAI_EMBEDDED_WORKER", 1) != 0,
+            worker_lease_seconds=_int(env, "YOKAI_WORKER_LEASE_SECONDS", 30, minimum=1),
         )

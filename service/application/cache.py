@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import datetime
 from uuid import UUID
 
 from service.rules import GameState
@@ -12,11 +13,16 @@ from service.rules import GameState
 
 @dataclass(frozen=True, slots=True)
 class Loaded:
-    """A game's state folded up to ``version``, and the hash of that event."""
+    """A game's state folded up to ``version``, and the hash of that event.
+
+    ``turn_since``: when the seats that must act now began to (the recording time of the
+    last event that gave a seat a new turn): turn clocks run from it. None before any.
+    """
 
     state: GameState
     version: int
     last_hash: str
+    turn_since: datetime | None = None
 
 
 class StateCache:

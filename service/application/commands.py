@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from service.application.identity import Principal
-from service.rules import Scoring, Variant
+from service.rules import BotLevel, Scoring, TurnClock, Variant
 
 ANY_VERSION = -1
 """In :attr:`Context.expected`: any version will do, as long as the game exists."""
@@ -23,12 +23,22 @@ class DealInput:
 
 
 @dataclass(frozen=True, slots=True)
+class BotSeat:
+    """A seat a bot takes when the game is created."""
+
+    seat: int
+    level: BotLevel
+
+
+@dataclass(frozen=True, slots=True)
 class CreateGame:
     players: int
     scoring: Scoring
     variant: Variant = Variant.STANDARD
     seed: int | None = None  # operators only
     deals: tuple[DealInput, ...] | None = None  # operators only
+    clock: TurnClock | None = None
+    bots: tuple[BotSeat, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +46,37 @@ class JoinSeat:
     game_id: UUID
     seat: int
     name: str | None  # None: a player joins under their player name
+
+
+@dataclass(frozen=True, slots=True)
+class SeatBot:
+    """An operator seats a bot on a free seat."""
+
+    game_id: UUID
+    seat: int
+    level: BotLevel
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """A seat's player leaves the game; a basic bot plays the seat from now on."""
+
+    game_id: UUID
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """A seat gives the game up: its side loses."""
+
+    game_id: UUID
+
+
+@dataclass(frozen=True, slots=True)
+class Advance:
+    """The worker: make the game's due bot move, or act on its turn clock, if either is
+    due now (else nothing)."""
+
+    game_id: UUID
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +96,9 @@ class PlayCard:
     card: str  # a card id
 
 
-Command = CreateGame | JoinSeat | PassCards | PlayCard | CreatePlayer
+Command = (
+    CreateGame | JoinSeat | PassCards | PlayCard | CreatePlayer | SeatBot | Leave | Resign | Advance
+)
 
 
 @dataclass(frozen=True, slots=True)

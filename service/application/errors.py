@@ -35,6 +35,12 @@ class ForbiddenError(ApplicationError):
     code = "forbidden"
 
 
+class SeatLeftError(ForbiddenError):
+    """The seat's player left: a bot plays it, and the seat's tokens no longer act."""
+
+    code = "seat_left"
+
+
 class StaleVersionError(ApplicationError):
     """The caller expected a version the game has moved past."""
 

@@ -83,6 +83,7 @@ def run(deps: Deps, handler: Registered, command: Command, ctx: Context) -> Exec
                         key.remember(uow, records.seal_refusal, exc, tx.now)
                         uow.commit()
                     raise
+                tx.flush()
                 if key is not None:
                     key.remember(uow, records.seal_result, result, tx.now)
                 uow.commit()

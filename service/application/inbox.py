@@ -7,17 +7,29 @@ from datetime import datetime
 from uuid import UUID
 
 from service.application.cache import Loaded
+from service.application.clocks import deadline
 from service.application.ports import InboxEntry, SeatTurn
 from service.rules import GameState, expected_action, public_status
 
 
-def turns(state: GameState) -> list[SeatTurn]:
-    """Each seat, and what it must do now (None: nothing)."""
+def _action(state: GameState, seat: int) -> str | None:
+    """What the person holding ``seat`` must do now: nothing once a bot plays it."""
+    if state.bots and state.bots[seat] is not None:
+        return None
+    action = expected_action(state, seat)
+    return action.value if action is not None else None
+
+
+def turns(game: Loaded) -> list[SeatTurn]:
+    """Each seat, what its player must do now (None: nothing), and by when."""
+    state = game.state
     assert state.config is not None
-    return [
-        SeatTurn(seat, action.value if (action := expected_action(state, seat)) else None)
-        for seat in range(state.config.players)
-    ]
+    due_by = deadline(game)
+    out = []
+    for seat in range(state.config.players):
+        action = _action(state, seat)
+        out.append(SeatTurn(seat, action, due_by if action is not None else None))
+    return out
 
 
 def entry(player_id: UUID, game_id: UUID, seat: int, game: Loaded, now: datetime) -> InboxEntry:
@@ -25,7 +37,7 @@ def entry(player_id: UUID, game_id: UUID, seat: int, game: Loaded, now: datetime
     state = game.state
     cfg = state.config
     assert cfg is not None
-    action = expected_action(state, seat)
+    action = _action(state, seat)
     return InboxEntry(
         player_id=player_id,
         game_id=game_id,
@@ -38,8 +50,8 @@ def entry(player_id: UUID, game_id: UUID, seat: int, game: Loaded, now: datetime
         scores=state.scores,
         winner=state.winners,
         my_turn=action is not None,
-        action=action.value if action is not None else None,
+        action=action,
         due_since=now if action is not None else None,
-        deadline=None,
+        deadline=deadline(game) if action is not None else None,
         updated_at=now,
     )

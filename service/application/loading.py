@@ -3,13 +3,15 @@ events stored after it, so the cost of a load does not grow with the game."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
 from uuid import UUID
 
 from service.application.cache import Loaded, StateCache
 from service.application.chain import GENESIS
 from service.application.codec import decode
 from service.application.errors import GameNotFoundError
-from service.application.ports import Snapshot, UnitOfWork
+from service.application.ports import Snapshot, StoredEvent, UnitOfWork
 from service.rules import (
     INITIAL,
     SNAPSHOT_VERSION,
@@ -26,6 +28,27 @@ NEW_GAME = Loaded(INITIAL, 0, GENESIS)
 SNAPSHOT_EVERY = 64
 """A command whose events cross a multiple of this many leaves a snapshot of the game."""
 
+KEEPS_THE_CLOCK = frozenset({"CardsPassed", "SeatLeft"})
+"""Events after which the seats that must act are the ones that had to before, since the
+same time: another seat's pass, a bot taking a seat over. Every other event either
+starts a turn (a deal, a card played, the exchange) or ends the game."""
+
+
+def advance(start: Loaded, rows: Sequence[StoredEvent]) -> Loaded:
+    """``start`` after the stored events ``rows`` (which follow it)."""
+    if not rows:
+        return start
+    state = fold((decode(r) for r in rows), start.state)
+    return Loaded(state, rows[-1].seq, rows[-1].hash, turn_since(start.turn_since, rows))
+
+
+def turn_since(before: datetime | None, rows: Sequence[StoredEvent]) -> datetime | None:
+    """When the current turns began, after ``rows`` (see :attr:`Loaded.turn_since`)."""
+    for row in reversed(rows):
+        if row.type not in KEEPS_THE_CLOCK:
+            return row.recorded_at
+    return before
+
 
 def load(uow: UnitOfWork, cache: StateCache, game_id: UUID) -> Loaded:
     """The game's current state: the cached one (else its snapshot) plus the events
@@ -33,13 +56,9 @@ def load(uow: UnitOfWork, cache: StateCache, game_id: UUID) -> Loaded:
     events of the game alone (not in a transaction that appended to it)."""
     start = cache.get(game_id) or _snapshot(uow, game_id, None) or NEW_GAME
     rows = uow.events.load(game_id, after=start.version)
-    if not rows:
-        if start.version == 0:
-            raise GameNotFoundError(f"no game {game_id}")
-        loaded = start
-    else:
-        state = fold((decode(r) for r in rows), start.state)
-        loaded = Loaded(state, rows[-1].seq, rows[-1].hash)
+    if not rows and start.version == 0:
+        raise GameNotFoundError(f"no game {game_id}")
+    loaded = advance(start, rows)
     cache.put(game_id, loaded)
     return loaded
 
@@ -60,15 +79,20 @@ def load_at(uow: UnitOfWork, cache: StateCache, game_id: UUID, version: int) -> 
         raise GameNotFoundError(f"no version {version} of game {game_id}")
     if not rows:
         return start
-    loaded = Loaded(fold((decode(r) for r in rows), start.state), version, rows[-1].hash)
+    loaded = advance(start, rows)
     cache.put(game_id, loaded)
     return loaded
 
 
+TURN_SINCE = "turn_since"
+"""The key under which a snapshot keeps :attr:`Loaded.turn_since` beside the state."""
+
+
 def snapshot(game_id: UUID, loaded: Loaded) -> Snapshot:
-    return Snapshot(
-        game_id, loaded.version, loaded.last_hash, SNAPSHOT_VERSION, snapshot_of(loaded.state)
-    )
+    data = snapshot_of(loaded.state)
+    since = loaded.turn_since
+    data[TURN_SINCE] = since.isoformat() if since is not None else None
+    return Snapshot(game_id, loaded.version, loaded.last_hash, SNAPSHOT_VERSION, data)
 
 
 def _snapshot(uow: UnitOfWork, game_id: UUID, upto: int | None) -> Loaded | None:
@@ -79,9 +103,11 @@ def _snapshot(uow: UnitOfWork, game_id: UUID, upto: int | None) -> Loaded | None
         return None
     try:
         state: GameState = state_from_snapshot(found.data)
+        since = found.data[TURN_SINCE]
+        turn = datetime.fromisoformat(since) if since is not None else None
     except (EventDataError, KeyError, TypeError, ValueError):
         return None
-    return Loaded(state, found.version, found.last_hash)
+    return Loaded(state, found.version, found.last_hash, turn)
 
 
 def current_version(uow: UnitOfWork, game_id: UUID) -> int:

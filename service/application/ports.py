@@ -105,10 +105,11 @@ class InboxEntry:
 
 @dataclass(frozen=True, slots=True)
 class SeatTurn:
-    """Whether a seat must act now, and how."""
+    """Whether a seat must act now, how, and by when (turn clocks)."""
 
     seat: int
     action: str | None
+    deadline: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +356,25 @@ class Outbox(Protocol):
         ...
 
 
+class Wakeups(Protocol):
+    """When the worker must next look at each game (a bot's turn, a turn clock)."""
+
+    def set(self, game_id: UUID, due_at: datetime | None, version: int) -> None:
+        """(Queued.) Look at the game at ``due_at`` (None: never), as its ``version``
+        says; what an earlier version said never overrides a later one's word."""
+        ...
+
+    def claim(self, now: datetime, lease_until: datetime, limit: int) -> list[UUID]:
+        """Games due by ``now`` that no other worker is claiming, at most ``limit``, oldest
+        due first. Each is due again at ``lease_until``, so that a worker that stops before
+        it acts leaves the game to another. Done at once, outside any transaction."""
+        ...
+
+    def next_due(self) -> datetime | None:
+        """When the soonest game is due, if any is."""
+        ...
+
+
 class UnitOfWork(Protocol):
     """One database transaction: everything written through it commits together or not."""
 
@@ -381,6 +401,9 @@ class UnitOfWork(Protocol):
 
     @property
     def outbox(self) -> Outbox: ...
+
+    @property
+    def wakeups(self) -> Wakeups: ...
 
     def __enter__(self) -> Self: ...
 

@@ -20,9 +20,8 @@ from uuid import UUID
 
 from service.application.cache import Loaded
 from service.application.changes import Hub, game_key
-from service.application.codec import decode
+from service.application.loading import advance
 from service.application.ports import StoredEvent, UnitOfWorkFactory
-from service.rules import fold
 
 KEEP = 8
 """Commits kept per watched game: a stream further behind reads the store itself."""
@@ -103,8 +102,7 @@ class RecentCommits:
             last = watched.last
             if rows[0].seq != last.version + 1:
                 return
-            state = fold((decode(r) for r in rows), last.state)
-            watched.add(Commit(tuple(rows), Loaded(state, rows[-1].seq, rows[-1].hash)))
+            watched.add(Commit(tuple(rows), advance(last, rows)))
 
     def after(
         self, uow: UnitOfWorkFactory, hub: Hub, game_id: UUID, loaded: Loaded
@@ -137,7 +135,6 @@ def _read(uow: UnitOfWorkFactory, game_id: UUID, loaded: Loaded) -> list[Commit]
         groups = unit.events.commits(game_id, loaded.version)
     commits = []
     for rows in groups:
-        state = fold((decode(r) for r in rows), loaded.state)
-        loaded = Loaded(state, rows[-1].seq, rows[-1].hash)
+        loaded = advance(loaded, rows)
         commits.append(Commit(tuple(rows), loaded))
     return commits

@@ -28,7 +28,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from service.application.commands import Command
 from service.application.errors import ApplicationError, InvalidInputError, SeatNotFoundError
 from service.application.ports import SealedRecord
-from service.application.results import Acted, Created, Joined, PlayerCreated, Result
+from service.application.results import Acted, Advanced, Created, Joined, PlayerCreated, Result
 from service.rules import RuleViolationError, Violation
 
 _NONCE = 12
@@ -43,7 +43,12 @@ _RESULTS: dict[str, type[Result]] = {
     "joined": Joined,
     "acted": Acted,
     "player_created": PlayerCreated,
+    "advanced": Advanced,
 }
+
+# Fields commands gained after keys were first stored: left out while unused, so a
+# command that does not use them has the fingerprint it always had.
+_LATER_FIELDS = ("clock", "bots")
 
 
 def digest(text: str) -> str:
@@ -53,6 +58,9 @@ def digest(text: str) -> str:
 def fingerprint(command: Command) -> str:
     """What a reused key must match: the command's kind and every field, canonically."""
     content = {"command": type(command).__name__, **asdict(command)}
+    for name in _LATER_FIELDS:
+        if name in content and not content[name]:
+            del content[name]
     return digest(json.dumps(content, sort_keys=True, separators=(",", ":"), default=_plain))
 
 

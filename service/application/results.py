@@ -12,7 +12,7 @@ from service.application.cache import Loaded
 from service.application.ports import Actor, GameSummary, InboxEntry, StoredEvent
 
 V = TypeVar("V")
-R_co = TypeVar("R_co", bound="Created | Joined | Acted | PlayerCreated", covariant=True)
+R_co = TypeVar("R_co", bound="Created | Joined | Acted | PlayerCreated | Advanced", covariant=True)
 
 
 # --- command results ------------------------------------------------------------------
@@ -46,6 +46,15 @@ class Acted:
 
 
 @dataclass(frozen=True, slots=True)
+class Advanced:
+    """What the worker did to a game: ``acted`` (a bot moved, a clock ran out) or not."""
+
+    game_id: UUID
+    version: int
+    acted: bool
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerCreated:
     """A new player; ``token`` is their secret, given only here."""
 
@@ -54,7 +63,7 @@ class PlayerCreated:
     token: str
 
 
-Result = Created | Joined | Acted | PlayerCreated
+Result = Created | Joined | Acted | PlayerCreated | Advanced
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,14 +10,14 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
-from service.application import chain, inbox
+from service.application import chain, clocks, inbox
 from service.application.cache import Loaded
 from service.application.commands import ANY_VERSION, Context
 from service.application.dealing import decide_and_deal
 from service.application.deps import Deps
 from service.application.errors import StaleVersionError
 from service.application.identity import Principal
-from service.application.loading import NEW_GAME, SNAPSHOT_EVERY, load, snapshot
+from service.application.loading import NEW_GAME, SNAPSHOT_EVERY, load, snapshot, turn_since
 from service.application.ports import Actor, GameSummary, StoredEvent, UnitOfWork
 from service.rules import Command, public_status
 
@@ -48,18 +48,24 @@ class Transaction:
         self.optimistic = False
         """Whether a game was taken from the cache without asking the store."""
         self.written: dict[UUID, Loaded] = {}
-        self.appended: dict[UUID, list[StoredEvent]] = {}
         """The state of each game this transaction appended to, after its events."""
+        self.appended: dict[UUID, list[StoredEvent]] = {}
+        self._before: dict[UUID, Loaded] = {}  # each game as it was before _pending
+        self._pending: dict[UUID, list[StoredEvent]] = {}  # decided, not yet written
+        self.rewake: set[UUID] = set()
+        """Games whose wakeup is written whatever it was (the worker claimed them)."""
 
     @property
     def principal(self) -> Principal:
         return self._ctx.principal
 
-    def load(self, game_id: UUID) -> Loaded:
+    def load(self, game_id: UUID, *, fresh: bool = False) -> Loaded:
         """The game as it stands in this transaction (:class:`GameNotFoundError` if there
-        is none), at a version the caller expects (:class:`StaleVersionError` if not)."""
+        is none), at a version the caller expects (:class:`StaleVersionError` if not).
+        ``fresh``: read the store even on the first attempt (for a handler that may
+        decide to do nothing, which is not decided again)."""
         loaded = self.written.get(game_id)
-        if loaded is None and not self._fresh:
+        if loaded is None and not (self._fresh or fresh):
             loaded = self._deps.cache.get(game_id)
             self.optimistic = self.optimistic or loaded is not None
         if loaded is None:
@@ -75,9 +81,18 @@ class Transaction:
         return NEW_GAME
 
     def apply(self, game_id: UUID, game: Loaded, command: Command, actor: Actor) -> Loaded:
-        """Decide ``command`` (raising the rules' refusal before anything is written),
-        append its events and the deals that follow, and update the games projection.
-        Returns the game after them."""
+        """Decide ``command`` (raising the rules' refusal before anything is written) and
+        the deals that follow it, and queue the writes of its events (with any decided
+        before on this game) and of the projection rows they change. Returns the game
+        after them."""
+        after = self.decide(game_id, game, command, actor)
+        self._write(game_id)
+        return after
+
+    def decide(self, game_id: UUID, game: Loaded, command: Command, actor: Actor) -> Loaded:
+        """As :meth:`apply`, but only keeps the events: a handler that makes several
+        commands of one game decides the first ones, and applies the last, so that they
+        are appended together (one commit, one notification, one projection update)."""
         events, state = decide_and_deal(game.state, command, actor, self._deps.dealer)
         rows = chain.link(
             game_id,
@@ -88,8 +103,27 @@ class Transaction:
             self._ctx.request_id,
             self._key_digest,
         )
-        version = rows[-1].seq
-        if game.version == 0:  # the games row first: the events refer to it
+        self._before.setdefault(game_id, game)
+        self._pending.setdefault(game_id, []).extend(rows)
+        self.appended.setdefault(game_id, []).extend(rows)
+        after = Loaded(state, rows[-1].seq, rows[-1].hash, turn_since(game.turn_since, rows))
+        self.written[game_id] = after
+        return after
+
+    def flush(self) -> None:
+        """Queue the writes of whatever was decided and not applied yet."""
+        for game_id in list(self._pending):
+            self._write(game_id)
+
+    def _write(self, game_id: UUID) -> None:
+        rows = self._pending.pop(game_id, None)
+        if not rows:
+            return
+        after = self.written[game_id]
+        before = self._before.pop(game_id)
+        state = after.state
+        status = public_status(state)
+        if before.version == 0:  # the games row first: the events refer to it
             assert state.config is not None
             cfg = state.config
             summary = GameSummary(
@@ -99,29 +133,29 @@ class Transaction:
                 cfg.players,
                 cfg.scoring.value,
                 cfg.variant.value,
-                public_status(state),
-                version,
+                status,
+                after.version,
             )
             self.uow.games.add(summary)
         self.uow.events.append(rows)
-        self.appended.setdefault(game_id, []).extend(rows)
-        if game.version != 0:
-            status = public_status(state)
-            self.uow.games.update(game_id, status=status, version=version, updated_at=self.now)
+        if before.version != 0:
+            self.uow.games.update(
+                game_id, status=status, version=after.version, updated_at=self.now
+            )
             self.uow.inbox.update_game(
                 game_id,
                 status=status,
-                version=version,
+                version=after.version,
                 scores=state.scores,
                 winner=state.winners,
-                turns=inbox.turns(state),
+                turns=inbox.turns(after),
                 updated_at=self.now,
             )
-        after = Loaded(state, version, rows[-1].hash)
-        if version // SNAPSHOT_EVERY > game.version // SNAPSHOT_EVERY:
+        if after.version // SNAPSHOT_EVERY > before.version // SNAPSHOT_EVERY:
             self.uow.snapshots.put(snapshot(game_id, after))
-        self.written[game_id] = after
-        return after
+        wake = clocks.wake_at(after)
+        if wake != clocks.wake_at(before) or game_id in self.rewake:
+            self.uow.wakeups.set(game_id, wake, after.version)
 
     def _expect(self, version: int) -> None:
         expected = self._ctx.expected

@@ -16,8 +16,26 @@ from service.rules.cards import (
     card,
     sort_cards,
 )
-from service.rules.commands import Command, CreateGame, DealRound, JoinSeat, PassCards, PlayCard
-from service.rules.config import GameConfig, Scoring, Variant
+from service.rules.commands import (
+    Command,
+    CreateGame,
+    DealRound,
+    JoinSeat,
+    Leave,
+    PassCards,
+    PlayCard,
+    Resign,
+    TimeOut,
+)
+from service.rules.config import (
+    MAX_TURN_SECONDS,
+    BotLevel,
+    GameConfig,
+    OnTimeout,
+    Scoring,
+    TurnClock,
+    Variant,
+)
 from service.rules.engine import (
     Action,
     deal_due,
@@ -65,6 +83,7 @@ from service.rules.state import INITIAL, GameState, Phase
 
 __all__ = [
     "INITIAL",
+    "MAX_TURN_SECONDS",
     "OPERATOR",
     "PUBLIC",
     "SCHEMA_VERSION",
@@ -73,6 +92,7 @@ __all__ = [
     "SNAPSHOT_VERSION",
     "STANDARD_DECK",
     "Action",
+    "BotLevel",
     "Card",
     "Command",
     "CreateGame",
@@ -84,6 +104,8 @@ __all__ = [
     "HistoryError",
     "InvalidEventError",
     "JoinSeat",
+    "Leave",
+    "OnTimeout",
     "OperatorView",
     "OperatorViewer",
     "PassCards",
@@ -92,12 +114,15 @@ __all__ = [
     "PresetDeal",
     "PublicView",
     "PublicViewer",
+    "Resign",
     "RoundEndReason",
     "RuleViolationError",
     "Scoring",
     "SeatView",
     "SeatViewer",
     "Suit",
+    "TimeOut",
+    "TurnClock",
     "UnknownCardError",
     "Variant",
     "Viewer",

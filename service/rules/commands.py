@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from service.rules.cards import Card
-from service.rules.config import Scoring, Variant
+from service.rules.config import BotLevel, OnTimeout, Scoring, TurnClock, Variant
 from service.rules.events import PresetDeal
 
 
@@ -16,12 +16,35 @@ class CreateGame:
     variant: Variant = Variant.STANDARD
     seed: int | None = None
     deals: tuple[PresetDeal, ...] | None = None
+    clock: TurnClock | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class JoinSeat:
     seat: int
     name: str
+    bot: BotLevel | None = None  # a bot takes the seat
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """The seat's player leaves; ``bot`` plays the seat from now on."""
+
+    seat: int
+    bot: BotLevel = BotLevel.BASIC
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimeOut:
+    """These seats, all due to act, let their turn clock run out."""
+
+    seats: tuple[int, ...]
+    outcome: OnTimeout
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,4 +67,4 @@ class PlayCard:
     card: Card
 
 
-Command = CreateGame | JoinSeat | DealRound | PassCards | PlayCard
+Command = CreateGame | JoinSeat | DealRound | PassCards | PlayCard | Leave | Resign | TimeOut

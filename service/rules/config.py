@@ -22,13 +22,39 @@ class Variant(StrEnum):
 PLAYER_COUNTS = (3, 4)
 
 
+class OnTimeout(StrEnum):
+    """What happens to a seat that lets its turn clock run out."""
+
+    AUTOPLAY = "autoplay"  # the seat's move is made for it, as the basic bot would
+    FORFEIT = "forfeit"  # the seat's side loses the game
+
+
+class BotLevel(StrEnum):
+    """How a bot seat plays (the bots themselves live in service.bots)."""
+
+    RANDOM = "random"
+    BASIC = "basic"
+
+
+MAX_TURN_SECONDS = 14 * 24 * 3600  # two weeks
+
+
+@dataclass(frozen=True, slots=True)
+class TurnClock:
+    """How long each seat has to act, and what happens when it does not."""
+
+    turn_seconds: int
+    on_timeout: OnTimeout
+
+
 @dataclass(frozen=True, slots=True)
 class GameConfig:
-    """Players, scoring and variant, with the numbers that follow from them."""
+    """Players, scoring, variant and turn clock, with the numbers that follow from them."""
 
     players: int
     scoring: Scoring
     variant: Variant
+    clock: TurnClock | None = None
     # Derived once, here, so the hot paths of the engine read plain attributes.
     sides: int = field(init=False)
     deck: tuple[Card, ...] = field(init=False)

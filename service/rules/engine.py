@@ -22,10 +22,19 @@ from service.rules.commands import (
     CreateGame,
     DealRound,
     JoinSeat,
+    Leave,
     PassCards,
     PlayCard,
+    Resign,
+    TimeOut,
 )
-from service.rules.config import PLAYER_COUNTS, GameConfig, Scoring
+from service.rules.config import (
+    MAX_TURN_SECONDS,
+    PLAYER_COUNTS,
+    GameConfig,
+    OnTimeout,
+    Scoring,
+)
 from service.rules.errors import InvalidEventError, RuleViolationError, Violation
 from service.rules.events import (
     CardPlayed,
@@ -40,8 +49,11 @@ from service.rules.events import (
     RoundEnded,
     RoundEndReason,
     SeatJoined,
+    SeatLeft,
+    SeatResigned,
     SuitSealed,
     TrickTaken,
+    TurnTimedOut,
 )
 from service.rules.state import INITIAL, CompletedTrick, GameState, Phase, RoundResult, RoundState
 
@@ -131,6 +143,12 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
             return _deal(state, command)
         case CreateGame():
             return _create(state, command)
+        case TimeOut():
+            return _timeout(state, command)
+        case Leave():
+            return _leave(state, command)
+        case Resign():
+            return _resign(state, command)
     raise TypeError(f"not a command: {command!r}")  # pragma: no cover
 
 
@@ -157,11 +175,15 @@ def _create(state: GameState, cmd: CreateGame) -> tuple[Event, ...]:
     cfg = GameConfig(cmd.players, cmd.scoring, cmd.variant)
     if cfg.seven_followers and cmd.players != 4:
         raise _refuse(Violation.INVALID_OPTIONS, f"{cmd.variant} is a four-player variant")
+    if cmd.clock is not None and not 1 <= cmd.clock.turn_seconds <= MAX_TURN_SECONDS:
+        raise _refuse(
+            Violation.INVALID_OPTIONS, f"turn_seconds must be between 1 and {MAX_TURN_SECONDS}"
+        )
     for i, d in enumerate(cmd.deals or (), start=1):
         problem = deal_problem(cfg, d.hands, d.trump)
         if problem:
             raise _refuse(Violation.INVALID_DEAL, f"deal {i}: {problem}")
-    return (GameCreated(cmd.players, cmd.scoring, cmd.variant, cmd.seed, cmd.deals),)
+    return (GameCreated(cmd.players, cmd.scoring, cmd.variant, cmd.seed, cmd.deals, cmd.clock),)
 
 
 def _join(state: GameState, cmd: JoinSeat) -> tuple[Event, ...]:
@@ -171,7 +193,66 @@ def _join(state: GameState, cmd: JoinSeat) -> tuple[Event, ...]:
         raise _refuse(Violation.SEAT_TAKEN, f"seat {cmd.seat} is taken")
     if state.phase is not Phase.WAITING:  # pragma: no cover - every seat is taken then
         raise _refuse(Violation.WRONG_PHASE, "the game has started")
-    return (SeatJoined(cmd.seat, cmd.name),)
+    return (SeatJoined(cmd.seat, cmd.name, cmd.bot),)
+
+
+def _playing_seat(state: GameState, seat: int, doing: str) -> GameConfig:
+    """The config of a game in progress whose ``seat`` a person holds (not a bot)."""
+    cfg = _config(state)
+    _check_seat(cfg, seat)
+    if state.phase is Phase.FINISHED:
+        raise _refuse(Violation.GAME_OVER, f"the game is over: nobody may {doing}")
+    if state.names[seat] is None:
+        raise _refuse(Violation.SEAT_EMPTY, f"nobody holds seat {seat}")
+    if state.bots[seat] is not None:
+        raise _refuse(Violation.BOT_SEAT, f"a bot plays seat {seat}")
+    return cfg
+
+
+def _leave(state: GameState, cmd: Leave) -> tuple[Event, ...]:
+    """A seat's player leaves: a bot plays the seat from now on, and the game goes on."""
+    _playing_seat(state, cmd.seat, "leave")
+    return (SeatLeft(cmd.seat, cmd.bot),)
+
+
+def _resign(state: GameState, cmd: Resign) -> tuple[Event, ...]:
+    """A seat gives up: the round and the game end, the seat's side losing."""
+    _playing_seat(state, cmd.seat, "resign")
+    if state.phase is Phase.WAITING:
+        raise _refuse(Violation.NOT_STARTED, "the game has not started: there is nothing to resign")
+    resigned = SeatResigned(cmd.seat)
+    return (resigned, *_forfeit_end(state, (cmd.seat,), RoundEndReason.RESIGN))
+
+
+def _timeout(state: GameState, cmd: TimeOut) -> tuple[Event, ...]:
+    """Seats whose turn clock ran out: each must still be due to act. With ``autoplay``
+    the caller then makes their moves; with ``forfeit`` the round and game end, every
+    side with a late seat losing (should every side have one, nobody wins)."""
+    cfg = _config(state)
+    if not cmd.seats or len(set(cmd.seats)) != len(cmd.seats):
+        raise _refuse(Violation.INVALID_OPTIONS, "name each late seat once")
+    for seat in cmd.seats:
+        _check_seat(cfg, seat)
+        if expected_action(state, seat) is None:
+            raise _refuse(Violation.NOT_YOUR_TURN, f"seat {seat} has nothing to do now")
+    late = tuple(TurnTimedOut(seat, cmd.outcome) for seat in sorted(cmd.seats))
+    if cmd.outcome is OnTimeout.AUTOPLAY:
+        return late
+    return (*late, *_forfeit_end(state, cmd.seats, RoundEndReason.FORFEIT))
+
+
+def _forfeit_end(
+    state: GameState, losing: Iterable[int], reason: RoundEndReason
+) -> tuple[RoundEnded, GameEnded]:
+    """The round in progress ends unscored and the game with it; the sides of the
+    ``losing`` seats lose, the others win."""
+    cfg = state.config
+    r = state.round
+    assert cfg is not None and r is not None
+    losers = {cfg.side_of(seat) for seat in losing}
+    winners = tuple(side for side in range(cfg.sides) if side not in losers)
+    ended = RoundEnded(r.number, reason, winners, (0,) * cfg.sides, ())
+    return ended, GameEnded(winners)
 
 
 def deal_problem(
@@ -446,6 +527,14 @@ def evolve(state: GameState, event: Event) -> GameState:
             return _on_game_ended(state, event)
         case GameCreated():
             return _on_created(state, event)
+        case SeatLeft():
+            return _on_left(state, event)
+        case TurnTimedOut():
+            _expect(expected_action(state, event.seat) is not None, "a timed-out seat was due")
+            return state
+        case SeatResigned():
+            _expect(state.phase in _UNDER_WAY, "a seat resigns from a game under way")
+            return state
     raise TypeError(f"not an event: {event!r}")  # pragma: no cover
 
 
@@ -470,12 +559,13 @@ def _round(state: GameState, phase: Phase) -> tuple[GameConfig, RoundState]:
 def _on_created(state: GameState, e: GameCreated) -> GameState:
     _expect(state.phase is Phase.NEW, "the game exists already")
     _expect(e.players in PLAYER_COUNTS, "a game has 3 or 4 players")
-    cfg = GameConfig(e.players, e.scoring, e.variant)
+    cfg = GameConfig(e.players, e.scoring, e.variant, e.clock)
     return replace(
         state,
         config=cfg,
         phase=Phase.WAITING,
         names=(None,) * cfg.players,
+        bots=(None,) * cfg.players,
         scores=(0,) * cfg.sides,
         seals=((), ()) if cfg.seven_followers else (),
         seed=e.seed,
@@ -487,8 +577,20 @@ def _on_joined(state: GameState, e: SeatJoined) -> GameState:
     _expect(state.phase is Phase.WAITING, "seats are joined only while waiting")
     _expect(0 <= e.seat < len(state.names) and state.names[e.seat] is None, "seat not free")
     names = (*state.names[: e.seat], e.name, *state.names[e.seat + 1 :])
+    bots = (*state.bots[: e.seat], e.bot, *state.bots[e.seat + 1 :])
     phase = Phase.DEALING if all(n is not None for n in names) else Phase.WAITING
-    return replace(state, names=names, phase=phase)
+    return replace(state, names=names, bots=bots, phase=phase)
+
+
+_UNDER_WAY = (Phase.PASSING, Phase.PLAYING)
+
+
+def _on_left(state: GameState, e: SeatLeft) -> GameState:
+    _expect(state.phase is not Phase.FINISHED, "nobody leaves a finished game")
+    _expect(0 <= e.seat < len(state.names) and state.names[e.seat] is not None, "seat held")
+    _expect(state.bots[e.seat] is None, "a person held the seat")
+    bots = (*state.bots[: e.seat], e.bot, *state.bots[e.seat + 1 :])
+    return replace(state, bots=bots)
 
 
 def _on_dealt(state: GameState, e: RoundDealt) -> GameState:
@@ -591,6 +693,7 @@ def _with_round(s: GameState, r: RoundState, lead_holder: int | None) -> GameSta
         s.winners,
         s.seed,
         s.deals,
+        s.bots,
     )
 
 
@@ -640,7 +743,10 @@ def _on_sealed(state: GameState, e: SuitSealed) -> GameState:
 
 
 def _on_round_ended(state: GameState, e: RoundEnded) -> GameState:
-    cfg, r = _round(state, Phase.PLAYING)
+    # A forfeit or a resignation may end a round while cards are being passed.
+    early = e.reason in (RoundEndReason.FORFEIT, RoundEndReason.RESIGN)
+    phase = Phase.PASSING if early and state.phase is Phase.PASSING else Phase.PLAYING
+    cfg, r = _round(state, phase)
     _expect(e.number == r.number, "the round that ends is the current one")
     result = RoundResult(
         number=r.number,

@@ -18,6 +18,10 @@ class Violation(StrEnum):
     UNKNOWN_SEAT = "unknown_seat"
     INVALID_OPTIONS = "invalid_options"
     INVALID_DEAL = "invalid_deal"
+    GAME_OVER = "game_over"
+    NOT_STARTED = "game_not_started"
+    SEAT_EMPTY = "seat_empty"
+    BOT_SEAT = "bot_seat"
 
 
 class RuleViolationError(Exception):

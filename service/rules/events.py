@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from service.rules.cards import Card, Suit, card
-from service.rules.config import Scoring, Variant
+from service.rules.config import BotLevel, OnTimeout, Scoring, TurnClock, Variant
 
 JSON = dict[str, Any]
 
@@ -25,6 +25,8 @@ class RoundEndReason(StrEnum):
     LAST_TRICK = "last_trick"  # R-5.3
     ALL_TRICKS = "all_tricks"  # R-7.7
     SEALED = "sealed"  # R-7.7 / R-7.8: the game ended mid-round
+    FORFEIT = "forfeit"  # a seat let its turn clock run out (clock on_timeout "forfeit")
+    RESIGN = "resign"  # a seat resigned
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,7 @@ class GameCreated:
     # The dealing plan (operators only): a seed for the shuffles and preset deals.
     seed: int | None = None
     deals: tuple[PresetDeal, ...] | None = None
+    clock: TurnClock | None = None  # public: every seat plays by it
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,34 @@ class SeatJoined:
     TYPE: ClassVar[str] = "SeatJoined"
     seat: int
     name: str
+    bot: BotLevel | None = None  # a bot took the seat
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLeft:
+    """The seat's player left; a bot plays the seat from now on."""
+
+    TYPE: ClassVar[str] = "SeatLeft"
+    seat: int
+    bot: BotLevel
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimedOut:
+    """The seat's turn clock ran out; ``outcome`` says what follows (the seat's move made
+    for it, or the forfeit's round and game end)."""
+
+    TYPE: ClassVar[str] = "TurnTimedOut"
+    seat: int
+    outcome: OnTimeout
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResigned:
+    """The seat gave up: the round and the game end, its side losing."""
+
+    TYPE: ClassVar[str] = "SeatResigned"
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +161,9 @@ Event = (
     | SuitSealed
     | RoundEnded
     | GameEnded
+    | SeatLeft
+    | TurnTimedOut
+    | SeatResigned
 )
 
 SCHEMA_VERSION = 1
@@ -170,10 +204,17 @@ def to_data(event: Event) -> JSON:
                 "hands": [_ids(h) for h in hands],
                 "trump": trump.id if trump else None,
             }
-        case SeatJoined(seat, name):
-            return {"seat": seat, "name": name}
-        case GameCreated(players, scoring, variant, seed, deals):
-            return {
+        case SeatJoined(seat, name, bot):
+            # Written only when set, so the data of a human's join is as it always was.
+            return {"seat": seat, "name": name} | ({"bot": bot.value} if bot else {})
+        case SeatLeft(seat, bot):
+            return {"seat": seat, "bot": bot.value}
+        case TurnTimedOut(seat, outcome):
+            return {"seat": seat, "outcome": outcome.value}
+        case SeatResigned(seat):
+            return {"seat": seat}
+        case GameCreated(players, scoring, variant, seed, deals, clock):
+            created: JSON = {
                 "players": players,
                 "scoring": scoring.value,
                 "variant": variant.value,
@@ -185,6 +226,12 @@ def to_data(event: Event) -> JSON:
                     for d in deals
                 ],
             }
+            if clock is not None:
+                created["clock"] = {
+                    "turn_seconds": clock.turn_seconds,
+                    "on_timeout": clock.on_timeout.value,
+                }
+            return created
         case SuitSealed(team, suit):
             return {"team": team, "suit": suit.value}
         case RoundEnded(number, reason, winners, points, bosses):
@@ -247,6 +294,16 @@ def _opt_cards(value: Any) -> tuple[Card, ...] | None:
     return None if value is None else _cards(value)
 
 
+def _clock(value: Any) -> TurnClock | None:
+    if value is None:
+        return None
+    return TurnClock(_int(value["turn_seconds"]), OnTimeout(_str(value["on_timeout"])))
+
+
+def _opt_bot(value: Any) -> BotLevel | None:
+    return None if value is None else BotLevel(_str(value))
+
+
 def _game_created(d: Mapping[str, Any]) -> GameCreated:
     deals = d.get("deals")
     return GameCreated(
@@ -263,6 +320,7 @@ def _game_created(d: Mapping[str, Any]) -> GameCreated:
             )
             for x in _list(deals)
         ),
+        clock=_clock(d.get("clock")),
     )
 
 
@@ -282,7 +340,10 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
         tuple(_opt_cards(h) for h in _list(d["hands"])),
         _opt_card(d["trump"]),
     ),
-    "SeatJoined": lambda d: SeatJoined(_int(d["seat"]), _str(d["name"])),
+    "SeatJoined": lambda d: SeatJoined(_int(d["seat"]), _str(d["name"]), _opt_bot(d.get("bot"))),
+    "SeatLeft": lambda d: SeatLeft(_int(d["seat"]), BotLevel(_str(d["bot"]))),
+    "TurnTimedOut": lambda d: TurnTimedOut(_int(d["seat"]), OnTimeout(_str(d["outcome"]))),
+    "SeatResigned": lambda d: SeatResigned(_int(d["seat"])),
     "GameCreated": _game_created,
     "SuitSealed": lambda d: SuitSealed(_int(d["team"]), Suit(_str(d["suit"]))),
     "RoundEnded": lambda d: RoundEnded(

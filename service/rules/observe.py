@@ -58,6 +58,16 @@ class SeatSummary:
     hand_size: int
     tricks_won: int
     bosses: tuple[str, ...]
+    bot: str | None  # the bot level that plays the seat, if a bot does
+    # By when the seat must act (turn clocks), RFC 3339. The rules know no time: the
+    # service fills it in from when the turn began (None here).
+    deadline: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClockView:
+    turn_seconds: int
+    on_timeout: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +125,7 @@ class PublicView:
     rounds: tuple[RoundResultView, ...]
     winner: tuple[int, ...] | None
     seals: tuple[tuple[str, ...], ...] | None  # Seven Followers only
+    clock: ClockView | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +215,7 @@ def public_status(state: GameState) -> str:
 def _public(state: GameState) -> PublicView:
     cfg = state.config
     if cfg is None:
-        return PublicView(0, "", "", public_status(state), (), None, (), (), None, None)
+        return PublicView(0, "", "", public_status(state), (), None, (), (), None, None, None)
     r = state.round
     seats = tuple(
         SeatSummary(
@@ -216,6 +227,7 @@ def _public(state: GameState) -> PublicView:
             hand_size=len(r.hands[s]) if r is not None else 0,
             tricks_won=r.tricks_won[s] if r is not None else 0,
             bosses=_ids(r.bosses[s]) if r is not None else (),
+            bot=b.value if (b := state.bots[s]) is not None else None,
         )
         for s in range(cfg.players)
     )
@@ -260,6 +272,9 @@ def _public(state: GameState) -> PublicView:
         seals=tuple(tuple(s.value for s in team) for team in state.seals)
         if cfg.seven_followers
         else None,
+        clock=None
+        if cfg.clock is None
+        else ClockView(cfg.clock.turn_seconds, cfg.clock.on_timeout.value),
     )
 
 

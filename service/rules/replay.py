@@ -4,10 +4,30 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from service.rules.commands import Command, CreateGame, DealRound, JoinSeat, PassCards, PlayCard
+from service.rules.commands import (
+    Command,
+    CreateGame,
+    DealRound,
+    JoinSeat,
+    Leave,
+    PassCards,
+    PlayCard,
+    Resign,
+    TimeOut,
+)
 from service.rules.engine import decide, evolve
 from service.rules.errors import InvalidEventError, RuleViolationError
-from service.rules.events import CardPlayed, CardsPassed, Event, GameCreated, RoundDealt, SeatJoined
+from service.rules.events import (
+    CardPlayed,
+    CardsPassed,
+    Event,
+    GameCreated,
+    RoundDealt,
+    SeatJoined,
+    SeatLeft,
+    SeatResigned,
+    TurnTimedOut,
+)
 from service.rules.state import INITIAL, GameState
 
 
@@ -20,19 +40,32 @@ class HistoryError(Exception):
         self.reason = reason
 
 
-def _command_of(event: Event) -> Command | None:
-    """The command an event records, for events that start a command's output."""
+def _command_of(events: Sequence[Event], i: int) -> Command | None:
+    """The command the event at ``i`` records, for events that start a command's output."""
+    event = events[i]
     match event:
+        case TurnTimedOut(_, outcome):
+            # One command times out every late seat: its TurnTimedOut events come together.
+            seats = []
+            for later in events[i:]:
+                if not isinstance(later, TurnTimedOut) or later.outcome is not outcome:
+                    break
+                seats.append(later.seat)
+            return TimeOut(tuple(seats), outcome)
+        case SeatLeft(seat, bot):
+            return Leave(seat, bot)
+        case SeatResigned(seat):
+            return Resign(seat)
         case CardPlayed(seat, card):
             return PlayCard(seat, card)
         case CardsPassed(seat, cards) if cards is not None:
             return PassCards(seat, cards)
         case RoundDealt(_, hands, trump) if all(h is not None for h in hands):
             return DealRound(tuple(h for h in hands if h is not None), trump)
-        case SeatJoined(seat, name):
-            return JoinSeat(seat, name)
-        case GameCreated(players, scoring, variant, seed, deals):
-            return CreateGame(players, scoring, variant, seed, deals)
+        case SeatJoined(seat, name, bot):
+            return JoinSeat(seat, name, bot)
+        case GameCreated(players, scoring, variant, seed, deals, clock):
+            return CreateGame(players, scoring, variant, seed, deals, clock)
     return None
 
 
@@ -45,7 +78,7 @@ def replay_checked(events: Sequence[Event]) -> GameState:
     state = INITIAL
     i = 0
     while i < len(events):
-        command = _command_of(events[i])
+        command = _command_of(events, i)
         if command is None:
             raise HistoryError(i, f"{type(events[i]).__name__} does not start a command")
         try:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from service.rules.cards import Card, Suit
-from service.rules.config import GameConfig
+from service.rules.config import BotLevel, GameConfig
 from service.rules.events import PresetDeal, RoundEndReason
 
 
@@ -72,6 +72,7 @@ class GameState:
     winners: tuple[int, ...] | None
     seed: int | None
     deals: tuple[PresetDeal, ...] | None
+    bots: tuple[BotLevel | None, ...] = ()  # by seat: the bot that plays it, if any
 
     def turn(self) -> int | None:
         """The seat that must play now, or None (not the playing phase)."""

@@ -8,10 +8,21 @@ from typing import Any
 
 from flask import Response, jsonify
 
-from service.application.commands import CreateGame, DealInput, JoinSeat, PassCards, PlayCard
+from service.application.commands import (
+    BotSeat,
+    CreateGame,
+    DealInput,
+    JoinSeat,
+    Leave,
+    PassCards,
+    PlayCard,
+    Resign,
+    SeatBot,
+)
 from service.application.handlers import execute
 from service.application.queries import feeds, games, views
 from service.application.results import Acted, Executed
+from service.rules import TurnClock
 from service.web import schemas as s
 from service.web.api import BEARER, Blueprint
 from service.web.http import (
@@ -70,9 +81,12 @@ _ERRORS = (400, 401, 403, 404, 409, 412, 413, 422, 429)
 def create_game(body: dict[str, Any]) -> Response:
     """Create a game.
 
-    Anyone may create a game; operators may also give `seed` and `deals`.
+    Anyone may create a game, with a turn clock (`clock`) and bots on any seats (`bots`:
+    a game whose seats bots fill starts at once and plays itself); operators may also
+    give `seed` and `deals`.
     """
     deals = body.get("deals")
+    clock = body.get("clock")
     command = CreateGame(
         players=body["players"],
         scoring=body["scoring"],
@@ -81,6 +95,8 @@ def create_game(body: dict[str, Any]) -> Response:
         deals=None
         if deals is None
         else tuple(DealInput(tuple(map(tuple, d["hands"])), d["trump"]) for d in deals),
+        clock=None if clock is None else TurnClock(clock["turn_seconds"], clock["on_timeout"]),
+        bots=tuple(BotSeat(b["seat"], b["level"]) for b in body.get("bots", ())),
     )
     done = execute(deps(), command, command_context())
     created = done.result
@@ -128,6 +144,48 @@ def join_seat(body: dict[str, Any], game_id: str, seat: int) -> Response:
     command = JoinSeat(game_uuid(game_id), seat, body.get("name"))
     joined = execute(deps(), command, command_context()).result
     return json_response(JOINED, joined, status=201, version=joined.version)
+
+
+@blp.route("/games/<game_id>/seats/<int:seat>/bot", methods=["POST"])
+@blp.arguments(s.BotLevelSchema())
+@blp.response(201, s.GameViewSchema, headers=_ETAG)
+@blp.doc(security=BEARER, parameters=_COMMAND_PARAMETERS)
+@blp.problems(400, 401, 403, 404, 409, 412, 413, 422, 429)
+def seat_bot(body: dict[str, Any], game_id: str, seat: int) -> Response:
+    """Seat a bot on a free seat (operators). Returns the public view."""
+    done = execute(deps(), SeatBot(game_uuid(game_id), seat, body["level"]), command_context())
+    return _public_view_after(done, status=201)
+
+
+@blp.route("/games/<game_id>/leave", methods=["POST"])
+@blp.response(200, s.GameViewSchema, headers=_ETAG)
+@blp.doc(security=BEARER, parameters=_COMMAND_PARAMETERS)
+@blp.problems(*_ERRORS)
+def leave(game_id: str) -> Response:
+    """Leave the game: a `basic` bot plays the seat from now on, and the game goes on.
+
+    From then on the seat's tokens (the seat's own, and the player's for this game) no
+    longer act for it or see its hand (403 `seat_left`). Returns the public view.
+    """
+    done = execute(deps(), Leave(game_uuid(game_id)), command_context())
+    return _public_view_after(done)
+
+
+@blp.route("/games/<game_id>/resign", methods=["POST"])
+@blp.response(200, s.SeatViewSchema, headers=_ETAG)
+@blp.doc(security=BEARER, parameters=_COMMAND_PARAMETERS)
+@blp.problems(*_ERRORS)
+def resign(game_id: str) -> Response:
+    """Resign: the game ends, the seat's side (team or seat) losing; the round's `reason`
+    is `resign`. Returns the seat's view."""
+    done = execute(deps(), Resign(game_uuid(game_id)), command_context())
+    return _seat_view_after(done)
+
+
+def _public_view_after(done: Executed[Acted], *, status: int = 200) -> Response:
+    acted = done.result
+    view = views.public_view_at(deps(), acted.game_id, acted.version, done.state)
+    return view_response(view, status=status)
 
 
 @blp.route("/games/<game_id>/view", methods=["GET"])

@@ -9,7 +9,16 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from service.application.ports import ActorKind
-from service.rules import Action, Phase, RoundEndReason, Scoring, Variant
+from service.rules import (
+    MAX_TURN_SECONDS,
+    Action,
+    BotLevel,
+    OnTimeout,
+    Phase,
+    RoundEndReason,
+    Scoring,
+    Variant,
+)
 
 MAX_INT32 = 2**31 - 1
 MAX_SEED = 2**63 - 1
@@ -33,7 +42,8 @@ def _card(**kwargs: Any) -> fields.String:
 
 def _enum(kind: type[Enum], **kwargs: Any) -> fields.Enum[Any]:
     """A field of an enum's values (apispec leaves out their type)."""
-    return fields.Enum(kind, by_value=True, metadata={"type": "string"}, **kwargs)
+    metadata = {"type": "string", **kwargs.pop("metadata", {})}
+    return fields.Enum(kind, by_value=True, metadata=metadata, **kwargs)
 
 
 def _printable(value: str) -> None:
@@ -54,6 +64,32 @@ class DealSchema(ma.Schema):
     trump = _card(required=True, allow_none=True)
 
 
+class ClockSchema(ma.Schema):
+    turn_seconds = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=1, max=MAX_TURN_SECONDS),
+        metadata={"description": "how long each seat has to act (up to two weeks)"},
+    )
+    on_timeout = _enum(
+        OnTimeout,
+        load_default=OnTimeout.AUTOPLAY,
+        metadata={
+            "description": "`autoplay`: the seat's move is made as the basic bot would; "
+            "`forfeit`: the seat's side loses the game",
+        },
+    )
+
+
+class BotSeatSchema(ma.Schema):
+    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=3))
+    level = _enum(BotLevel, required=True)
+
+
+class BotLevelSchema(ma.Schema):
+    level = _enum(BotLevel, load_default=BotLevel.BASIC)
+
+
 class CreateGameSchema(ma.Schema):
     players = fields.Integer(required=True, strict=True, validate=validate.OneOf([3, 4]))
     scoring = _enum(Scoring, load_default=Scoring.BASIC)
@@ -67,6 +103,12 @@ class CreateGameSchema(ma.Schema):
         fields.Nested(DealSchema),
         validate=validate.Length(min=1, max=100),
         metadata={"description": "operators only: the deals of the first rounds"},
+    )
+    clock = fields.Nested(ClockSchema, metadata={"description": "a turn clock (default: none)"})
+    bots = fields.List(
+        fields.Nested(BotSeatSchema),
+        validate=validate.Length(max=4),
+        metadata={"description": "seats taken by bots at creation"},
     )
 
 
@@ -164,6 +206,21 @@ class SeatSummarySchema(ma.Schema):
     hand_size = fields.Integer()
     tricks_won = fields.Integer()
     bosses = fields.List(fields.String(), metadata={"description": "captured this round"})
+    bot = fields.String(
+        allow_none=True, metadata={**_values(BotLevel, None), "description": "a bot plays it"}
+    )
+    deadline = fields.String(
+        allow_none=True,
+        metadata={
+            "format": "date-time",
+            "description": "by when the seat must act (turn clocks; null when it need not)",
+        },
+    )
+
+
+class ClockViewSchema(ma.Schema):
+    turn_seconds = fields.Integer()
+    on_timeout = fields.String(metadata=_values(OnTimeout))
 
 
 class PlayedCardSchema(ma.Schema):
@@ -215,6 +272,7 @@ class GameViewSchema(ma.Schema):
         allow_none=True,
         metadata={"description": "Seven Followers: suits sealed by team 0 and team 1"},
     )
+    clock = fields.Nested(ClockViewSchema, allow_none=True)
 
 
 class PassViewSchema(ma.Schema):

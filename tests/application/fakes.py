@@ -116,6 +116,8 @@ class Tables:
     players: dict[UUID, tuple[PlayerRecord, str]] = field(default_factory=dict)
     seat_players: dict[tuple[UUID, int], UUID] = field(default_factory=dict)
     inbox: dict[tuple[UUID, UUID], InboxEntry] = field(default_factory=dict)
+    # game -> (due_at, version); a due_at of None is a deleted row (staged deletions)
+    wakeups: dict[UUID, tuple[datetime | None, int]] = field(default_factory=dict)
 
     def copy(self) -> Tables:
         return Tables(
@@ -128,6 +130,7 @@ class Tables:
             dict(self.players),
             dict(self.seat_players),
             dict(self.inbox),
+            dict(self.wakeups),
         )
 
     def merge(self, staged: Tables) -> None:
@@ -144,6 +147,14 @@ class Tables:
         self.players.update(staged.players)
         self.seat_players.update(staged.seat_players)
         self.inbox.update(staged.inbox)
+        for game_id, (due, version) in staged.wakeups.items():
+            woken = self.wakeups.get(game_id)
+            if woken is not None and woken[1] > version:
+                continue  # a later version's word stands
+            if due is None:
+                self.wakeups.pop(game_id, None)
+            else:
+                self.wakeups[game_id] = (due, version)
 
 
 # --- the database ----------------------------------------------------------------------
@@ -269,6 +280,7 @@ class FakeUnitOfWork:
         self.players = FakePlayers(self)
         self.inbox = FakeInbox(self)
         self.outbox = FakeOutbox(self)
+        self.wakeups = FakeWakeups(self)
 
     def __enter__(self) -> Self:
         if self._phase is not _Phase.NEW:
@@ -609,6 +621,7 @@ class FakeInbox:
     ) -> None:
         staged = self._uow.writing()
         actions = {t.seat: t.action for t in turns}
+        deadlines = {t.seat: t.deadline for t in turns}
         for key, e in self._all().items():
             if e.game_id != game_id or e.seat not in actions:
                 continue
@@ -623,6 +636,7 @@ class FakeInbox:
                 my_turn=action is not None,
                 action=action,
                 due_since=due,
+                deadline=deadlines[e.seat],
                 updated_at=updated_at,
             )
 
@@ -766,6 +780,28 @@ class FakeOutbox:
 
 
 # --- clock, dealer, wiring -------------------------------------------------------------
+
+
+class FakeWakeups:
+    """Rows of the wakeups table; a claim commits at once (as the real one does)."""
+
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+
+    def set(self, game_id: UUID, due_at: datetime | None, version: int) -> None:
+        self._uow.writing().wakeups[game_id] = (due_at, version)
+
+    def claim(self, now: datetime, lease_until: datetime, limit: int) -> list[UUID]:
+        rows = self._uow.db.committed.wakeups
+        due = sorted((d, g) for g, (d, _) in rows.items() if d is not None and d <= now)
+        claimed = [g for _, g in due[:limit]]
+        for g in claimed:
+            rows[g] = (lease_until, rows[g][1])
+        return claimed
+
+    def next_due(self) -> datetime | None:
+        dues = [d for d, _ in self._uow.db.committed.wakeups.values() if d is not None]
+        return min(dues, default=None)
 
 
 class FixedClock:

@@ -134,6 +134,23 @@ def test_a_game_starts_over_the_socket(served: Served) -> None:
     assert len(view["hand"]) == 16
 
 
+def test_serve_runs_a_worker_that_plays_a_four_bot_game_to_its_end(served: Served) -> None:
+    """`yokai serve` alone is the complete service: its embedded worker plays the bots."""
+    bots = [{"seat": s, "level": "basic"} for s in range(4)]
+    body = json.dumps({"players": 4, "bots": bots}).encode()
+    status, _, game = served.request(
+        "POST", "/v1/games", body, {"Content-Type": "application/json"}
+    )
+    assert status == 201 and game["status"] == "passing"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        view = served.request("GET", f"/v1/games/{game['id']}")[2]
+        if view["status"] == "finished":
+            break
+        time.sleep(0.2)
+    assert view["status"] == "finished" and view["winner"]
+
+
 def test_bad_input_over_the_socket_is_answered_not_crashed(served: Served) -> None:
     headers = {"Content-Type": "application/json"}
     assert served.request("POST", "/v1/games", b"{not json", headers)[0] == 400

@@ -23,6 +23,7 @@ TABLES = {
     "idempotency_keys",
     "snapshots",
     "outbox",
+    "wakeups",
     "players",
     "seat_players",
     "inbox",

@@ -21,14 +21,17 @@ from service.rules import (
     OPERATOR,
     PUBLIC,
     SEVEN_FOLLOWERS_DECK,
+    BotLevel,
     Card,
     Event,
     EventDataError,
+    OnTimeout,
     PresetDeal,
     RoundEndReason,
     Scoring,
     SeatViewer,
     Suit,
+    TurnClock,
     UnknownCardError,
     Variant,
     card,
@@ -48,8 +51,11 @@ from service.rules.events import (
     RoundDealt,
     RoundEnded,
     SeatJoined,
+    SeatLeft,
+    SeatResigned,
     SuitSealed,
     TrickTaken,
+    TurnTimedOut,
 )
 
 JSON = dict[str, Any]
@@ -128,6 +134,14 @@ SAMPLES: list[Event] = [
     RoundEnded(1, RoundEndReason.ALL_TRICKS, (0, 1), (1, 2), (c("pink-7"), c("pink-7b"))),
     RoundEnded(4, RoundEndReason.SEALED, (1,), (0, 1), (c("blue-7"), c("blue-7b"))),
     GameEnded((2,)),
+    # Clocks, bots, leaving, timing out and resigning.
+    GameCreated(3, Scoring.BASIC, Variant.STANDARD, clock=TurnClock(60, OnTimeout.FORFEIT)),
+    SeatJoined(1, "Bot (basic)", BotLevel.BASIC),
+    SeatLeft(3, BotLevel.BASIC),
+    TurnTimedOut(0, OnTimeout.AUTOPLAY),
+    SeatResigned(2),
+    RoundEnded(2, RoundEndReason.FORFEIT, (1,), (0, 0), ()),
+    RoundEnded(1, RoundEndReason.RESIGN, (), (0, 0, 0), ()),
 ]
 
 
@@ -234,7 +248,12 @@ def test_any_event_round_trips_through_json(event: Event) -> None:
 # --- malformed data -------------------------------------------------------------------
 
 # Fields the decoder treats as optional (the dealing plan may be absent).
-OPTIONAL = {("GameCreated", "seed"), ("GameCreated", "deals")}
+OPTIONAL = {
+    ("GameCreated", "seed"),
+    ("GameCreated", "deals"),
+    ("GameCreated", "clock"),
+    ("SeatJoined", "bot"),
+}
 
 
 def test_an_unknown_event_type_is_refused() -> None:

@@ -148,7 +148,7 @@ class SqlInbox:
         turns: Sequence[SeatTurn],
         updated_at: datetime,
     ) -> None:
-        rows = ", ".join(["(%s::smallint, %s::text)"] * len(turns))
+        rows = ", ".join(["(%s::smallint, %s::text, %s::timestamptz)"] * len(turns))
         params: list[Any] = [
             status,
             version,
@@ -158,15 +158,16 @@ class SqlInbox:
             updated_at,
         ]
         for t in turns:
-            params += (t.seat, t.action)
+            params += (t.seat, t.action, t.deadline)
         params.append(game_id)
         self._session.write(
             Statement(
                 "UPDATE inbox AS i SET status = %s, version = %s, scores = %s, winner = %s, "
                 "updated_at = %s, my_turn = v.action IS NOT NULL, action = v.action, "
+                "deadline = v.deadline, "
                 "due_since = CASE WHEN v.action IS NULL THEN NULL "
                 "WHEN i.action IS NOT DISTINCT FROM v.action THEN i.due_since ELSE %s END "
-                f"FROM (VALUES {rows}) AS v(seat, action) "
+                f"FROM (VALUES {rows}) AS v(seat, action, deadline) "
                 "WHERE i.game_id = %s AND i.seat = v.seat",
                 params,
             )

@@ -123,6 +123,16 @@ outbox = Table(
     Index("outbox_due", "kind", "available_at", postgresql_where=text("done_at IS NULL")),
 )
 
+wakeups = Table(
+    "wakeups",
+    metadata,
+    Column("game_id", Uuid, ForeignKey("games.id"), primary_key=True),
+    Column("due_at", DateTime(timezone=True), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("claims", Integer, nullable=False, server_default=text("0")),
+    Index("wakeups_due", "due_at"),
+)
+
 players = Table(
     "players",
     metadata,

@@ -14,6 +14,7 @@ from service.adapters.postgres.players import SqlInbox, SqlPlayers
 from service.adapters.postgres.projections import SqlCredentials, SqlGameIndex
 from service.adapters.postgres.session import Session
 from service.adapters.postgres.snapshots import SqlSnapshotStore
+from service.adapters.postgres.wakeups import SqlWakeups
 
 
 class SqlUnitOfWork:
@@ -33,6 +34,7 @@ class SqlUnitOfWork:
     players: SqlPlayers
     inbox: SqlInbox
     outbox: SqlOutbox
+    wakeups: SqlWakeups
 
     def __init__(self, engine: Engine, *, snapshot: bool = False) -> None:
         self._session = Session(engine, snapshot=snapshot)
@@ -44,6 +46,7 @@ class SqlUnitOfWork:
         self.players = SqlPlayers(self._session)
         self.inbox = SqlInbox(self._session)
         self.outbox = SqlOutbox(self._session)
+        self.wakeups = SqlWakeups(self._session)
 
     def __enter__(self) -> Self:
         return self

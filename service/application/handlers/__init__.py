@@ -8,17 +8,29 @@ from typing import overload
 
 from service.application import idempotency
 from service.application.commands import (
+    Advance,
     Command,
     Context,
     CreateGame,
     CreatePlayer,
     JoinSeat,
+    Leave,
     PassCards,
     PlayCard,
+    Resign,
+    SeatBot,
 )
 from service.application.deps import Deps
-from service.application.handlers import games, play, players
-from service.application.results import Acted, Created, Executed, Joined, PlayerCreated, Result
+from service.application.handlers import games, play, players, seats, worker
+from service.application.results import (
+    Acted,
+    Advanced,
+    Created,
+    Executed,
+    Joined,
+    PlayerCreated,
+    Result,
+)
 
 HANDLERS: dict[type[Command], idempotency.Registered] = {
     CreateGame: idempotency.Registered(games.authorize_create, games.create_game),
@@ -26,6 +38,10 @@ HANDLERS: dict[type[Command], idempotency.Registered] = {
     PassCards: idempotency.Registered(play.authorize_move, play.pass_cards),
     PlayCard: idempotency.Registered(play.authorize_move, play.play_card),
     CreatePlayer: idempotency.Registered(players.authorize_create_player, players.create_player),
+    SeatBot: idempotency.Registered(seats.authorize_seat_bot, seats.seat_bot),
+    Leave: idempotency.Registered(seats.authorize_seat_command, seats.leave),
+    Resign: idempotency.Registered(seats.authorize_seat_command, seats.resign),
+    Advance: idempotency.Registered(worker.authorize_advance, worker.advance),
 }
 
 
@@ -34,9 +50,13 @@ def execute(deps: Deps, command: CreateGame, ctx: Context) -> Executed[Created]:
 @overload
 def execute(deps: Deps, command: JoinSeat, ctx: Context) -> Executed[Joined]: ...
 @overload
-def execute(deps: Deps, command: PassCards | PlayCard, ctx: Context) -> Executed[Acted]: ...
+def execute(
+    deps: Deps, command: PassCards | PlayCard | SeatBot | Leave | Resign, ctx: Context
+) -> Executed[Acted]: ...
 @overload
 def execute(deps: Deps, command: CreatePlayer, ctx: Context) -> Executed[PlayerCreated]: ...
+@overload
+def execute(deps: Deps, command: Advance, ctx: Context) -> Executed[Advanced]: ...
 def execute(deps: Deps, command: Command, ctx: Context) -> Executed[Result]:
     """Do ``command`` for ``ctx.principal``: its events and projections in one
     transaction, once per idempotency key. Raises the refusal (an ApplicationError or

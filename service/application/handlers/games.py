@@ -13,6 +13,7 @@ from service.application.errors import (
     InvalidInputError,
     SeatNotFoundError,
 )
+from service.application.handlers.seats import bot_name
 from service.application.identity import (
     Operator,
     PlayerHolder,
@@ -37,10 +38,21 @@ def authorize_create(cmd: CreateGame, principal: Principal) -> Actor:
 
 
 def create_game(cmd: CreateGame, actor: Actor, tx: Transaction) -> Created:
+    """A new game; the seats given to bots are taken in the same command (the game
+    starts at once if bots fill every seat)."""
     deals = None if cmd.deals is None else tuple(_preset(d) for d in cmd.deals)
-    created = rules.CreateGame(cmd.players, cmd.scoring, cmd.variant, cmd.seed, deals)
+    created = rules.CreateGame(cmd.players, cmd.scoring, cmd.variant, cmd.seed, deals, cmd.clock)
+    seats = [b.seat for b in cmd.bots]
+    if len(set(seats)) != len(seats):
+        raise InvalidInputError("bots: a seat is named twice", code="seat_taken")
+    if any(not 0 <= s < cmd.players for s in seats):
+        raise InvalidInputError(f"bots: this game has seats 0 to {cmd.players - 1}", "unknown_seat")
     game_id = uuid4()
-    after = tx.apply(game_id, tx.new_game(), created, actor)
+    after = tx.decide(game_id, tx.new_game(), created, actor)
+    for bot in cmd.bots:
+        joined = rules.JoinSeat(bot.seat, bot_name(bot.level, bot.seat), bot.level)
+        after = tx.decide(game_id, after, joined, actor)
+    tx.flush()
     return Created(game_id, after.version)
 
 

@@ -8,6 +8,7 @@ from service.application.errors import InvalidInputError
 from service.application.identity import Principal, SeatHolder, seat_of
 from service.application.ports import Actor, ActorKind
 from service.application.results import Acted
+from service.application.seating import held_seat
 from service.application.transaction import Transaction
 
 
@@ -21,6 +22,7 @@ def authorize_move(cmd: PassCards | PlayCard, principal: Principal) -> Actor:
 def pass_cards(cmd: PassCards, actor: Actor, tx: Transaction) -> Acted:
     assert actor.seat is not None
     game = tx.load(cmd.game_id)
+    held_seat(game.state, actor.seat)
     chosen = tuple(_card(game.state, c) for c in cmd.cards)
     after = tx.apply(cmd.game_id, game, rules.PassCards(actor.seat, chosen), actor)
     return Acted(cmd.game_id, after.version, actor.seat)
@@ -29,6 +31,7 @@ def pass_cards(cmd: PassCards, actor: Actor, tx: Transaction) -> Acted:
 def play_card(cmd: PlayCard, actor: Actor, tx: Transaction) -> Acted:
     assert actor.seat is not None
     game = tx.load(cmd.game_id)
+    held_seat(game.state, actor.seat)
     chosen = _card(game.state, cmd.card)
     after = tx.apply(cmd.game_id, game, rules.PlayCard(actor.seat, chosen), actor)
     return Acted(cmd.game_id, after.version, actor.seat)

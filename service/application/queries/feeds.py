@@ -13,8 +13,10 @@ from service.application.codec import decode
 from service.application.deps import Deps
 from service.application.errors import GameNotFoundError
 from service.application.identity import Operator, Principal, guard, require_operator, seat_of
+from service.application.loading import load_at
 from service.application.ports import StoredEvent
 from service.application.results import AuditTrail, Feed, FeedEvent
+from service.application.seating import held_seat
 from service.rules import OPERATOR, SeatViewer, Viewer, redact, to_data
 
 
@@ -52,7 +54,20 @@ def _feed(
     deps: Deps, game_id: UUID, principal: Principal, after: int, limit: int, viewer: Viewer
 ) -> Feed:
     version, rows, next_after = _page(deps, game_id, principal, after, limit)
+    if isinstance(viewer, SeatViewer):
+        _check_held(deps, game_id, viewer.seat, version)
     return Feed(game_id, version, [feed_event(row, viewer) for row in rows], next_after)
+
+
+def _check_held(deps: Deps, game_id: UUID, seat: int, version: int) -> None:
+    """A seat whose player left is refused its feed too (its new hands are the bot's).
+    A seat once a bot's stays one, so a cached state of any version that shows a bot
+    is enough; else the state at ``version`` (cached, mostly) decides."""
+    loaded = deps.cache.get(game_id)
+    if loaded is None or (loaded.version < version and not loaded.state.bots[seat]):
+        with deps.uow() as uow:
+            loaded = load_at(uow, deps.cache, game_id, version)
+    held_seat(loaded.state, seat)
 
 
 def audit(deps: Deps, game_id: UUID, principal: Principal, after: int, limit: int) -> AuditTrail:

@@ -26,6 +26,7 @@ from uuid import UUID
 
 from service.application.cache import Loaded
 from service.application.changes import Subscription, game_key, player_key
+from service.application.clocks import present
 from service.application.deps import Deps
 from service.application.errors import InvalidInputError
 from service.application.identity import (
@@ -41,7 +42,8 @@ from service.application.ports import InboxEntry, StoreUnavailableError
 from service.application.queries.feeds import feed_event
 from service.application.queries.players import STATUSES
 from service.application.results import FeedEvent, Versioned
-from service.rules import OPERATOR, PUBLIC, SeatViewer, Viewer, observe, public_status
+from service.application.seating import held_seat
+from service.rules import OPERATOR, PUBLIC, SeatViewer, Viewer, public_status
 
 KEEPALIVE_SECONDS = 15.0
 INBOX_LIMIT = 500
@@ -164,6 +166,8 @@ def game_stream(
                 )
             missed = [] if after is None else uow.events.load(game_id, after=after, upto=version)
             loaded = load_at(uow, deps.cache, game_id, version)
+        if isinstance(viewer, SeatViewer):
+            held_seat(loaded.state, viewer.seat)
     except BaseException:
         subscription.close()
         raise
@@ -188,7 +192,7 @@ def _game_messages(
 ) -> Iterator[GameStreamMessage]:
     try:
         yield from first
-        yield ViewMessage(Versioned(game_id, loaded.version, observe(loaded.state, viewer)))
+        yield ViewMessage(Versioned(game_id, loaded.version, present(loaded, viewer)))
         while not _finished(loaded):
             if not subscription.wait(keepalive):
                 if subscription.closing:
@@ -205,7 +209,9 @@ def _game_messages(
                 loaded = commit.loaded
                 for row in commit.rows:
                     yield EventMessage(feed_event(row, viewer))
-                yield ViewMessage(Versioned(game_id, loaded.version, observe(loaded.state, viewer)))
+                yield ViewMessage(Versioned(game_id, loaded.version, present(loaded, viewer)))
+                if isinstance(viewer, SeatViewer) and loaded.state.bots[viewer.seat]:
+                    return  # the seat's player left: the stream ends (reopening: 403)
             if commits:
                 deps.cache.put(game_id, loaded)
         yield EndMessage(loaded.version)

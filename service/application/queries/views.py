@@ -6,12 +6,14 @@ from __future__ import annotations
 from uuid import UUID
 
 from service.application.cache import Loaded
+from service.application.clocks import present
 from service.application.commands import ANY_VERSION
 from service.application.deps import Deps
 from service.application.errors import InvalidInputError
 from service.application.identity import Principal, guard, require_operator, seat_of
 from service.application.loading import current_version, load, load_at
 from service.application.results import Unchanged, Versioned
+from service.application.seating import held_seat
 from service.rules import (
     OPERATOR,
     PUBLIC,
@@ -19,7 +21,6 @@ from service.rules import (
     PublicView,
     SeatView,
     SeatViewer,
-    observe,
 )
 
 NO_TAGS: frozenset[int] = frozenset()
@@ -33,7 +34,7 @@ def public_view(
     loaded = _current(deps, game_id, unless, None)
     if isinstance(loaded, Unchanged):
         return loaded
-    return Versioned(game_id, loaded.version, observe(loaded.state, PUBLIC))
+    return Versioned(game_id, loaded.version, present(loaded, PUBLIC))
 
 
 def public_view_at(
@@ -41,7 +42,7 @@ def public_view_at(
 ) -> Versioned[PublicView]:
     """The table at ``version``, which a command produced (``known``: its state then)."""
     loaded = _at(deps, game_id, version, known, None)
-    return Versioned(game_id, version, observe(loaded.state, PUBLIC))
+    return Versioned(game_id, version, present(loaded, PUBLIC))
 
 
 def seat_view(
@@ -52,7 +53,8 @@ def seat_view(
     loaded = _current(deps, game_id, unless, principal)
     if isinstance(loaded, Unchanged):
         return loaded
-    return Versioned(game_id, loaded.version, observe(loaded.state, SeatViewer(seat)))
+    held_seat(loaded.state, seat)
+    return Versioned(game_id, loaded.version, present(loaded, SeatViewer(seat)))
 
 
 def seat_view_at(
@@ -62,7 +64,7 @@ def seat_view_at(
     then, when the command was just done)."""
     seat = seat_of(game_id, principal)
     loaded = _at(deps, game_id, version, known, principal)
-    return Versioned(game_id, version, observe(loaded.state, SeatViewer(seat)))
+    return Versioned(game_id, version, present(loaded, SeatViewer(seat)))
 
 
 def operator_state(
@@ -80,7 +82,7 @@ def operator_state(
                     f"at must be between 1 and {version}", code="at_out_of_range"
                 )
             loaded = load_at(uow, deps.cache, game_id, at)
-    return Versioned(game_id, loaded.version, observe(loaded.state, OPERATOR))
+    return Versioned(game_id, loaded.version, present(loaded, OPERATOR))
 
 
 def _current(

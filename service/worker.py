@@ -1,0 +1,153 @@
+"""`yokai worker`: the process that acts without a request.
+
+It runs the application's job sources (service/application/jobs.py: games whose bot
+must move or whose turn clock ran out; webhook deliveries will join them) in a loop:
+
+- run what is due now, in batches, until nothing is;
+- then sleep until the next job falls due, or until PostgreSQL announces a sooner one on
+  the channel ``yokai_jobs`` (written with the events that make a job due:
+  service/adapters/postgres/wakeups.py), whichever comes first. No table is polled: the
+  worker reads the next due time once per wake-up, and an idle worker wakes at most
+  every ``POLL_SECONDS`` to check that its listening connection is still alive.
+
+Several workers, on any machines, share the work: a job is claimed with FOR UPDATE SKIP
+LOCKED, and what is done is decided in the command's own transaction, so nothing is
+done twice (jobs.py). SIGTERM or SIGINT stops the loop after the job in hand; a job
+claimed but not done is taken by another worker when its lease ends. A worker whose
+database goes away retries with backoff (up to 5 s) and carries on when it is back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import signal
+import socket
+import threading
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from types import FrameType
+from typing import Any
+
+import psycopg
+
+from service.adapters.postgres.engine import sqlalchemy_url
+from service.adapters.postgres.wakeups import CHANNEL
+from service.application.deps import Deps
+from service.application.jobs import LEASE, DueGames, JobSource
+from service.application.ports import StoreUnavailableError
+
+log = logging.getLogger("yokai.worker")
+
+POLL_SECONDS = 30.0
+"""The longest an idle worker sleeps without looking at its connection."""
+SLICE_SECONDS = 1.0
+"""Waits are cut into slices this long, so a stop request is heard within one."""
+
+
+class Worker:
+    def __init__(
+        self,
+        deps: Deps,
+        database_url: str,
+        sources: Sequence[JobSource] | None = None,
+        *,
+        name: str | None = None,
+        lease: timedelta = LEASE,
+    ) -> None:
+        self.name = name or f"worker-{socket.gethostname()}-{os.getpid()}"
+        self._deps = deps
+        default = [DueGames(lease=lease, worker=self.name)]
+        self._sources = list(sources) if sources is not None else default
+        url = sqlalchemy_url(database_url).set(drivername="postgresql")
+        self._conninfo = url.render_as_string(hide_password=False)
+        self._stopping = threading.Event()
+        self._conn: psycopg.Connection[Any] | None = None
+
+    def stop(self) -> None:
+        """Stop after the job in hand (safe from a signal handler)."""
+        self._stopping.set()
+
+    def run(self) -> None:
+        log.info("%s: started", self.name)
+        delay = 0.1
+        try:
+            while not self._stopping.is_set():
+                try:
+                    self._listen()
+                    self._run_due()
+                    if self._stopping.is_set():
+                        break
+                    self._sleep(self._next_due())
+                    delay = 0.1
+                except (StoreUnavailableError, psycopg.Error) as error:
+                    self._close()
+                    log.warning("%s: %s; trying again in %.1f s", self.name, error, delay)
+                    self._stopping.wait(delay)
+                    delay = min(delay * 2, 5.0)
+        finally:
+            self._close()
+            log.info("%s: stopped", self.name)
+
+    def _run_due(self) -> None:
+        """Every source's due jobs, batch after batch, until none has any left."""
+        busy = True
+        while busy and not self._stopping.is_set():
+            busy = False
+            for source in self._sources:
+                if self._stopping.is_set():
+                    return
+                if source.run_due(self._deps) > 0:
+                    busy = True
+
+    def _next_due(self) -> datetime | None:
+        dues = [d for s in self._sources if (d := s.next_due(self._deps)) is not None]
+        return min(dues, default=None)
+
+    def _sleep(self, due: datetime | None) -> None:
+        """Until ``due``, a notification, a stop request, or POLL_SECONDS."""
+        conn = self._conn
+        assert conn is not None
+        left = POLL_SECONDS
+        if due is not None:
+            left = min(left, (due - self._deps.clock.now()).total_seconds())
+        while left > 0 and not self._stopping.is_set():
+            wait = min(left, SLICE_SECONDS)
+            for _ in conn.notifies(timeout=wait, stop_after=1):
+                return  # a job fell due sooner: look again
+            left -= wait
+        conn.execute("SELECT 1")  # a dead connection raises here, not in silence
+
+    def _listen(self) -> None:
+        if self._conn is not None and not self._conn.closed:
+            return
+        self._conn = psycopg.connect(
+            self._conninfo,
+            autocommit=True,
+            connect_timeout=5,
+            keepalives=1,
+            keepalives_idle=30,
+            keepalives_interval=10,
+            keepalives_count=3,
+            application_name="yokai-worker",
+        )
+        self._conn.execute(f"LISTEN {CHANNEL}")
+
+    def _close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(psycopg.Error):
+                conn.close()
+
+
+def run_until_signalled(worker: Worker) -> None:
+    """Run ``worker`` in this (main) thread until SIGTERM or SIGINT."""
+
+    def stop(signum: int, _: FrameType | None) -> None:
+        log.info("%s: %s: stopping after the job in hand", worker.name, signal.Signals(signum).name)
+        worker.stop()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, stop)
+    worker.run()
