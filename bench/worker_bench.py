@@ -1,0 +1,112 @@
+"""Worker benchmark: how soon bots act, measured on a running service.
+
+Creates ``--games`` four-bot games at once through the HTTP API (one request each: bots
+on every seat), waits until every one has finished, then reads each game's audit (as an
+operator) and prints, for every bot move, its latency: the recording time of the bot's
+commit minus that of the commit that gave it its turn (both stamped by the server, so
+client timing does not count). Also the games' total time and moves per second.
+
+Run it against a running service with an operator token, e.g.:
+
+    YOKAI_OPERATOR_TOKEN=op bash scripts/serve.sh &
+    .venv/bin/python -m bench.worker_bench --api http://127.0.0.1:8000 --token op --games 20
+
+Goal (API.md Part 2, Bots): a bot acts within 1 s of its turn. It asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import statistics
+import time
+import urllib.request
+from datetime import datetime
+from typing import Any
+
+
+def call(api: str, method: str, path: str, token: str | None = None, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(api + path, data=data, method=method, headers=headers)
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def audit(api: str, token: str, game_id: str) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    after = 0
+    while True:
+        page = call(api, "GET", f"/v1/games/{game_id}/audit?after={after}&limit=1000", token)
+        events += page["events"]
+        if page["next_after"] is None:
+            return events
+        after = page["next_after"]
+
+
+def finished(api: str, token: str, wanted: set[str]) -> set[str]:
+    """Which of ``wanted`` are finished: the operator's game list, newest first, paged
+    (one request a page, not one a game: the rate limit counts them)."""
+    found: set[str] = set()
+    cursor = ""
+    while True:
+        page = call(api, "GET", f"/v1/games?status=finished&limit=100{cursor}", token)
+        found |= {g["id"] for g in page["games"]} & wanted
+        if found == wanted or page["next_cursor"] is None:
+            return found
+        cursor = f"&cursor={page['next_cursor']}"
+
+
+def latencies(events: list[dict[str, Any]]) -> list[float]:
+    """Seconds from the commit that gave a bot its turn to the bot's own commit."""
+    commits: list[tuple[datetime, str]] = []  # (recorded_at, actor kind) per commit
+    for e in events:
+        at = datetime.fromisoformat(e["recorded_at"])
+        if not commits or commits[-1][0] != at:
+            commits.append((at, e["actor"]["kind"]))
+    return [
+        (at - before).total_seconds()
+        for (before, _), (at, kind) in itertools.pairwise(commits)
+        if kind == "bot"
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--api", default="http://127.0.0.1:8000")
+    parser.add_argument("--token", required=True, help="the operator token")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--timeout", type=float, default=600)
+    args = parser.parse_args()
+
+    bots = [{"seat": s, "level": "basic"} for s in range(4)]
+    started = time.monotonic()
+    ids = [
+        call(args.api, "POST", "/v1/games", args.token, {"players": 4, "bots": bots})["id"]
+        for _ in range(args.games)
+    ]
+    pending = set(ids)
+    while pending and time.monotonic() - started < args.timeout:
+        time.sleep(1.0)
+        pending -= finished(args.api, args.token, pending)
+    elapsed = time.monotonic() - started
+    if pending:
+        print(f"{len(pending)} of {len(ids)} games unfinished after {args.timeout:.0f} s")
+    lat = sorted(x for g in ids for x in latencies(audit(args.api, args.token, g)))
+    if not lat:
+        print("no bot moves recorded")
+        return
+    q = statistics.quantiles(lat, n=100)
+    print(f"games: {len(ids)} four-bot games, finished in {elapsed:.1f} s (seen within 1 s)")
+    print(f"bot moves: {len(lat)}, {len(lat) / elapsed:.0f} moves/s overall")
+    print(
+        f"turn-to-move latency: p50 {q[49] * 1000:.0f} ms, p99 {q[98] * 1000:.0f} ms, "
+        f"max {lat[-1] * 1000:.0f} ms (goal: within 1 s)"
+    )
+
+
+if __name__ == "__main__":
+    main()
