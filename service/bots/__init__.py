@@ -2,10 +2,14 @@
 
 A bot takes a :class:`~service.rules.SeatView` and answers the move a client would send,
 in card ids. Bots import nothing but the rules and the standard library, so the same bot
-can drive self-play here and, later, a seat of a real game through the application.
+drives self-play here and the bot seats of real games (the worker:
+service/application/handlers/worker.py). Levels: ``random`` (any legal move) and
+``basic`` (a heuristic: heuristic.py), by name in :data:`BOTS`.
 """
 
+from service.bots.heuristic import basic_move
+from service.bots.levels import BOTS
 from service.bots.moves import Bot, Move, PassMove, PlayMove
 from service.bots.random_bot import random_move
 
-__all__ = ["Bot", "Move", "PassMove", "PlayMove", "random_move"]
+__all__ = ["BOTS", "Bot", "Move", "PassMove", "PlayMove", "basic_move", "random_move"]

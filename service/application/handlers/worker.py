@@ -19,8 +19,7 @@ from service.application.identity import Principal, require_operator
 from service.application.ports import SYSTEM, Actor, ActorKind
 from service.application.results import Advanced
 from service.application.transaction import Transaction
-from service.bots import Move, PassMove
-from service.bots.levels import BOTS
+from service.bots import BOTS, Move, PassMove
 
 _CHANCE = random.SystemRandom()  # for the random bot: nothing to predict
 
