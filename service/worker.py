@@ -106,17 +106,20 @@ class Worker:
         return min(dues, default=None)
 
     def _sleep(self, due: datetime | None) -> None:
-        """Until ``due``, a notification, a stop request, or POLL_SECONDS."""
+        """Until ``due``, an announced job due sooner, a stop request, or POLL_SECONDS."""
         conn = self._conn
         assert conn is not None
-        left = POLL_SECONDS
+        now = self._deps.clock.now()
+        wake = now + timedelta(seconds=POLL_SECONDS)
         if due is not None:
-            left = min(left, (due - self._deps.clock.now()).total_seconds())
-        while left > 0 and not self._stopping.is_set():
-            wait = min(left, SLICE_SECONDS)
-            for _ in conn.notifies(timeout=wait, stop_after=1):
-                return  # a job fell due sooner: look again
-            left -= wait
+            wake = min(wake, due)
+        while not self._stopping.is_set():
+            left = (wake - self._deps.clock.now()).total_seconds()
+            if left <= 0:
+                break
+            for note in conn.notifies(timeout=min(left, SLICE_SECONDS)):
+                if _sooner(note.payload, wake):
+                    return  # look again now
         conn.execute("SELECT 1")  # a dead connection raises here, not in silence
 
     def _listen(self) -> None:
@@ -139,6 +142,15 @@ class Worker:
         if conn is not None:
             with contextlib.suppress(psycopg.Error):
                 conn.close()
+
+
+def _sooner(payload: str, wake: datetime) -> bool:
+    """Whether an announced wakeup (its due time, ISO 8601) is before ``wake``; one that
+    cannot be read counts as sooner (looking again costs little)."""
+    try:
+        return datetime.fromisoformat(payload) < wake
+    except ValueError:
+        return True
 
 
 def run_until_signalled(worker: Worker) -> None:

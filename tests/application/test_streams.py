@@ -22,12 +22,13 @@ import pytest
 
 from service.adapters.system import ShufflingDealer
 from service.application.changes import Subscription, game_key
-from service.application.commands import CreatePlayer, JoinSeat, PassCards, PlayCard
+from service.application.commands import CreatePlayer, JoinSeat, Leave, PassCards, PlayCard
 from service.application.deps import Deps
 from service.application.errors import (
     ForbiddenError,
     GameNotFoundError,
     InvalidInputError,
+    SeatLeftError,
     UnauthenticatedError,
 )
 from service.application.identity import (
@@ -466,6 +467,24 @@ def test_a_wake_up_without_a_commit_sends_nothing(table: Table, game: Game) -> N
     )
     assert view == ViewMessage(public_view_at(deps, game.id, version))
     stream.close()
+
+
+def test_a_seats_stream_ends_when_its_player_leaves_and_is_refused_then(
+    table: Table, game: Game
+) -> None:
+    """The leave's events and view reach the seat; then the stream ends (the bot's hands
+    are not the player's to see), and opening it again is refused (403 seat_left)."""
+    deps = table.deps
+    stream = streams.game_stream(deps, game.id, game.seats[1], None, LIVE)
+    assert isinstance(next(stream), ViewMessage)
+    version = table.run(Leave(game.id), game.seats[1]).version  # type: ignore[union-attr]
+    left = list(stream)
+    assert [type(m) for m in left] == [EventMessage, ViewMessage]
+    assert isinstance(left[0], EventMessage) and left[0].event.type == "SeatLeft"
+    assert isinstance(left[1], ViewMessage) and left[1].view.version == version
+    with pytest.raises(SeatLeftError):
+        streams.game_stream(deps, game.id, game.seats[1], None, LIVE)
+    assert deps.changes.waiters() == 0
 
 
 # --- refusals and closing -------------------------------------------------------------
