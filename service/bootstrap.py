@@ -11,6 +11,7 @@ from service.adapters.postgres.engine import make_engine
 from service.adapters.postgres.listener import Listener
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
 from service.adapters.system import ShufflingDealer, SystemClock
+from service.adapters.webhook_delivery import AddressPolicy
 from service.application.cache import StateCache
 from service.application.changes import Hub
 from service.application.deps import Deps
@@ -59,5 +60,6 @@ def build(
         identity=Identity(unit_of_work, settings.operator_token),
         changes=hub,
         recent=recent,
+        webhook_urls=AddressPolicy(allow_private=settings.webhook_allow_private),
     )
     return Container(deps, DatabaseHealth(engine, settings.database_url), engine, listener)

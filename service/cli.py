@@ -17,6 +17,7 @@ from uuid import UUID
 
 from service.adapters import migrate
 from service.adapters.embedded import EmbeddedPostgres
+from service.adapters.webhook_delivery import HttpSender
 from service.application.errors import GameNotFoundError
 from service.application.queries import games
 from service.bootstrap import build
@@ -90,7 +91,16 @@ def worker() -> int:
     container = build(replace(settings, database_url=url))
     try:
         lease = timedelta(seconds=settings.worker_lease_seconds)
-        run_until_signalled(Worker(container.deps, url, lease=lease))
+        sender = HttpSender(allow_private=settings.webhook_allow_private)
+        runner = Worker(
+            container.deps,
+            url,
+            lease=lease,
+            sender=sender,
+            webhook_lease=timedelta(seconds=settings.webhook_lease_seconds),
+            first_retry=settings.webhook_first_retry_seconds,
+        )
+        run_until_signalled(runner)
         return 0
     finally:
         container.close()

@@ -23,6 +23,19 @@ def _int(env: Mapping[str, str], name: str, default: int, minimum: int = 0) -> i
     return value
 
 
+def _float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, not {raw!r}") from None
+    if not value > 0:
+        raise ValueError(f"{name} must be more than 0")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     database_url: str | None = None
@@ -38,6 +51,9 @@ class Settings:
     keepalive_seconds: float = 15.0
     embedded_worker: bool = True  # `yokai serve` starts a `yokai worker` beside gunicorn
     worker_lease_seconds: int = 30  # a claimed job left this long goes to another worker
+    webhook_allow_private: bool = False  # tests and private networks only (SSRF guard off)
+    webhook_first_retry_seconds: float = 5.0  # doubles with each failed attempt
+    webhook_lease_seconds: int = 60  # a delivery claimed by a worker that died waits this long
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -56,4 +72,7 @@ class Settings:
             keepalive_seconds=_int(env, "YOKAI_KEEPALIVE_SECONDS", 15, minimum=1),
             embedded_worker=_int(env, "YOKAI_EMBEDDED_WORKER", 1) != 0,
             worker_lease_seconds=_int(env, "YOKAI_WORKER_LEASE_SECONDS", 30, minimum=1),
+            webhook_allow_private=_int(env, "YOKAI_WEBHOOK_ALLOW_PRIVATE", 0) != 0,
+            webhook_first_retry_seconds=_float(env, "YOKAI_WEBHOOK_FIRST_RETRY_SECONDS", 5.0),
+            webhook_lease_seconds=_int(env, "YOKAI_WEBHOOK_LEASE_SECONDS", 60, minimum=11),
         )

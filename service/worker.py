@@ -35,8 +35,9 @@ import psycopg
 from service.adapters.postgres.engine import sqlalchemy_url
 from service.adapters.postgres.wakeups import CHANNEL
 from service.application.deps import Deps
-from service.application.jobs import LEASE, DueGames, JobSource
+from service.application.jobs import LEASE, DueGames, JobSource, WebhookDeliveries
 from service.application.ports import StoreUnavailableError
+from service.application.webhooks import FIRST_RETRY, Sender
 
 log = logging.getLogger("yokai.worker")
 
@@ -44,6 +45,8 @@ POLL_SECONDS = 30.0
 """The longest an idle worker sleeps without looking at its connection."""
 SLICE_SECONDS = 1.0
 """Waits are cut into slices this long, so a stop request is heard within one."""
+BUSY_SLICE = 0.05
+"""The slices while deliveries run in threads: one that ends frees a slot soon."""
 
 
 class Worker:
@@ -55,10 +58,20 @@ class Worker:
         *,
         name: str | None = None,
         lease: timedelta = LEASE,
+        sender: Sender | None = None,
+        webhook_lease: timedelta = timedelta(seconds=60),
+        first_retry: float = FIRST_RETRY,
     ) -> None:
         self.name = name or f"worker-{socket.gethostname()}-{os.getpid()}"
         self._deps = deps
-        default = [DueGames(lease=lease, worker=self.name)]
+        self._woken = threading.Event()
+        default: list[JobSource] = [DueGames(lease=lease, worker=self.name)]
+        if sender is not None:
+            default.append(
+                WebhookDeliveries(
+                    sender, lease=webhook_lease, first_retry=first_retry, wake=self._woken.set
+                )
+            )
         self._sources = list(sources) if sources is not None else default
         url = sqlalchemy_url(database_url).set(drivername="postgresql")
         self._conninfo = url.render_as_string(hide_password=False)
@@ -87,6 +100,8 @@ class Worker:
                     self._stopping.wait(delay)
                     delay = min(delay * 2, 5.0)
         finally:
+            for source in self._sources:
+                source.close()  # the jobs in hand finish
             self._close()
             log.info("%s: stopped", self.name)
 
@@ -115,11 +130,14 @@ class Worker:
             wake = min(wake, due)
         while not self._stopping.is_set():
             left = (wake - self._deps.clock.now()).total_seconds()
-            if left <= 0:
+            if left <= 0 or self._woken.is_set():
                 break
-            for note in conn.notifies(timeout=min(left, SLICE_SECONDS)):
+            # While attempts run in threads, their ends are looked for often.
+            busy = any(source.in_flight() for source in self._sources)
+            for note in conn.notifies(timeout=min(left, BUSY_SLICE if busy else SLICE_SECONDS)):
                 if _sooner(note.payload, wake):
                     return  # look again now
+        self._woken.clear()
         conn.execute("SELECT 1")  # a dead connection raises here, not in silence
 
     def _listen(self) -> None:

@@ -36,6 +36,18 @@ def due_seats(state: GameState) -> tuple[int, ...]:
     return tuple(s for s in range(cfg.players) if expected_action(state, s) is not None)
 
 
+def turn_key(state: GameState) -> tuple[object, ...] | None:
+    """What identifies the turn under way (None when nobody must act): while passing, the
+    round; while playing, the round, the trick and the place in it. A new key is a new
+    turn."""
+    r = state.round
+    if r is None or not due_seats(state):
+        return None
+    if state.phase is Phase.PASSING:
+        return ("pass", r.number)
+    return ("play", r.number, r.tricks_played, len(r.trick))
+
+
 def bot_turns(state: GameState) -> tuple[int, ...]:
     """The seats a bot plays that must act now."""
     return tuple(s for s in due_seats(state) if state.bots[s] is not None)

@@ -8,8 +8,18 @@ from dataclasses import dataclass, field
 from service.application.cache import StateCache
 from service.application.changes import Hub
 from service.application.identity import Identity
-from service.application.ports import Clock, Dealer, UnitOfWorkFactory
+from service.application.ports import Clock, Dealer, UnitOfWorkFactory, UrlPolicy
 from service.application.recent import RecentCommits
+
+
+class SchemeOnly:
+    """The webhook URL policy of the fakes: http and https URLs. The service is wired
+    with the adapter's, which also refuses private and loopback addresses (SSRF)."""
+
+    def problem(self, url: str) -> str | None:
+        if not url.startswith(("http://", "https://")):
+            return "only http and https URLs"
+        return None
 
 
 @dataclass(frozen=True)
@@ -21,3 +31,4 @@ class Deps:
     identity: Identity
     changes: Hub = field(default_factory=Hub)  # what streams and long-polls wait on
     recent: RecentCommits = field(default_factory=RecentCommits)  # shared by streams
+    webhook_urls: UrlPolicy = field(default_factory=SchemeOnly)

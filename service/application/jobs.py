@@ -7,15 +7,22 @@ deliveries will be another source in the same loop.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+import random
+import threading
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol
+from uuid import UUID
 
+from service.application import webhooks
 from service.application.commands import Advance, Context
 from service.application.deps import Deps
 from service.application.handlers import execute
 from service.application.identity import Operator
-from service.application.ports import StoreUnavailableError
+from service.application.ports import StoreUnavailableError, WebhookDelivery
 
 log = logging.getLogger("yokai.worker")
 
@@ -26,11 +33,19 @@ before it acts leaves the game to another once this has passed."""
 
 class JobSource(Protocol):
     def run_due(self, deps: Deps) -> int:
-        """Do the jobs due now (a batch); how many were taken."""
+        """Do the jobs due now (a batch), or start them; how many were taken."""
         ...
 
     def next_due(self, deps: Deps) -> datetime | None:
-        """When the next job falls due, if one is known."""
+        """When the next job this source can take falls due, if one is known."""
+        ...
+
+    def in_flight(self) -> int:
+        """Jobs started and not finished (done in threads of the source's own)."""
+        ...
+
+    def close(self) -> None:
+        """Let the jobs in hand finish."""
         ...
 
 
@@ -64,3 +79,80 @@ class DueGames:
     def next_due(self, deps: Deps) -> datetime | None:
         with deps.uow() as uow:
             return uow.wakeups.next_due()
+
+    def in_flight(self) -> int:
+        return 0  # each game is advanced in the worker's own thread
+
+    def close(self) -> None:
+        pass
+
+
+@dataclass
+class WebhookDeliveries:
+    """Webhook deliveries, each attempt in a thread of a bounded pool: a slow endpoint
+    holds its own deliveries (at most PER_ENDPOINT at once), never the others'."""
+
+    sender: webhooks.Sender
+    threads: int = 16
+    per_endpoint: int = 2
+    lease: timedelta = timedelta(seconds=60)  # longer than an attempt (10 s) can take
+    first_retry: float = webhooks.FIRST_RETRY
+    wake: Callable[[], None] = lambda: None  # told when an attempt ends
+    _pool: ThreadPoolExecutor | None = None
+    _busy: Counter[UUID] = field(default_factory=Counter)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _chance: random.Random = field(default_factory=random.SystemRandom)
+
+    def run_due(self, deps: Deps) -> int:
+        with self._lock:
+            free = self.threads - sum(self._busy.values())
+            full = [w for w, n in self._busy.items() if n >= self.per_endpoint]
+        if free <= 0:
+            return 0
+        now = deps.clock.now()
+        with deps.uow() as uow:
+            claimed = uow.webhooks.claim(now, now + self.lease, free, full)
+        if not claimed:
+            return 0
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="yokai-webhook")
+        for delivery in claimed:
+            with self._lock:
+                self._busy[delivery.webhook_id] += 1
+            self._pool.submit(self._attempt, deps, delivery)
+        return len(claimed)
+
+    def _attempt(self, deps: Deps, delivery: WebhookDelivery) -> None:
+        try:
+            done = webhooks.attempt(deps, self.sender, delivery, self._chance, self.first_retry)
+            log.info(
+                "webhook %s to %s: %s",
+                delivery.message_id,
+                delivery.webhook_id,
+                done.status if done.error is None else done.error,
+            )
+        except Exception:
+            # Not recorded: the lease hands the delivery on (at least once, never lost).
+            log.exception("webhook delivery %s failed", delivery.message_id)
+        finally:
+            with self._lock:
+                self._busy[delivery.webhook_id] -= 1
+                if self._busy[delivery.webhook_id] <= 0:
+                    del self._busy[delivery.webhook_id]
+            self.wake()
+
+    def next_due(self, deps: Deps) -> datetime | None:
+        with self._lock:
+            if sum(self._busy.values()) >= self.threads:
+                return None  # an attempt that ends wakes the loop
+            full = [w for w, n in self._busy.items() if n >= self.per_endpoint]
+        with deps.uow() as uow:
+            return uow.webhooks.next_due(full)
+
+    def in_flight(self) -> int:
+        with self._lock:
+            return sum(self._busy.values())
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)

@@ -375,6 +375,115 @@ class Wakeups(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class WebhookEndpoint:
+    """Where a player (``player_id``) or the operators (None) hear of games."""
+
+    id: UUID
+    player_id: UUID | None
+    url: str
+    events: tuple[str, ...]
+    created_at: datetime
+    failing_since: datetime | None = None
+    disabled_at: datetime | None = None
+    disabled_reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WebhookEvent:
+    """Something a commit tells webhooks: its type, and for ``turn`` the seat that must
+    act (the endpoints of the player holding it hear of it); never a card."""
+
+    type: str
+    data: dict[str, Any]
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WebhookDelivery:
+    """One message to one endpoint, claimed for an attempt."""
+
+    id: int
+    webhook_id: UUID
+    message_id: str
+    url: str
+    secret: str
+    payload: dict[str, Any]
+    created_at: datetime
+    attempts: int
+
+
+@dataclass(frozen=True, slots=True)
+class WebhookAttempt:
+    message_id: str
+    event_type: str
+    attempted_at: datetime
+    status: int | None
+    error: str | None
+    next_attempt_at: datetime | None
+
+
+class Webhooks(Protocol):
+    def add(self, endpoint: WebhookEndpoint, secret: str) -> None:
+        """(Queued.)"""
+        ...
+
+    def get(self, webhook_id: UUID) -> WebhookEndpoint | None: ...
+
+    def of(self, player_id: UUID | None) -> list[WebhookEndpoint]:
+        """A player's endpoints (None: the operators'), oldest first."""
+        ...
+
+    def delete(self, webhook_id: UUID) -> None:
+        """(Queued.) With its pending deliveries and its log."""
+        ...
+
+    def attempts(self, webhook_id: UUID, limit: int) -> list[WebhookAttempt]:
+        """The endpoint's latest attempts, newest first."""
+        ...
+
+    def fan_out(
+        self,
+        game_id: UUID,
+        events: Sequence[WebhookEvent],
+        bound: Sequence[tuple[int, UUID]],
+        now: datetime,
+    ) -> None:
+        """(Queued with the events that cause them.) A delivery to every enabled endpoint
+        that wants each event: the operators' for every game, a player's for the games
+        where they hold a seat (for ``turn``: the seat that must act). ``bound``: seats
+        taken by players in this same transaction (not yet visible to its statement)."""
+        ...
+
+    def claim(
+        self, now: datetime, lease_until: datetime, limit: int, busy: Sequence[UUID]
+    ) -> list[WebhookDelivery]:
+        """Due deliveries (none to the ``busy`` endpoints), oldest first; each is due
+        again at ``lease_until`` unless its attempt is recorded. Done at once."""
+        ...
+
+    def record(
+        self,
+        delivery: WebhookDelivery,
+        attempt: WebhookAttempt,
+        *,
+        done: bool,
+        disable_failing_since: datetime,
+    ) -> None:
+        """(Queued.) Log the attempt; the delivery is done, or due again at the attempt's
+        ``next_attempt_at``. The endpoint's failing streak starts, goes on or ends; an
+        endpoint failing since before ``disable_failing_since`` is disabled."""
+        ...
+
+    def next_due(self, busy: Sequence[UUID]) -> datetime | None: ...
+
+
+class UrlPolicy(Protocol):
+    def problem(self, url: str) -> str | None:
+        """Why webhooks may not be sent to ``url`` (None: they may)."""
+        ...
+
+
 class UnitOfWork(Protocol):
     """One database transaction: everything written through it commits together or not."""
 
@@ -404,6 +513,9 @@ class UnitOfWork(Protocol):
 
     @property
     def wakeups(self) -> Wakeups: ...
+
+    @property
+    def webhooks(self) -> Webhooks: ...
 
     def __enter__(self) -> Self: ...
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
-from service.application import chain, clocks, inbox
+from service.application import chain, clocks, inbox, webhooks
 from service.application.cache import Loaded
 from service.application.commands import ANY_VERSION, Context
 from service.application.dealing import decide_and_deal
@@ -52,6 +52,8 @@ class Transaction:
         self.appended: dict[UUID, list[StoredEvent]] = {}
         self._before: dict[UUID, Loaded] = {}  # each game as it was before _pending
         self._pending: dict[UUID, list[StoredEvent]] = {}  # decided, not yet written
+        self.bound: dict[UUID, list[tuple[int, UUID]]] = {}
+        """Seats that players take in this transaction (seat, player), by game."""
         self.rewake: set[UUID] = set()
         """Games whose wakeup is written whatever it was (the worker claimed them)."""
 
@@ -153,6 +155,9 @@ class Transaction:
             )
         if after.version // SNAPSHOT_EVERY > before.version // SNAPSHOT_EVERY:
             self.uow.snapshots.put(snapshot(game_id, after))
+        told = webhooks.events_of(game_id, before, after, rows)
+        if told:
+            self.uow.webhooks.fan_out(game_id, told, self.bound.get(game_id, ()), self.now)
         wake = clocks.wake_at(after)
         if wake != clocks.wake_at(before) or game_id in self.rewake:
             self.uow.wakeups.set(game_id, wake, after.version)

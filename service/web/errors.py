@@ -22,6 +22,7 @@ from service.application.errors import (
     UnauthenticatedError,
 )
 from service.application.ports import StoreUnavailableError
+from service.application.webhooks import WebhookNotFoundError
 from service.rules import RuleViolationError, Violation
 from service.settings import MAX_BODY_BYTES
 
@@ -35,6 +36,7 @@ _RULE_STATUS = {Violation.UNKNOWN_SEAT: 404}
 
 _APP_STATUS: list[tuple[type[ApplicationError], int]] = [
     (GameNotFoundError, 404),
+    (WebhookNotFoundError, 404),
     (SeatNotFoundError, 404),
     (UnauthenticatedError, 401),
     (ForbiddenError, 403),

@@ -408,6 +408,64 @@ class InboxSchema(ma.Schema):
     next_cursor = fields.String(allow_none=True)
 
 
+WEBHOOK_EVENTS = ["turn", "game_started", "round_finished", "game_finished"]
+
+
+class WebhookCreateSchema(ma.Schema):
+    url = fields.String(
+        required=True,
+        validate=validate.Length(min=8, max=2000),
+        metadata={"description": "http or https; not a private, loopback or link-local host"},
+    )
+    events = fields.List(
+        fields.String(validate=validate.OneOf(WEBHOOK_EVENTS)),
+        required=True,
+        validate=validate.Length(min=1, max=len(WEBHOOK_EVENTS)),
+    )
+
+
+class WebhookSchema(ma.Schema):
+    id = fields.UUID()
+    url = fields.String()
+    events = fields.List(fields.String(metadata={"enum": WEBHOOK_EVENTS}))
+    created_at = fields.DateTime()
+    enabled = fields.Boolean()
+    failing_since = fields.DateTime(
+        allow_none=True, metadata={"description": "every attempt has failed since then"}
+    )
+    disabled_at = fields.DateTime(allow_none=True)
+    disabled_reason = fields.String(allow_none=True)
+
+
+class WebhookCreatedSchema(WebhookSchema):
+    secret = fields.String(
+        metadata={"description": "`whsec_` + base64: the signing secret, shown only here"}
+    )
+
+
+class WebhookListSchema(ma.Schema):
+    webhooks = fields.List(fields.Nested(WebhookSchema))
+
+
+class WebhookAttemptSchema(ma.Schema):
+    message_id = fields.String(metadata={"description": "the `webhook-id` header"})
+    event_type = fields.String()
+    attempted_at = fields.DateTime()
+    status = fields.Integer(allow_none=True, metadata={"description": "the receiver's answer"})
+    error = fields.String(allow_none=True)
+    next_attempt_at = fields.DateTime(
+        allow_none=True, metadata={"description": "null: delivered, or given up"}
+    )
+
+
+class WebhookAttemptsSchema(ma.Schema):
+    deliveries = fields.List(fields.Nested(WebhookAttemptSchema))
+
+
+class WebhookAttemptsQuerySchema(ma.Schema):
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+
+
 class ProblemSchema(ma.Schema):
     """RFC 9457 problem details."""
 

@@ -53,6 +53,10 @@ from service.application.ports import (
     SeatTurn,
     Snapshot,
     StoredEvent,
+    WebhookAttempt,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookEvent,
 )
 from service.rules import DealRound, GameConfig
 
@@ -118,6 +122,10 @@ class Tables:
     inbox: dict[tuple[UUID, UUID], InboxEntry] = field(default_factory=dict)
     # game -> (due_at, version); a due_at of None is a deleted row (staged deletions)
     wakeups: dict[UUID, tuple[datetime | None, int]] = field(default_factory=dict)
+    # what commits told webhooks: (game, event, bound seats), in commit order
+    told: list[tuple[UUID, WebhookEvent, tuple[tuple[int, UUID], ...]]] = field(
+        default_factory=list
+    )
 
     def copy(self) -> Tables:
         return Tables(
@@ -131,6 +139,7 @@ class Tables:
             dict(self.seat_players),
             dict(self.inbox),
             dict(self.wakeups),
+            list(self.told),
         )
 
     def merge(self, staged: Tables) -> None:
@@ -147,6 +156,7 @@ class Tables:
         self.players.update(staged.players)
         self.seat_players.update(staged.seat_players)
         self.inbox.update(staged.inbox)
+        self.told.extend(staged.told)
         for game_id, (due, version) in staged.wakeups.items():
             woken = self.wakeups.get(game_id)
             if woken is not None and woken[1] > version:
@@ -281,6 +291,7 @@ class FakeUnitOfWork:
         self.inbox = FakeInbox(self)
         self.outbox = FakeOutbox(self)
         self.wakeups = FakeWakeups(self)
+        self.webhooks = FakeWebhooks(self)
 
     def __enter__(self) -> Self:
         if self._phase is not _Phase.NEW:
@@ -802,6 +813,57 @@ class FakeWakeups:
     def next_due(self) -> datetime | None:
         dues = [d for d, _ in self._uow.db.committed.wakeups.values() if d is not None]
         return min(dues, default=None)
+
+
+class FakeWebhooks:
+    """Records what commits tell webhooks (``Tables.told``); endpoints and deliveries
+    are the PostgreSQL adapter's, tested against the real database."""
+
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+
+    def fan_out(
+        self,
+        game_id: UUID,
+        events: Sequence[WebhookEvent],
+        bound: Sequence[tuple[int, UUID]],
+        now: datetime,
+    ) -> None:
+        staged = self._uow.writing()
+        staged.told.extend((game_id, e, tuple(bound)) for e in events)
+
+    def add(self, endpoint: WebhookEndpoint, secret: str) -> None:
+        raise NotImplementedError("webhook endpoints: see tests/e2e/test_webhooks.py")
+
+    def get(self, webhook_id: UUID) -> WebhookEndpoint | None:
+        return None
+
+    def of(self, player_id: UUID | None) -> list[WebhookEndpoint]:
+        return []
+
+    def delete(self, webhook_id: UUID) -> None:
+        raise NotImplementedError
+
+    def attempts(self, webhook_id: UUID, limit: int) -> list[WebhookAttempt]:
+        return []
+
+    def claim(
+        self, now: datetime, lease_until: datetime, limit: int, busy: Sequence[UUID]
+    ) -> list[WebhookDelivery]:
+        return []
+
+    def record(
+        self,
+        delivery: WebhookDelivery,
+        attempt: WebhookAttempt,
+        *,
+        done: bool,
+        disable_failing_since: datetime,
+    ) -> None:
+        raise NotImplementedError
+
+    def next_due(self, busy: Sequence[UUID]) -> datetime | None:
+        return None
 
 
 class FixedClock:

@@ -24,6 +24,8 @@ TABLES = {
     "snapshots",
     "outbox",
     "wakeups",
+    "webhooks",
+    "webhook_attempts",
     "players",
     "seat_players",
     "inbox",

@@ -24,7 +24,7 @@ from sqlalchemy import (
     Uuid,
     text,
 )
-from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 
 metadata = MetaData()
 
@@ -120,7 +120,38 @@ outbox = Table(
     Column("attempts", Integer, nullable=False, server_default=text("0")),
     Column("last_error", Text, nullable=True),
     Column("done_at", DateTime(timezone=True), nullable=True),
+    Column("webhook_id", Uuid, ForeignKey("webhooks.id", ondelete="CASCADE"), nullable=True),
+    Column("message_id", Text, nullable=True),
     Index("outbox_due", "kind", "available_at", postgresql_where=text("done_at IS NULL")),
+)
+
+webhooks = Table(
+    "webhooks",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("player_id", Uuid, ForeignKey("players.id"), nullable=True),
+    Column("url", Text, nullable=False),
+    Column("events", ARRAY(Text), nullable=False),
+    Column("secret", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("failing_since", DateTime(timezone=True), nullable=True),
+    Column("disabled_at", DateTime(timezone=True), nullable=True),
+    Column("disabled_reason", Text, nullable=True),
+    Index("webhooks_by_player", "player_id"),
+)
+
+webhook_attempts = Table(
+    "webhook_attempts",
+    metadata,
+    Column("id", BigInteger, Identity(always=True), primary_key=True),
+    Column("webhook_id", Uuid, ForeignKey("webhooks.id", ondelete="CASCADE"), nullable=False),
+    Column("message_id", Text, nullable=False),
+    Column("event_type", Text, nullable=False),
+    Column("attempted_at", DateTime(timezone=True), nullable=False),
+    Column("status", Integer, nullable=True),
+    Column("error", Text, nullable=True),
+    Column("next_attempt_at", DateTime(timezone=True), nullable=True),
+    Index("webhook_attempts_by_webhook", "webhook_id", "id"),
 )
 
 wakeups = Table(

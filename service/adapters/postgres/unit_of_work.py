@@ -15,6 +15,7 @@ from service.adapters.postgres.projections import SqlCredentials, SqlGameIndex
 from service.adapters.postgres.session import Session
 from service.adapters.postgres.snapshots import SqlSnapshotStore
 from service.adapters.postgres.wakeups import SqlWakeups
+from service.adapters.postgres.webhooks import SqlWebhooks
 
 
 class SqlUnitOfWork:
@@ -35,6 +36,7 @@ class SqlUnitOfWork:
     inbox: SqlInbox
     outbox: SqlOutbox
     wakeups: SqlWakeups
+    webhooks: SqlWebhooks
 
     def __init__(self, engine: Engine, *, snapshot: bool = False) -> None:
         self._session = Session(engine, snapshot=snapshot)
@@ -47,6 +49,7 @@ class SqlUnitOfWork:
         self.inbox = SqlInbox(self._session)
         self.outbox = SqlOutbox(self._session)
         self.wakeups = SqlWakeups(self._session)
+        self.webhooks = SqlWebhooks(self._session)
 
     def __enter__(self) -> Self:
         return self

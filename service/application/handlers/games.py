@@ -86,6 +86,8 @@ def join_seat(cmd: JoinSeat, actor: Actor, tx: Transaction) -> Joined:
             raise InvalidInputError("this player is gone", "player_gone")
         name = name or record.name
     assert name is not None
+    if player is not None:  # the webhooks of this commit hear of the seat's player too
+        tx.bound.setdefault(cmd.game_id, []).append((cmd.seat, player.player_id))
     after = tx.apply(cmd.game_id, game, rules.JoinSeat(cmd.seat, name), actor)
     token = new_token()
     # A racing join of the same seat fails here or on the events' key: decided again.

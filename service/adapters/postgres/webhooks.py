@@ -1,0 +1,217 @@
+"""Webhook endpoints, their deliveries (rows of the outbox, kind ``webhook``) and the log
+of every attempt.
+
+Deliveries are written by the statement that appends the events causing them (one
+INSERT … SELECT that matches the commit's webhook events with the endpoints that want
+them), so a rolled-back command leaves none and a committed one is never forgotten.
+Workers claim due deliveries under a lease (the row's ``available_at`` moves to the
+lease's end at once), so one that dies mid-delivery leaves it to another: at least once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from psycopg.types.json import Jsonb
+
+from service.adapters.postgres.session import Session, Statement
+from service.application.ports import (
+    WebhookAttempt,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookEvent,
+)
+
+_ENDPOINT = "id, player_id, url, events, created_at, failing_since, disabled_at, disabled_reason"
+
+_FAN_OUT = (
+    "INSERT INTO outbox (kind, game_id, payload, created_at, available_at, webhook_id, "
+    "message_id) "
+    "SELECT 'webhook', %s, jsonb_build_object('type', e.type, 'timestamp', "
+    "%s::text, 'data', e.data), %s, %s, w.id, "
+    "'msg_' || replace(gen_random_uuid()::text, '-', '') "
+    "FROM unnest(%s::text[], %s::jsonb[], %s::smallint[]) "
+    "AS e(type, data, seat) "
+    "JOIN webhooks AS w ON w.disabled_at IS NULL AND e.type = ANY(w.events) "
+    "WHERE w.player_id IS NULL OR w.player_id IN ("
+    "SELECT sp.player_id FROM (SELECT seat, player_id FROM seat_players "
+    "WHERE game_id = %s UNION ALL "
+    "SELECT * FROM unnest(%s::smallint[], %s::uuid[])) "
+    "AS sp(seat, player_id) WHERE e.seat IS NULL OR sp.seat = e.seat)"
+)
+
+_CLAIM = (
+    "UPDATE outbox AS o SET available_at = %s FROM ("
+    "SELECT id FROM outbox WHERE id IN ("
+    "SELECT id FROM (SELECT o2.id, o2.available_at, row_number() OVER ("
+    "PARTITION BY o2.webhook_id ORDER BY o2.available_at, o2.id) AS r "
+    "FROM outbox AS o2 JOIN webhooks AS w2 ON w2.id = o2.webhook_id "
+    "WHERE o2.kind = 'webhook' AND o2.done_at IS NULL AND o2.available_at <= %s "
+    "AND w2.disabled_at IS NULL AND NOT (o2.webhook_id = ANY(%s::uuid[]))) AS c "
+    "WHERE c.r <= %s ORDER BY c.available_at, c.id LIMIT %s) "
+    "FOR UPDATE SKIP LOCKED) AS d, webhooks AS w "
+    "WHERE o.id = d.id AND w.id = o.webhook_id "
+    "RETURNING o.id, o.webhook_id, o.message_id, w.url, w.secret, o.payload, o.created_at, "
+    "o.attempts"
+)
+
+PER_ENDPOINT = 2
+"""Deliveries to one endpoint claimed at once (its in-flight ones count against it)."""
+
+
+def _endpoint(r: Sequence[Any]) -> WebhookEndpoint:
+    return WebhookEndpoint(r[0], r[1], r[2], tuple(r[3]), r[4], r[5], r[6], r[7])
+
+
+class SqlWebhooks:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def add(self, endpoint: WebhookEndpoint, secret: str) -> None:
+        e = endpoint
+        self._session.write(
+            Statement(
+                "INSERT INTO webhooks (id, player_id, url, events, secret, created_at) "
+                "VALUES (%s, %s, %s, %s, %s, %s)",
+                (e.id, e.player_id, e.url, list(e.events), secret, e.created_at),
+            )
+        )
+
+    def get(self, webhook_id: UUID) -> WebhookEndpoint | None:
+        rows = self._session.fetch(
+            f"SELECT {_ENDPOINT} FROM webhooks WHERE id = %s", [webhook_id], one_row=True
+        )
+        return _endpoint(rows[0]) if rows else None
+
+    def of(self, player_id: UUID | None) -> list[WebhookEndpoint]:
+        rows = self._session.fetch(
+            f"SELECT {_ENDPOINT} FROM webhooks WHERE player_id IS NOT DISTINCT FROM %s "
+            "ORDER BY created_at, id",
+            [player_id],
+        )
+        return [_endpoint(r) for r in rows]
+
+    def delete(self, webhook_id: UUID) -> None:
+        self._session.write(Statement("DELETE FROM webhooks WHERE id = %s", (webhook_id,)))
+
+    def attempts(self, webhook_id: UUID, limit: int) -> list[WebhookAttempt]:
+        rows = self._session.fetch(
+            "SELECT message_id, event_type, attempted_at, status, error, next_attempt_at "
+            "FROM webhook_attempts WHERE webhook_id = %s ORDER BY id DESC LIMIT %s",
+            [webhook_id, limit],
+        )
+        return [WebhookAttempt(*r) for r in rows]
+
+    def fan_out(
+        self,
+        game_id: UUID,
+        events: Sequence[WebhookEvent],
+        bound: Sequence[tuple[int, UUID]],
+        now: datetime,
+    ) -> None:
+        if not events:
+            return
+        self._session.write(
+            Statement(
+                _FAN_OUT,
+                (
+                    game_id,
+                    now.isoformat(),
+                    now,
+                    now,
+                    [e.type for e in events],
+                    [Jsonb(e.data) for e in events],
+                    [e.seat for e in events],
+                    game_id,
+                    [s for s, _ in bound],
+                    [p for _, p in bound],
+                ),
+            )
+        )
+
+    def claim(
+        self, now: datetime, lease_until: datetime, limit: int, busy: Sequence[UUID]
+    ) -> list[WebhookDelivery]:
+        rows = self._session.fetch(
+            _CLAIM,
+            [lease_until, now, list(busy), PER_ENDPOINT, limit],
+        )
+        return [WebhookDelivery(*r) for r in rows]
+
+    def record(
+        self,
+        delivery: WebhookDelivery,
+        attempt: WebhookAttempt,
+        *,
+        done: bool,
+        disable_failing_since: datetime,
+    ) -> None:
+        a = attempt
+        at = a.attempted_at
+        ok = a.status is not None and 200 <= a.status < 300
+        self._session.write(
+            Statement(
+                "INSERT INTO webhook_attempts (webhook_id, message_id, event_type, "
+                "attempted_at, status, error, next_attempt_at) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                (
+                    delivery.webhook_id,
+                    a.message_id,
+                    a.event_type,
+                    a.attempted_at,
+                    a.status,
+                    a.error,
+                    a.next_attempt_at,
+                ),
+            )
+        )
+        self._session.write(
+            Statement(
+                "UPDATE outbox SET attempts = attempts + 1, last_error = %s, "
+                "done_at = %s, available_at = coalesce(%s, available_at) WHERE id = %s",
+                (
+                    None if ok else (a.error or f"HTTP {a.status}"),
+                    a.attempted_at if done else None,
+                    a.next_attempt_at,
+                    delivery.id,
+                ),
+            )
+        )
+        self._session.write(
+            Statement(
+                "UPDATE webhooks SET "
+                "failing_since = CASE WHEN %s THEN NULL ELSE coalesce(failing_since, %s) END, "
+                "disabled_at = CASE WHEN %s OR disabled_at IS NOT NULL "
+                "OR coalesce(failing_since, %s) >= %s THEN disabled_at ELSE %s END, "
+                "disabled_reason = CASE WHEN %s OR disabled_at IS NOT NULL "
+                "OR coalesce(failing_since, %s) >= %s THEN disabled_reason "
+                "ELSE 'every delivery failed since ' || failing_since::text END "
+                "WHERE id = %s",
+                (
+                    ok,
+                    at,
+                    ok,
+                    at,
+                    disable_failing_since,
+                    at,
+                    ok,
+                    at,
+                    disable_failing_since,
+                    delivery.webhook_id,
+                ),
+            )
+        )
+
+    def next_due(self, busy: Sequence[UUID]) -> datetime | None:
+        rows = self._session.fetch(
+            "SELECT min(o.available_at) FROM outbox AS o JOIN webhooks AS w "
+            "ON w.id = o.webhook_id WHERE o.kind = 'webhook' AND o.done_at IS NULL "
+            "AND w.disabled_at IS NULL AND NOT (o.webhook_id = ANY(%s::uuid[]))",
+            [list(busy)],
+            one_row=True,
+        )
+        due: datetime | None = rows[0][0]
+        return due

@@ -1,0 +1,240 @@
+"""Webhooks: what a commit tells the endpoints that want to hear of it, the endpoints'
+commands and queries, and how a delivery is signed and scheduled.
+
+Payloads are thin (API.md Part 2: Webhooks): type, time, game id, version, and the seat
+for ``turn``; never a card. A receiver reads its view with its own token. Signatures are
+the Standard Webhooks scheme, made by the ``standardwebhooks`` package.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Protocol
+from uuid import UUID, uuid4
+
+from standardwebhooks import Webhook
+
+from service.application import clocks
+from service.application.cache import Loaded
+from service.application.deps import Deps
+from service.application.errors import ApplicationError, InvalidInputError
+from service.application.identity import (
+    Operator,
+    PlayerHolder,
+    Principal,
+    guard,
+    require_player,
+    require_valid,
+)
+from service.application.ports import (
+    StoredEvent,
+    WebhookAttempt,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookEvent,
+)
+
+EVENT_TYPES = ("turn", "game_started", "round_finished", "game_finished")
+MAX_ENDPOINTS = 10  # per player, and for the operators
+RETRY_FOR = timedelta(hours=26)  # at least 24 h of retries, then the delivery is given up
+DISABLE_AFTER = timedelta(days=3)  # an endpoint failing this long is disabled
+FIRST_RETRY = 5.0  # seconds; doubles each attempt, up to MAX_RETRY
+MAX_RETRY = 3600.0
+
+
+class WebhookNotFoundError(ApplicationError):
+    code = "webhook_not_found"
+
+
+# --- what a commit tells --------------------------------------------------------------
+
+
+def events_of(
+    game_id: UUID, before: Loaded, after: Loaded, rows: Sequence[StoredEvent]
+) -> list[WebhookEvent]:
+    """The webhook events of one commit of a game: its new turns (each seat a person
+    holds that must now act, when a turn began), the first deal, each round's end and
+    the game's."""
+    base = {"game_id": str(game_id), "version": after.version}
+    out: list[WebhookEvent] = []
+    for row in rows:
+        if row.type == "RoundDealt" and row.data.get("number") == 1:
+            out.append(WebhookEvent("game_started", base))
+        elif row.type == "RoundEnded":
+            out.append(WebhookEvent("round_finished", {**base, "round": row.data["number"]}))
+        elif row.type == "GameEnded":
+            out.append(WebhookEvent("game_finished", {**base, "winner": row.data["winners"]}))
+    key = clocks.turn_key(after.state)
+    if key is not None and key != clocks.turn_key(before.state):
+        state = after.state
+        for seat in clocks.due_seats(state):
+            if state.bots[seat] is None:
+                out.append(WebhookEvent("turn", {**base, "seat": seat}, seat))
+    return out
+
+
+# --- endpoints ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedWebhook:
+    endpoint: WebhookEndpoint
+    secret: str  # shown once
+
+
+def new_secret() -> str:
+    """A Standard Webhooks secret: ``whsec_`` and 32 random bytes in base64."""
+    return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
+
+
+def _owner(principal: Principal) -> UUID | None:
+    """Whose endpoints: a player's (their id) or the operators' (None)."""
+    require_valid(principal)
+    if isinstance(principal, Operator):
+        return None
+    return require_player(principal).player_id
+
+
+def create(deps: Deps, principal: Principal, url: str, events: Sequence[str]) -> CreatedWebhook:
+    owner = _owner(principal)
+    problem = deps.webhook_urls.problem(url)
+    if problem is not None:
+        raise InvalidInputError(f"url: {problem}", "webhook_url_forbidden")
+    wanted = tuple(dict.fromkeys(events))
+    if not wanted or any(e not in EVENT_TYPES for e in wanted):
+        raise InvalidInputError(f"events: choose from {', '.join(EVENT_TYPES)}", "unknown_event")
+    endpoint = WebhookEndpoint(uuid4(), owner, url, wanted, deps.clock.now())
+    secret = new_secret()
+    with deps.uow() as uow:
+        if isinstance(principal, PlayerHolder):
+            guard(uow, principal)
+        if len(uow.webhooks.of(owner)) >= MAX_ENDPOINTS:
+            raise InvalidInputError(
+                f"at most {MAX_ENDPOINTS} webhooks each: delete one first", "too_many_webhooks"
+            )
+        uow.webhooks.add(endpoint, secret)
+        uow.commit()
+    return CreatedWebhook(endpoint, secret)
+
+
+def listed(deps: Deps, principal: Principal) -> list[WebhookEndpoint]:
+    owner = _owner(principal)
+    with deps.uow() as uow:
+        if isinstance(principal, PlayerHolder):
+            guard(uow, principal)
+        return uow.webhooks.of(owner)
+
+
+def get(deps: Deps, principal: Principal, webhook_id: UUID) -> WebhookEndpoint:
+    owner = _owner(principal)
+    with deps.uow() as uow:
+        if isinstance(principal, PlayerHolder):
+            guard(uow, principal)
+        return _owned(uow.webhooks.get(webhook_id), owner)
+
+
+def delete(deps: Deps, principal: Principal, webhook_id: UUID) -> None:
+    owner = _owner(principal)
+    with deps.uow() as uow:
+        if isinstance(principal, PlayerHolder):
+            guard(uow, principal)
+        _owned(uow.webhooks.get(webhook_id), owner)
+        uow.webhooks.delete(webhook_id)
+        uow.commit()
+
+
+def deliveries(
+    deps: Deps, principal: Principal, webhook_id: UUID, limit: int
+) -> list[WebhookAttempt]:
+    owner = _owner(principal)
+    with deps.uow() as uow:
+        if isinstance(principal, PlayerHolder):
+            guard(uow, principal)
+        _owned(uow.webhooks.get(webhook_id), owner)
+        return uow.webhooks.attempts(webhook_id, limit)
+
+
+def _owned(endpoint: WebhookEndpoint | None, owner: UUID | None) -> WebhookEndpoint:
+    """The endpoint, if it is the caller's; another's is as unknown as a missing one."""
+    if endpoint is None or endpoint.player_id != owner:
+        raise WebhookNotFoundError("no such webhook")
+    return endpoint
+
+
+# --- delivering -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    status: int | None
+    error: str | None
+
+
+class Sender(Protocol):
+    def post(self, url: str, body: bytes, headers: dict[str, str]) -> Sent: ...
+
+
+def signed(delivery: WebhookDelivery, now: datetime) -> tuple[bytes, dict[str, str]]:
+    """The body and the Standard Webhooks headers of an attempt (the message id is the
+    same for every attempt of a delivery; the timestamp is the attempt's)."""
+    body = json.dumps(delivery.payload, separators=(",", ":"), sort_keys=True)
+    signature = Webhook(delivery.secret).sign(delivery.message_id, now, body)
+    headers = {
+        "webhook-id": delivery.message_id,
+        "webhook-timestamp": str(int(now.timestamp())),
+        "webhook-signature": signature,
+    }
+    return body.encode(), headers
+
+
+def retry_at(
+    delivery: WebhookDelivery,
+    now: datetime,
+    chance: random.Random,
+    first: float = FIRST_RETRY,
+) -> datetime | None:
+    """When to try again after a failed attempt (exponential backoff from ``first``
+    seconds, ±20 % jitter), or None once the delivery has been retried for RETRY_FOR."""
+    if now - delivery.created_at >= RETRY_FOR:
+        return None
+    delay = min(first * 2**delivery.attempts, MAX_RETRY) * chance.uniform(0.8, 1.2)
+    return now + timedelta(seconds=delay)
+
+
+def attempt(
+    deps: Deps,
+    sender: Sender,
+    delivery: WebhookDelivery,
+    chance: random.Random,
+    first_retry: float = FIRST_RETRY,
+) -> WebhookAttempt:
+    """One attempt of a delivery, recorded: done on a 2xx, else due again later (or
+    given up after RETRY_FOR)."""
+    now = deps.clock.now()
+    body, headers = signed(delivery, now)
+    sent = sender.post(delivery.url, body, headers)
+    ok = sent.status is not None and 200 <= sent.status < 300
+    later = None if ok else retry_at(delivery, deps.clock.now(), chance, first_retry)
+    error = sent.error if sent.error or ok else f"HTTP {sent.status}"
+    if not ok and later is None:
+        error = f"{error}; given up after {RETRY_FOR}"
+    record = WebhookAttempt(
+        delivery.message_id,
+        str(delivery.payload.get("type", "")),
+        now,
+        sent.status,
+        error,
+        later,
+    )
+    with deps.uow() as uow:
+        uow.webhooks.record(
+            delivery, record, done=ok or later is None, disable_failing_since=now - DISABLE_AFTER
+        )
+        uow.commit()
+    return record

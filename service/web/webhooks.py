@@ -1,0 +1,101 @@
+"""The /v1/webhooks endpoints: a player's (their games) or the operators' (every game)."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from flask import Response
+
+from service.application import webhooks
+from service.application.ports import WebhookEndpoint
+from service.web import schemas as s
+from service.web.api import BEARER, Blueprint
+from service.web.http import deps, json_response, principal
+
+blp = Blueprint(
+    "webhooks", __name__, url_prefix="/v1", description="Signed webhooks (Standard Webhooks)"
+)
+
+CREATED = s.WebhookCreatedSchema()
+WEBHOOK = s.WebhookSchema()
+LISTED = s.WebhookListSchema()
+ATTEMPTS = s.WebhookAttemptsSchema()
+
+
+def _body(endpoint: WebhookEndpoint) -> dict[str, Any]:
+    e = endpoint
+    return {
+        "id": e.id,
+        "url": e.url,
+        "events": list(e.events),
+        "created_at": e.created_at,
+        "enabled": e.disabled_at is None,
+        "failing_since": e.failing_since,
+        "disabled_at": e.disabled_at,
+        "disabled_reason": e.disabled_reason,
+    }
+
+
+def _id(webhook_id: str) -> UUID:
+    try:
+        return UUID(webhook_id)
+    except ValueError:
+        raise webhooks.WebhookNotFoundError("no such webhook") from None
+
+
+@blp.route("/webhooks", methods=["POST"])
+@blp.arguments(s.WebhookCreateSchema())
+@blp.response(201, s.WebhookCreatedSchema)
+@blp.doc(security=BEARER)
+@blp.problems(400, 401, 403, 413, 422, 429)
+def create(body: dict[str, Any]) -> Response:
+    """Register a webhook (player or operator token). The secret is shown only here.
+
+    A player's webhooks hear of the games where the player holds a seat (`turn`: one of
+    the player's seats must act); the operators' of every game. Deliveries are signed by
+    the Standard Webhooks scheme with the secret; a receiver orders them by `version`.
+    """
+    made = webhooks.create(deps(), principal(), body["url"], body["events"])
+    return json_response(CREATED, {**_body(made.endpoint), "secret": made.secret}, status=201)
+
+
+@blp.route("/webhooks", methods=["GET"])
+@blp.response(200, s.WebhookListSchema)
+@blp.doc(security=BEARER)
+@blp.problems(401, 403, 429)
+def listed() -> Response:
+    """The caller's webhooks (a disabled one says so: `enabled`, `disabled_reason`)."""
+    found = webhooks.listed(deps(), principal())
+    return json_response(LISTED, {"webhooks": [_body(e) for e in found]})
+
+
+@blp.route("/webhooks/<webhook_id>", methods=["GET"])
+@blp.response(200, s.WebhookSchema)
+@blp.doc(security=BEARER)
+@blp.problems(401, 403, 404, 429)
+def get(webhook_id: str) -> Response:
+    """One of the caller's webhooks."""
+    return json_response(WEBHOOK, _body(webhooks.get(deps(), principal(), _id(webhook_id))))
+
+
+@blp.route("/webhooks/<webhook_id>", methods=["DELETE"])
+@blp.response(204)
+@blp.doc(security=BEARER)
+@blp.problems(401, 403, 404, 429)
+def delete(webhook_id: str) -> Response:
+    """Delete a webhook, with its pending deliveries and its log."""
+    webhooks.delete(deps(), principal(), _id(webhook_id))
+    return Response(status=204)
+
+
+@blp.route("/webhooks/<webhook_id>/deliveries", methods=["GET"])
+@blp.arguments(s.WebhookAttemptsQuerySchema(), location="query")
+@blp.response(200, s.WebhookAttemptsSchema)
+@blp.doc(security=BEARER)
+@blp.problems(401, 403, 404, 422, 429)
+def deliveries(query: dict[str, Any], webhook_id: str) -> Response:
+    """The webhook's delivery log, newest attempt first: time, status code or error, and
+    when the next attempt is due (null once delivered or given up)."""
+    found = webhooks.deliveries(deps(), principal(), _id(webhook_id), query["limit"])
+    return json_response(ATTEMPTS, {"deliveries": found})

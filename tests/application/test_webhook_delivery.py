@@ -1,0 +1,83 @@
+"""Signing and the retry schedule of webhook deliveries (API.md Part 2: Webhooks), with
+a fixed clock: the signature verifies with the `standardwebhooks` package's own verifier,
+and failed attempts are retried with exponential backoff and jitter for at least 24 h."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import UTC, datetime, timedelta
+from uuid import uuid4
+
+import pytest
+from standardwebhooks import Webhook, WebhookVerificationError
+
+from service.application.ports import WebhookDelivery
+from service.application.webhooks import (
+    FIRST_RETRY,
+    MAX_RETRY,
+    RETRY_FOR,
+    new_secret,
+    retry_at,
+    signed,
+)
+
+NOW = datetime.now(UTC)  # the verifier refuses timestamps over 5 minutes off its clock
+
+
+def delivery(secret: str, *, attempts: int = 0, age: timedelta = timedelta()) -> WebhookDelivery:
+    payload = {"type": "turn", "timestamp": NOW.isoformat(), "data": {"game_id": "g", "seat": 1}}
+    return WebhookDelivery(
+        7,
+        uuid4(),
+        "msg_0123abcd",
+        "https://example.test/hook",
+        secret,
+        payload,
+        NOW - age,
+        attempts,
+    )
+
+
+def test_a_delivery_is_signed_as_the_standard_webhooks_verifier_expects() -> None:
+    secret = new_secret()
+    assert secret.startswith("whsec_")
+    body, headers = signed(delivery(secret), NOW)
+    assert Webhook(secret).verify(body, headers) == json.loads(body)
+    assert headers["webhook-id"] == "msg_0123abcd"
+    assert headers["webhook-timestamp"] == str(int(NOW.timestamp()))
+
+
+def test_a_signature_with_another_secret_or_body_does_not_verify() -> None:
+    secret = new_secret()
+    body, headers = signed(delivery(secret), NOW)
+    with pytest.raises(WebhookVerificationError):
+        Webhook(new_secret()).verify(body, headers)
+    with pytest.raises(WebhookVerificationError):
+        Webhook(secret).verify(body.replace(b'"seat":1', b'"seat":2'), headers)
+
+
+def test_every_attempt_of_a_delivery_has_its_message_id() -> None:
+    secret = new_secret()
+    first = signed(delivery(secret, attempts=0), NOW)[1]
+    later = signed(delivery(secret, attempts=5), NOW + timedelta(hours=3))[1]
+    assert first["webhook-id"] == later["webhook-id"]
+    assert first["webhook-signature"] != later["webhook-signature"]  # a new timestamp
+
+
+@pytest.mark.parametrize("attempts", range(12))
+def test_retries_back_off_exponentially_with_jitter(attempts: int) -> None:
+    chance = random.Random(attempts)
+    due = retry_at(delivery(new_secret(), attempts=attempts), NOW, chance)
+    assert due is not None
+    base = min(FIRST_RETRY * 2**attempts, MAX_RETRY)
+    assert base * 0.8 <= (due - NOW).total_seconds() <= base * 1.2
+
+
+def test_a_delivery_is_retried_for_at_least_a_day_then_given_up() -> None:
+    chance = random.Random(1)
+    assert timedelta(hours=24) <= RETRY_FOR
+    still = delivery(new_secret(), attempts=30, age=RETRY_FOR - timedelta(minutes=1))
+    assert retry_at(still, NOW, chance) is not None
+    old = delivery(new_secret(), attempts=30, age=RETRY_FOR)
+    assert retry_at(old, NOW, chance) is None

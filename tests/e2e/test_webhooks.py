@@ -1,0 +1,223 @@
+"""Webhooks end to end (API.md Part 2: Webhooks): endpoints over HTTP, deliveries written
+with the events and sent by a real `yokai worker` process to a real receiver on
+127.0.0.1, which verifies every signature with the `standardwebhooks` package."""
+
+from __future__ import annotations
+
+import random
+import signal
+from typing import Any
+
+import pytest
+
+from tests.support.api import OPERATOR, Api, bearer
+from tests.support.webhook_receiver import receiving
+from tests.support.workers import Setup, setup, wait_for
+
+__all__ = ["setup"]  # the fixture
+
+ALL = ["turn", "game_started", "round_finished", "game_finished"]
+
+
+def new_player(api: Api, name: str = "Mio") -> str:
+    r = api.post("/v1/players", {"name": name})
+    assert r.status_code == 201, r.get_json()
+    token: str = r.get_json()["token"]
+    return token
+
+
+def register(api: Api, token: str, url: str, events: list[str] = ALL) -> dict[str, Any]:
+    r = api.post("/v1/webhooks", {"url": url, "events": events}, **bearer(token))
+    assert r.status_code == 201, r.get_json()
+    made: dict[str, Any] = r.get_json()
+    return made
+
+
+# --- endpoints (the suite's app: private addresses refused) ---------------------------
+
+
+def test_a_player_registers_lists_reads_and_deletes_a_webhook(api: Api) -> None:
+    me = new_player(api)
+    made = register(api, me, "https://93.184.216.34/hook", ["turn"])
+    assert made["secret"].startswith("whsec_") and made["enabled"] is True
+    listed = api.get("/v1/webhooks", **bearer(me)).get_json()["webhooks"]
+    assert [w["id"] for w in listed] == [made["id"]] and "secret" not in listed[0]
+    got = api.get(f"/v1/webhooks/{made['id']}", **bearer(me)).get_json()
+    assert got["url"] == "https://93.184.216.34/hook" and got["events"] == ["turn"]
+    assert api.get(f"/v1/webhooks/{made['id']}/deliveries", **bearer(me)).get_json() == {
+        "deliveries": []
+    }
+    # Another player's, or the operators', are not this player's to see or delete.
+    other = new_player(api, "Ren")
+    assert api.get(f"/v1/webhooks/{made['id']}", **bearer(other)).status_code == 404
+    assert api.client.delete(f"/v1/webhooks/{made['id']}", headers=OPERATOR).status_code == 404
+    assert api.client.delete(f"/v1/webhooks/{made['id']}", headers=bearer(me)).status_code == 204
+    assert api.get(f"/v1/webhooks/{made['id']}", **bearer(me)).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:9000/hook",
+        "http://localhost/hook",
+        "http://10.1.2.3/hook",
+        "http://169.254.169.254/latest/meta-data",
+        "http://[::1]/hook",
+        "http://[::ffff:127.0.0.1]/hook",
+        "http://0.0.0.0/hook",
+        "ftp://example.com/hook",
+        "https://user:pass@example.com/hook",
+    ],
+)
+def test_a_forbidden_url_is_refused_with_422(api: Api, url: str) -> None:
+    me = new_player(api)
+    r = api.post("/v1/webhooks", {"url": url, "events": ["turn"]}, **bearer(me))
+    assert r.status_code == 422, r.get_json()
+    assert r.get_json()["code"] == "webhook_url_forbidden"
+
+
+def test_bad_requests_for_webhooks(api: Api) -> None:
+    me = new_player(api)
+    r = api.post(
+        "/v1/webhooks", {"url": "https://93.184.216.34/h", "events": ["nap"]}, **bearer(me)
+    )
+    assert r.status_code == 422
+    r = api.post("/v1/webhooks", {"url": "https://93.184.216.34/h", "events": []}, **bearer(me))
+    assert r.status_code == 422
+    assert (
+        api.post("/v1/webhooks", {"url": "https://93.184.216.34/h", "events": ["turn"]}).status_code
+        == 401
+    )
+    game = api.start(3)
+    r = api.post(
+        "/v1/webhooks",
+        {"url": "https://93.184.216.34/h", "events": ["turn"]},
+        **game.seat_headers(0),
+    )
+    assert r.status_code == 403
+    assert api.get("/v1/webhooks/not-a-uuid", **bearer(me)).status_code == 404
+
+
+# --- deliveries (a real worker, a real receiver) ---------------------------------------
+
+
+def played_out(setup: Setup, player: str) -> tuple[str, list[tuple[int, int]]]:
+    """A three-player game where ``player`` holds seat 0, played to its end at random;
+    the (version, seat) of every turn of seat 0, as the views show them."""
+    api = setup.api
+    game_id = api.create(3)["id"]
+    r = api.post(f"/v1/games/{game_id}/seats/0", {}, **bearer(player))
+    assert r.status_code == 201
+    tokens = [r.get_json()["token"], api.join(game_id, 1), api.join(game_id, 2)]
+    rng = random.Random(5)
+    turns: list[tuple[int, int]] = []
+    last_key: object = None
+    while True:
+        view = api.public(game_id)
+        if view["status"] == "finished":
+            return game_id, turns
+        r0 = view["round"]
+        key = (
+            ("pass", r0["number"])
+            if view["status"] == "passing"
+            else ("play", r0["number"], r0["tricks_played"], len(r0["trick"]))
+        )
+        due0 = (view["status"] == "passing" and not view["seats"][0]["passed"]) or (
+            view["status"] == "playing" and r0["turn"] == 0
+        )
+        if key != last_key and due0:
+            turns.append((view["version"], 0))
+        last_key = key
+        for seat in range(3):
+            seat_view = api.client.get(
+                f"/v1/games/{game_id}/view", headers=bearer(tokens[seat])
+            ).get_json()
+            legal = seat_view["legal"]
+            if not legal:
+                continue
+            if seat_view["action"] == "pass":
+                api.post(
+                    f"/v1/games/{game_id}/pass",
+                    {"cards": rng.sample(legal, 3)},
+                    **bearer(tokens[seat]),
+                )
+            else:
+                api.post(
+                    f"/v1/games/{game_id}/play", {"card": rng.choice(legal)}, **bearer(tokens[seat])
+                )
+            break
+
+
+def test_every_turn_of_a_whole_game_arrives_signed_and_nothing_else(setup: Setup) -> None:
+    setup.worker()
+    player = new_player(setup.api)
+    with receiving() as receiver:
+        made = register(setup.api, player, receiver.url, ["turn", "game_finished"])
+        receiver.secret = made["secret"]
+        game_id, turns = played_out(setup, player)
+        # A refused command appends nothing and tells nothing.
+        assert setup.api.post(
+            f"/v1/games/{game_id}/play", {"card": "green-1"}, **bearer(player)
+        ).status_code in (403, 409)
+        got = receiver.wait_for(len(turns) + 1)
+
+        def logged() -> list[dict[str, Any]]:
+            r = setup.api.get(f"/v1/webhooks/{made['id']}/deliveries?limit=500", **bearer(player))
+            found: list[dict[str, Any]] = r.get_json()["deliveries"]
+            return found
+
+        # Every delivery was written with its commit, so the log holds them all once
+        # they are done: as many attempts as arrived, all answered at the first try.
+        log = wait_for(lambda: len(logged()) >= len(turns) + 1 and logged(), "the log")
+        assert len(log) == len(turns) + 1 == len(receiver.received)
+    assert all(r.verified for r in got)
+    told = sorted((m.message["data"]["version"], m.message["type"]) for m in got)
+    assert [(v, "turn") for v, _ in turns] == [t for t in told if t[1] == "turn"]
+    assert [t[1] for t in told].count("game_finished") == 1
+    assert len(got) == len(turns) + 1
+    assert all(m.message["data"]["game_id"] == game_id for m in got)
+    assert len({r.headers["webhook-id"] for r in got}) == len(got)
+
+
+def test_a_failing_receiver_gets_retries_with_the_same_message_id(setup: Setup) -> None:
+    setup.worker()
+    player = new_player(setup.api)
+    with receiving() as receiver:
+        receiver.answers = [500, 503]
+        made = register(setup.api, player, receiver.url, ["game_started"])
+        receiver.secret = made["secret"]
+        game_id = setup.api.create(3)["id"]
+        setup.api.post(f"/v1/games/{game_id}/seats/0", {}, **bearer(player))
+        setup.api.join(game_id, 1)
+        setup.api.join(game_id, 2)
+        got = receiver.wait_for(3)
+    assert [r.answered for r in got] == [500, 503, 204]
+    assert len({r.headers["webhook-id"] for r in got}) == 1
+    log = setup.api.get(f"/v1/webhooks/{made['id']}/deliveries", **bearer(player)).get_json()
+    attempts = log["deliveries"]
+    assert [a["status"] for a in attempts] == [204, 503, 500]  # newest first
+    assert attempts[0]["next_attempt_at"] is None and attempts[1]["next_attempt_at"] is not None
+
+
+def test_a_worker_killed_during_a_delivery_leaves_it_to_another(setup: Setup) -> None:
+    """At least once: the receiver holds the first attempt open, the worker is killed
+    (SIGKILL); another worker delivers it again, with the same webhook-id, once the
+    claim's lease ends."""
+    first = setup.worker()
+    player = new_player(setup.api)
+    with receiving() as receiver:
+        receiver.hang = 5.0
+        made = register(setup.api, player, receiver.url, ["game_started"])
+        receiver.secret = made["secret"]
+        game_id = setup.api.create(3)["id"]
+        setup.api.post(f"/v1/games/{game_id}/seats/0", {}, **bearer(player))
+        setup.api.join(game_id, 1)
+        setup.api.join(game_id, 2)
+        receiver.wait_started(1)  # the first attempt is held open by the receiver
+        first.process.send_signal(signal.SIGKILL)
+        first.process.wait(timeout=30)
+        receiver.hang = 0.0
+        setup.worker()
+        got = receiver.wait_for(2, timeout=90)
+    assert got[0].headers["webhook-id"] == got[1].headers["webhook-id"]
+    assert all(r.verified for r in got)

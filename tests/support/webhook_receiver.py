@@ -1,0 +1,116 @@
+"""A real webhook receiver for tests: an HTTP server on 127.0.0.1 in a thread, that
+verifies each request's signature with the `standardwebhooks` package's own verifier
+(not the project's code) and records what arrived.
+
+How it answers is set by the test: ``answers`` (a queue of statuses for the next
+requests, then 204), ``hang`` (seconds to wait before answering).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from standardwebhooks import Webhook, WebhookVerificationError
+
+
+@dataclass(frozen=True)
+class Received:
+    headers: dict[str, str]
+    body: bytes
+    message: Any  # the JSON, once verified; None if the signature did not verify
+    verified: bool
+    answered: int
+
+
+@dataclass
+class Receiver:
+    url: str = ""
+    secret: str | None = None  # set once the webhook is registered
+    answers: list[int] = field(default_factory=list)
+    hang: float = 0.0
+    received: list[Received] = field(default_factory=list)
+    started: int = 0  # requests that arrived, answered or not yet
+    _changed: threading.Condition = field(default_factory=threading.Condition)
+
+    def wait_for(self, count: int, timeout: float = 60.0) -> list[Received]:
+        """The first ``count`` requests, once they have arrived (AssertionError if they
+        do not within ``timeout``)."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while len(self.received) < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"{len(self.received)} of {count} webhooks arrived")
+                self._changed.wait(left)
+            return list(self.received[:count])
+
+    def wait_started(self, count: int, timeout: float = 60.0) -> None:
+        """Until ``count`` requests have arrived (answered or not)."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while self.started < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"{self.started} of {count} requests arrived")
+                self._changed.wait(left)
+
+    def _start(self) -> None:
+        with self._changed:
+            self.started += 1
+            self._changed.notify_all()
+
+    def _record(self, headers: dict[str, str], body: bytes) -> int:
+        message, verified = None, False
+        if self.secret is not None:
+            try:
+                message = Webhook(self.secret).verify(body, headers)
+                verified = True
+            except WebhookVerificationError:
+                pass
+        with self._changed:
+            status = self.answers.pop(0) if self.answers else 204
+            self.received.append(Received(headers, body, message, verified, status))
+            self._changed.notify_all()
+        return status
+
+
+@contextmanager
+def receiving() -> Iterator[Receiver]:
+    receiver = Receiver()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            receiver._start()
+            if receiver.hang:
+                time.sleep(receiver.hang)  # the receiver under test is slow on purpose
+            status = receiver._record(dict(self.headers.items()), body)
+            self.send_response(status)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    receiver.url = f"http://127.0.0.1:{server.server_address[1]}/hook"
+    thread = threading.Thread(target=server.serve_forever, name="webhook-receiver", daemon=True)
+    thread.start()
+    try:
+        yield receiver
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def messages(received: list[Received]) -> list[dict[str, Any]]:
+    return [json.loads(r.body) for r in received]
