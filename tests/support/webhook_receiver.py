@@ -35,6 +35,7 @@ class Receiver:
     secret: str | None = None  # set once the webhook is registered
     answers: list[int] = field(default_factory=list)
     hang: float = 0.0
+    location: str | None = None  # sent with a 3xx answer
     received: list[Received] = field(default_factory=list)
     started: int = 0  # requests that arrived, answered or not yet
     _changed: threading.Condition = field(default_factory=threading.Condition)
@@ -93,6 +94,8 @@ def receiving() -> Iterator[Receiver]:
                 time.sleep(receiver.hang)  # the receiver under test is slow on purpose
             status = receiver._record(dict(self.headers.items()), body)
             self.send_response(status)
+            if 300 <= status < 400 and receiver.location:
+                self.send_header("Location", receiver.location)
             self.send_header("Content-Length", "0")
             self.end_headers()
 
