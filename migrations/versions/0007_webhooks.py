@@ -39,6 +39,12 @@ def upgrade() -> None:
         sa.Column("disabled_reason", sa.Text(), nullable=True),
     )
     op.create_index("webhooks_by_player", "webhooks", ["player_id"])
+    op.create_index(
+        "webhooks_of_operators",
+        "webhooks",
+        ["created_at"],
+        postgresql_where=sa.text("player_id IS NULL"),
+    )
     op.add_column(
         "outbox",
         sa.Column(
@@ -86,5 +92,6 @@ def downgrade() -> None:
     op.drop_table("webhook_attempts")
     op.drop_column("outbox", "message_id")
     op.drop_column("outbox", "webhook_id")
+    op.drop_index("webhooks_of_operators", table_name="webhooks")
     op.drop_index("webhooks_by_player", table_name="webhooks")
     op.drop_table("webhooks")

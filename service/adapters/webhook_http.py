@@ -15,6 +15,7 @@ easier to keep safe than a general HTTP client told not to resolve names on its 
 
 from __future__ import annotations
 
+import functools
 import http.client
 import ipaddress
 import socket
@@ -103,20 +104,27 @@ def check_url(url: str, *, allow_private: bool) -> None:
     resolve(url, allow_private=allow_private)
 
 
-class _Connection(http.client.HTTPSConnection):
-    """A connection to a checked address, for a host name (the Host header, SNI, the
-    certificate check); plain HTTP when ``context`` is None."""
+class _Connection(http.client.HTTPConnection):
+    """A connection to a checked address, for a host name (the Host header and, with
+    ``tls``, SNI and the certificate check)."""
 
-    def __init__(self, target: Target, timeout: float, context: ssl.SSLContext | None) -> None:
-        super().__init__(target.host, target.port, timeout=timeout, context=context)
+    def __init__(self, target: Target, timeout: float, tls: ssl.SSLContext | None) -> None:
+        super().__init__(target.host, target.port, timeout=timeout)
         self._target = target
-        self._tls = context
+        self._tls = tls
 
     def connect(self) -> None:
         sock = socket.create_connection((self._target.address, self._target.port), self.timeout)
         if self._tls is not None:
             sock = self._tls.wrap_socket(sock, server_hostname=self._target.host)
         self.sock = sock
+
+
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    """One client context for every attempt: loading the CA store costs more than a
+    delivery (thread-safe once made)."""
+    return ssl.create_default_context()
 
 
 def post(
@@ -138,8 +146,7 @@ def post(
         target = resolve(url, allow_private=allow_private)
     except UrlForbiddenError as refused:
         return done(None, f"forbidden address: {refused.reason}")
-    context = ssl.create_default_context() if target.scheme == "https" else None
-    conn = _Connection(target, timeout, context)
+    conn = _Connection(target, timeout, _tls() if target.scheme == "https" else None)
     try:
         conn.request(
             "POST",

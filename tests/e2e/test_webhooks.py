@@ -193,8 +193,14 @@ def test_a_failing_receiver_gets_retries_with_the_same_message_id(setup: Setup) 
         got = receiver.wait_for(3)
     assert [r.answered for r in got] == [500, 503, 204]
     assert len({r.headers["webhook-id"] for r in got}) == 1
-    log = setup.api.get(f"/v1/webhooks/{made['id']}/deliveries", **bearer(player)).get_json()
-    attempts = log["deliveries"]
+
+    def logged() -> list[dict[str, Any]]:
+        r = setup.api.get(f"/v1/webhooks/{made['id']}/deliveries", **bearer(player))
+        found: list[dict[str, Any]] = r.get_json()["deliveries"]
+        return found
+
+    # The receiver answers before the worker records the attempt: wait for the record.
+    attempts = wait_for(lambda: len(logged()) >= 3 and logged(), "the third attempt's record")
     assert [a["status"] for a in attempts] == [204, 503, 500]  # newest first
     assert attempts[0]["next_attempt_at"] is None and attempts[1]["next_attempt_at"] is not None
 

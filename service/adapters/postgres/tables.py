@@ -138,6 +138,7 @@ webhooks = Table(
     Column("disabled_at", DateTime(timezone=True), nullable=True),
     Column("disabled_reason", Text, nullable=True),
     Index("webhooks_by_player", "player_id"),
+    Index("webhooks_of_operators", "created_at", postgresql_where=text("player_id IS NULL")),
 )
 
 webhook_attempts = Table(

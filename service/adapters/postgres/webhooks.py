@@ -28,32 +28,42 @@ from service.application.ports import (
 _ENDPOINT = "id, player_id, url, events, created_at, failing_since, disabled_at, disabled_reason"
 
 _FAN_OUT = (
+    # Each of the commit's webhook events, to the operators' endpoints and to those of the
+    # players holding a seat of the game (for a turn: the seat that must act). Two index
+    # lookups, so a commit that nobody listens to costs next to nothing.
     "INSERT INTO outbox (kind, game_id, payload, created_at, available_at, webhook_id, "
     "message_id) "
-    "SELECT 'webhook', %s, jsonb_build_object('type', e.type, 'timestamp', "
-    "%s::text, 'data', e.data), %s, %s, w.id, "
-    "'msg_' || replace(gen_random_uuid()::text, '-', '') "
-    "FROM unnest(%s::text[], %s::jsonb[], %s::smallint[]) "
-    "AS e(type, data, seat) "
-    "JOIN webhooks AS w ON w.disabled_at IS NULL AND e.type = ANY(w.events) "
-    "WHERE w.player_id IS NULL OR w.player_id IN ("
-    "SELECT sp.player_id FROM (SELECT seat, player_id FROM seat_players "
-    "WHERE game_id = %s UNION ALL "
-    "SELECT * FROM unnest(%s::smallint[], %s::uuid[])) "
-    "AS sp(seat, player_id) WHERE e.seat IS NULL OR sp.seat = e.seat)"
+    "SELECT 'webhook', %s, jsonb_build_object('type', e.type, 'timestamp', %s::text, "
+    "'data', e.data), %s, %s, h.id, 'msg_' || replace(gen_random_uuid()::text, '-', '') "
+    "FROM unnest(%s::text[], %s::jsonb[], %s::smallint[]) AS e(type, data, seat) "
+    "JOIN LATERAL ("
+    "SELECT w.id FROM webhooks AS w WHERE w.player_id IS NULL "
+    "AND w.disabled_at IS NULL AND e.type = ANY(w.events) "
+    "UNION ALL "
+    "SELECT w.id FROM (SELECT seat, player_id FROM seat_players WHERE game_id = %s "
+    "UNION ALL SELECT * FROM unnest(%s::smallint[], %s::uuid[])) AS sp(seat, player_id) "
+    "JOIN webhooks AS w ON w.player_id = sp.player_id "
+    "WHERE (e.seat IS NULL OR sp.seat = e.seat) "
+    "AND w.disabled_at IS NULL AND e.type = ANY(w.events)"
+    ") AS h ON true"
 )
 
 _CLAIM = (
+    # The oldest due deliveries (a bounded look), at most PER_ENDPOINT of each endpoint,
+    # none of the endpoints already busy here; the rows another worker is claiming are
+    # skipped. Each claimed row is due again at the lease's end unless recorded first.
     "UPDATE outbox AS o SET available_at = %s FROM ("
     "SELECT id FROM outbox WHERE id IN ("
-    "SELECT id FROM (SELECT o2.id, o2.available_at, row_number() OVER ("
-    "PARTITION BY o2.webhook_id ORDER BY o2.available_at, o2.id) AS r "
-    "FROM outbox AS o2 JOIN webhooks AS w2 ON w2.id = o2.webhook_id "
+    "SELECT c.id FROM (SELECT d.id, d.available_at, row_number() OVER ("
+    "PARTITION BY d.webhook_id ORDER BY d.available_at, d.id) AS r FROM ("
+    "SELECT o2.id, o2.webhook_id, o2.available_at FROM outbox AS o2 "
+    "JOIN webhooks AS w2 ON w2.id = o2.webhook_id AND w2.disabled_at IS NULL "
     "WHERE o2.kind = 'webhook' AND o2.done_at IS NULL AND o2.available_at <= %s "
-    "AND w2.disabled_at IS NULL AND NOT (o2.webhook_id = ANY(%s::uuid[]))) AS c "
+    "AND NOT (o2.webhook_id = ANY(%s::uuid[])) "
+    "ORDER BY o2.available_at, o2.id LIMIT 1000) AS d) AS c "
     "WHERE c.r <= %s ORDER BY c.available_at, c.id LIMIT %s) "
-    "FOR UPDATE SKIP LOCKED) AS d, webhooks AS w "
-    "WHERE o.id = d.id AND w.id = o.webhook_id "
+    "FOR UPDATE SKIP LOCKED) AS f, webhooks AS w "
+    "WHERE o.id = f.id AND w.id = o.webhook_id AND w.disabled_at IS NULL "
     "RETURNING o.id, o.webhook_id, o.message_id, w.url, w.secret, o.payload, o.created_at, "
     "o.attempts"
 )

@@ -1,0 +1,165 @@
+"""Webhook benchmark: does the outbox slow play down, and how soon do turns arrive?
+
+1. Starts `yokai serve` (the product's gunicorn config and its embedded worker; an
+   embedded PostgreSQL unless DATABASE_URL is set) with YOKAI_WEBHOOK_ALLOW_PRIVATE=1, and
+   a receiver in this process (a threading HTTP server on 127.0.0.1) that records when
+   each delivery arrives.
+2. Plays, with wrk as bench/http_bench.py does (its functions, imported: every command of
+   every game planned with the rules engine first, N connections in a closed loop), two
+   sets of fresh four-player games for ``--seconds`` each:
+   - without webhooks: seats joined anonymously;
+   - with webhooks: every seat held by a player of its own who registered one webhook
+     (``turn``) at the receiver, so every turn of every game is delivered.
+3. Prints play req/s, p50 and p99 of both runs and their p99 ratio, then waits until no
+   delivery has arrived for 5 s and prints how many arrived and their lag: arrival time
+   minus the commit time the payload carries (both this machine's clock).
+
+    .venv/bin/python -m bench.webhook_bench --seconds 20
+
+Goals (issue 13): play p99 with webhooks within 1.2x of without; delivery lag p99 <= 1 s.
+It asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import tempfile
+import threading
+import time
+from datetime import datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from bench.http_bench import (
+    OPERATOR_TOKEN,
+    Client,
+    Game,
+    command_lists,
+    line,
+    new_game,
+    plan,
+    service,
+    write_lists,
+    wrk,
+)
+from service.rules import Scoring, Variant
+
+
+class Arrivals:
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self.last = time.monotonic()
+        self.lock = threading.Lock()
+
+    def add(self, body: bytes) -> None:
+        sent = datetime.fromisoformat(json.loads(body)["timestamp"])
+        lag = time.time() - sent.timestamp()
+        with self.lock:
+            self.lags.append(lag)
+            self.last = time.monotonic()
+
+
+def receiver(arrivals: Arrivals) -> ThreadingHTTPServer:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:
+            arrivals.add(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+            self.send_response(204)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def hooked_game(client: Client, seed: int, url: str, n: int) -> Game:
+    """A game whose four seats are held by players, each with a webhook at ``url``."""
+    status, created = client.call(
+        "POST", "/v1/games", {"players": 4, "scoring": "advanced", "seed": seed}, OPERATOR_TOKEN
+    )
+    assert status == 201, created
+    tokens = []
+    for seat in range(4):
+        status, player = client.call("POST", "/v1/players", {"name": f"p{n}-{seat}"})
+        assert status == 201, player
+        status, made = client.call(
+            "POST", "/v1/webhooks", {"url": url, "events": ["turn"]}, player["token"]
+        )
+        assert status == 201, made
+        status, joined = client.call(
+            "POST", f"/v1/games/{created['id']}/seats/{seat}", {}, player["token"]
+        )
+        assert status == 201, joined
+        tokens.append(joined["token"])
+    game = Game(created["id"], tokens, seed, Variant.STANDARD, Scoring.ADVANCED)
+    plan(game)
+    return game
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--seconds", type=int, default=20)
+    parser.add_argument("--games", type=int, default=0, help="per run; default 20 a connection")
+    parser.add_argument("--seed", type=int, default=4242)
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is needed: apt-get install wrk")
+    tmp = Path(tempfile.mkdtemp(prefix="yokai-webhook-bench-"))
+    env = {
+        "YOKAI_OPERATOR_TOKEN": OPERATOR_TOKEN,
+        "YOKAI_RATE_LIMIT": "1000000 per minute",
+        "YOKAI_WEBHOOK_ALLOW_PRIVATE": "1",
+    }
+    if not os.environ.get("DATABASE_URL"):
+        env["YOKAI_DATA_DIR"] = str(tmp / "db")
+    arrivals = Arrivals()
+    server = receiver(arrivals)
+    url = f"http://127.0.0.1:{server.server_address[1]}/hook"
+    count = args.games or 20 * args.connections
+    try:
+        with service(env) as port:
+            client = Client(port)
+            plain = [new_game(client, args.seed + i, Variant.STANDARD, Scoring.ADVANCED)
+                     for i in range(count)]  # fmt: skip
+            hooked = [hooked_game(client, args.seed + count + i, url, i) for i in range(count)]
+            setup_deliveries = len(arrivals.lags)  # the first turns, at the deals
+            runs = []
+            for name, games in (("without webhooks", plain), ("with webhooks", hooked)):
+                folder = tmp / name.replace(" ", "-")
+                write_lists(folder, command_lists(games, args.connections))
+                runs.append((name, wrk(port, folder, args.connections, args.seconds, False)))
+            while time.monotonic() - arrivals.last < 5:  # a benchmark: let deliveries drain
+                time.sleep(0.5)
+        base = runs[0][1]
+        print(f"{count} four-player games a run, wrk {args.connections} connections, closed loop")
+        for name, run in runs:
+            print(line(f"plays {name}", run, base if run is not base else None))
+        print(
+            f"play p99 with webhooks / without: {runs[1][1].p99_ms / base.p99_ms:.2f} (goal <= 1.2)"
+        )
+        lags = sorted(arrivals.lags[setup_deliveries:])
+        if len(lags) > 1:
+            q = statistics.quantiles(lags, n=100)
+            print(
+                f"deliveries during the load: {len(lags)}, lag p50 {q[49] * 1000:.0f} ms, "
+                f"p99 {q[98] * 1000:.0f} ms, max {lags[-1] * 1000:.0f} ms (goal p99 <= 1 s)"
+            )
+    finally:
+        server.shutdown()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
