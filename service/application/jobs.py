@@ -101,6 +101,8 @@ class WebhookDeliveries:
     _pool: ThreadPoolExecutor | None = None
     _busy: Counter[UUID] = field(default_factory=Counter)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _recording: threading.Lock = field(default_factory=threading.Lock)
+    _outcomes: list[webhooks.Outcome] = field(default_factory=list)
     _chance: random.Random = field(default_factory=random.SystemRandom)
 
     def run_due(self, deps: Deps) -> int:
@@ -124,22 +126,46 @@ class WebhookDeliveries:
 
     def _attempt(self, deps: Deps, delivery: WebhookDelivery) -> None:
         try:
-            done = webhooks.attempt(deps, self.sender, delivery, self._chance, self.first_retry)
-            log.info(
-                "webhook %s to %s: %s",
-                delivery.message_id,
-                delivery.webhook_id,
-                done.status if done.error is None else done.error,
-            )
+            outcome = webhooks.send(deps, self.sender, delivery, self._chance, self.first_retry)
         except Exception:
             # Not recorded: the lease hands the delivery on (at least once, never lost).
             log.exception("webhook delivery %s failed", delivery.message_id)
-        finally:
+            self._release([delivery])
+            return
+        with self._lock:
+            self._outcomes.append(outcome)
+        self._record(deps)
+
+    def _record(self, deps: Deps) -> None:
+        """Record every finished attempt, in one transaction, by whichever thread gets
+        there first; the others' attempts ride along (one commit for many)."""
+        while self._recording.acquire(blocking=False):
+            try:
+                with self._lock:
+                    batch, self._outcomes = self._outcomes, []
+                if not batch:
+                    return
+                try:
+                    webhooks.record(deps, batch)
+                except Exception:
+                    log.exception("recording %d webhook attempts failed", len(batch))
+                for o in batch:
+                    a = o.attempt
+                    log.debug("webhook %s: %s", a.message_id, a.status or a.error)
+                self._release([o.delivery for o in batch])
+            finally:
+                self._recording.release()
             with self._lock:
+                if not self._outcomes:
+                    return
+
+    def _release(self, done: list[WebhookDelivery]) -> None:
+        with self._lock:
+            for delivery in done:
                 self._busy[delivery.webhook_id] -= 1
                 if self._busy[delivery.webhook_id] <= 0:
                     del self._busy[delivery.webhook_id]
-            self.wake()
+        self.wake()
 
     def next_due(self, deps: Deps) -> datetime | None:
         with self._lock:

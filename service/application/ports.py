@@ -464,15 +464,13 @@ class Webhooks(Protocol):
 
     def record(
         self,
-        delivery: WebhookDelivery,
-        attempt: WebhookAttempt,
+        attempts: Sequence[tuple[WebhookDelivery, WebhookAttempt, bool]],
         *,
-        done: bool,
         disable_failing_since: datetime,
     ) -> None:
-        """(Queued.) Log the attempt; the delivery is done, or due again at the attempt's
-        ``next_attempt_at``. The endpoint's failing streak starts, goes on or ends; an
-        endpoint failing since before ``disable_failing_since`` is disabled."""
+        """(Queued.) Log the attempts; each delivery is done (the bool) or due again at
+        its attempt's ``next_attempt_at``. An endpoint's failing streak starts, goes on
+        or ends; one failing since before ``disable_failing_since`` is disabled."""
         ...
 
     def next_due(self, busy: Sequence[UUID]) -> datetime | None: ...

@@ -207,15 +207,22 @@ def retry_at(
     return now + timedelta(seconds=delay)
 
 
-def attempt(
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    delivery: WebhookDelivery
+    attempt: WebhookAttempt
+    done: bool  # delivered, or given up
+
+
+def send(
     deps: Deps,
     sender: Sender,
     delivery: WebhookDelivery,
     chance: random.Random,
     first_retry: float = FIRST_RETRY,
-) -> WebhookAttempt:
-    """One attempt of a delivery, recorded: done on a 2xx, else due again later (or
-    given up after RETRY_FOR)."""
+) -> Outcome:
+    """One attempt of a delivery: done on a 2xx, else due again later (or given up after
+    RETRY_FOR). Not recorded yet: see :func:`record`."""
     now = deps.clock.now()
     body, headers = signed(delivery, now)
     sent = sender.post(delivery.url, body, headers)
@@ -224,7 +231,7 @@ def attempt(
     error = sent.error if sent.error or ok else f"HTTP {sent.status}"
     if not ok and later is None:
         error = f"{error}; given up after {RETRY_FOR}"
-    record = WebhookAttempt(
+    attempt = WebhookAttempt(
         delivery.message_id,
         str(delivery.payload.get("type", "")),
         now,
@@ -232,9 +239,17 @@ def attempt(
         error,
         later,
     )
+    return Outcome(delivery, attempt, ok or later is None)
+
+
+def record(deps: Deps, outcomes: Sequence[Outcome]) -> None:
+    """Record attempts together, in one transaction (a commit per batch, not per
+    attempt). Until it commits, their deliveries are still claimed: lost with the
+    process, they are attempted again when the lease ends (at least once)."""
+    now = deps.clock.now()
     with deps.uow() as uow:
         uow.webhooks.record(
-            delivery, record, done=ok or later is None, disable_failing_since=now - DISABLE_AFTER
+            [(o.delivery, o.attempt, o.done) for o in outcomes],
+            disable_failing_since=now - DISABLE_AFTER,
         )
         uow.commit()
-    return record

@@ -854,10 +854,8 @@ class FakeWebhooks:
 
     def record(
         self,
-        delivery: WebhookDelivery,
-        attempt: WebhookAttempt,
+        attempts: Sequence[tuple[WebhookDelivery, WebhookAttempt, bool]],
         *,
-        done: bool,
         disable_failing_since: datetime,
     ) -> None:
         raise NotImplementedError

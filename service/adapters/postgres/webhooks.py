@@ -68,6 +68,11 @@ _CLAIM = (
     "o.attempts"
 )
 
+
+def _ok(attempt: WebhookAttempt) -> bool:
+    return attempt.status is not None and 200 <= attempt.status < 300
+
+
 PER_ENDPOINT = 2
 """Deliveries to one endpoint claimed at once (its in-flight ones count against it)."""
 
@@ -153,64 +158,64 @@ class SqlWebhooks:
 
     def record(
         self,
-        delivery: WebhookDelivery,
-        attempt: WebhookAttempt,
+        attempts: Sequence[tuple[WebhookDelivery, WebhookAttempt, bool]],
         *,
-        done: bool,
         disable_failing_since: datetime,
     ) -> None:
-        a = attempt
-        at = a.attempted_at
-        ok = a.status is not None and 200 <= a.status < 300
+        if not attempts:
+            return
         self._session.write(
             Statement(
                 "INSERT INTO webhook_attempts (webhook_id, message_id, event_type, "
-                "attempted_at, status, error, next_attempt_at) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                "attempted_at, status, error, next_attempt_at) SELECT * FROM unnest("
+                "%s::uuid[], %s::text[], %s::text[], %s::timestamptz[], %s::int[], "
+                "%s::text[], %s::timestamptz[])",
                 (
-                    delivery.webhook_id,
-                    a.message_id,
-                    a.event_type,
-                    a.attempted_at,
-                    a.status,
-                    a.error,
-                    a.next_attempt_at,
+                    [d.webhook_id for d, _, _ in attempts],
+                    [a.message_id for _, a, _ in attempts],
+                    [a.event_type for _, a, _ in attempts],
+                    [a.attempted_at for _, a, _ in attempts],
+                    [a.status for _, a, _ in attempts],
+                    [a.error for _, a, _ in attempts],
+                    [a.next_attempt_at for _, a, _ in attempts],
                 ),
             )
         )
         self._session.write(
             Statement(
-                "UPDATE outbox SET attempts = attempts + 1, last_error = %s, "
-                "done_at = %s, available_at = coalesce(%s, available_at) WHERE id = %s",
+                "UPDATE outbox AS o SET attempts = o.attempts + 1, last_error = v.error, "
+                "done_at = v.done_at, available_at = coalesce(v.next_at, o.available_at) "
+                "FROM unnest(%s::bigint[], %s::text[], %s::timestamptz[], %s::timestamptz[]) "
+                "AS v(id, error, done_at, next_at) WHERE o.id = v.id",
                 (
-                    None if ok else (a.error or f"HTTP {a.status}"),
-                    a.attempted_at if done else None,
-                    a.next_attempt_at,
-                    delivery.id,
+                    [d.id for d, _, _ in attempts],
+                    [None if _ok(a) else a.error for _, a, _ in attempts],
+                    [a.attempted_at if done else None for _, a, done in attempts],
+                    [a.next_attempt_at for _, a, _ in attempts],
                 ),
             )
         )
+        # Each endpoint once (a row is updated once per statement): as its last attempt
+        # here left it; one that succeeded and was not failing is not written at all.
+        last = {d.webhook_id: a for d, a, _ in attempts}
         self._session.write(
             Statement(
-                "UPDATE webhooks SET "
-                "failing_since = CASE WHEN %s THEN NULL ELSE coalesce(failing_since, %s) END, "
-                "disabled_at = CASE WHEN %s OR disabled_at IS NOT NULL "
-                "OR coalesce(failing_since, %s) >= %s THEN disabled_at ELSE %s END, "
-                "disabled_reason = CASE WHEN %s OR disabled_at IS NOT NULL "
-                "OR coalesce(failing_since, %s) >= %s THEN disabled_reason "
-                "ELSE 'every delivery failed since ' || failing_since::text END "
-                "WHERE id = %s",
+                "UPDATE webhooks AS w SET "
+                "failing_since = CASE WHEN v.ok THEN NULL "
+                "ELSE coalesce(w.failing_since, v.at) END, "
+                "disabled_at = CASE WHEN v.ok OR w.disabled_at IS NOT NULL "
+                "OR coalesce(w.failing_since, v.at) >= %s THEN w.disabled_at ELSE v.at END, "
+                "disabled_reason = CASE WHEN v.ok OR w.disabled_at IS NOT NULL "
+                "OR coalesce(w.failing_since, v.at) >= %s THEN w.disabled_reason "
+                "ELSE 'every delivery failed since ' || w.failing_since::text END "
+                "FROM unnest(%s::uuid[], %s::bool[], %s::timestamptz[]) AS v(id, ok, at) "
+                "WHERE w.id = v.id AND (NOT v.ok OR w.failing_since IS NOT NULL)",
                 (
-                    ok,
-                    at,
-                    ok,
-                    at,
                     disable_failing_since,
-                    at,
-                    ok,
-                    at,
                     disable_failing_since,
-                    delivery.webhook_id,
+                    list(last),
+                    [_ok(a) for a in last.values()],
+                    [a.attempted_at for a in last.values()],
                 ),
             )
         )
