@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import random
 import signal
+from datetime import UTC, datetime, timedelta
 from typing import Any
+from uuid import UUID
 
 import pytest
 
+from service.application.ports import WebhookAttempt, WebhookDelivery
+from service.application.webhooks import DISABLE_AFTER
 from tests.support.api import OPERATOR, Api, bearer
 from tests.support.webhook_receiver import receiving
 from tests.support.workers import Setup, setup, wait_for
@@ -227,3 +231,44 @@ def test_a_worker_killed_during_a_delivery_leaves_it_to_another(setup: Setup) ->
         got = receiver.wait_for(2, timeout=90)
     assert got[0].headers["webhook-id"] == got[1].headers["webhook-id"]
     assert all(r.verified for r in got)
+
+
+def test_a_slow_endpoint_does_not_hold_up_another(setup: Setup) -> None:
+    """The slow endpoint holds its delivery open; a delivery to another endpoint, made
+    after it, arrives meanwhile."""
+    setup.worker()
+    slow_player, fast_player = new_player(setup.api, "Slow"), new_player(setup.api, "Fast")
+    with receiving() as slow, receiving() as fast:
+        slow.hang = 8.0
+        slow.secret = register(setup.api, slow_player, slow.url, ["game_started"])["secret"]
+        fast.secret = register(setup.api, fast_player, fast.url, ["game_started"])["secret"]
+        for player, waiting in ((slow_player, slow), (fast_player, None)):
+            game_id = setup.api.create(3)["id"]
+            setup.api.post(f"/v1/games/{game_id}/seats/0", {}, **bearer(player))
+            setup.api.join(game_id, 1)
+            setup.api.join(game_id, 2)
+            if waiting is not None:
+                waiting.wait_started(1)  # the slow delivery is in flight
+        (got,) = fast.wait_for(1)
+        assert got.verified and slow.received == []  # still held open by the slow one
+        slow.hang = 0.0
+
+
+def test_an_endpoint_failing_for_days_is_disabled_and_says_so(setup: Setup) -> None:
+    """Recorded failures three days apart (the store's own clock is not faked: the
+    attempts carry their times) disable the endpoint; its listing says so."""
+    player = new_player(setup.api)
+    made = register(setup.api, player, "http://127.0.0.1:9/never", ["turn"])
+    deps = setup.deps
+    start = datetime.now(UTC) - timedelta(days=4)
+    for when in (start, start + DISABLE_AFTER + timedelta(hours=1)):
+        delivery = WebhookDelivery(0, UUID(made["id"]), "msg_x", "", "", {}, start, 0)
+        attempt = WebhookAttempt("msg_x", "turn", when, None, "connection refused", None)
+        with deps.uow() as uow:
+            uow.webhooks.record(
+                [(delivery, attempt, False)], disable_failing_since=when - DISABLE_AFTER
+            )
+            uow.commit()
+    got = setup.api.get(f"/v1/webhooks/{made['id']}", **bearer(player)).get_json()
+    assert got["enabled"] is False and got["disabled_at"] is not None
+    assert "failed since" in got["disabled_reason"]

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from service.adapters import migrate
+from service.application.deps import Deps
 from service.settings import Settings
 from tests.support.api import OPERATOR_TOKEN, Api
 from tests.support.postgres import new_database, running_app
@@ -39,6 +40,7 @@ class Setup:
     api: Api
     folder: Path
     started: list[WorkerProcess]
+    deps: Deps  # the app's: to reach the store as the service does
 
     def worker(self, **env: str) -> WorkerProcess:
         log = self.folder / f"worker-{len(self.started)}.log"
@@ -72,7 +74,7 @@ def setup(server_url: str, settings: Settings, tmp_path: Path) -> Iterator[Setup
     migrate.upgrade(url)
     app_settings = replace(settings, database_url=url, webhook_allow_private=True)
     with running_app(app_settings) as app:
-        made = Setup(url, app.api(), tmp_path, [])
+        made = Setup(url, app.api(), tmp_path, [], app.container.deps)
         try:
             yield made
         finally:
