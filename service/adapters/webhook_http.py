@@ -20,6 +20,7 @@ import http.client
 import ipaddress
 import socket
 import ssl
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -127,6 +128,33 @@ def _tls() -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
+_Key = tuple[str, str, int, str]  # scheme, host, port, the checked address
+_idle: dict[_Key, list[_Connection]] = {}
+_idle_lock = threading.Lock()
+IDLE_PER_TARGET = 4  # kept-alive connections to one receiver address, for later attempts
+
+
+def _take(key: _Key, target: Target, timeout: float) -> tuple[_Connection, bool]:
+    """A kept-alive connection to exactly this checked address (a host whose name now
+    resolves elsewhere gets a new one), else a new one; and whether it was kept."""
+    with _idle_lock:
+        kept = _idle.get(key)
+        if kept:
+            conn = kept.pop()
+            conn.timeout = timeout
+            return conn, True
+    return _Connection(target, timeout, _tls() if target.scheme == "https" else None), False
+
+
+def _keep(key: _Key, conn: _Connection) -> None:
+    with _idle_lock:
+        kept = _idle.setdefault(key, [])
+        if len(kept) < IDLE_PER_TARGET:
+            kept.append(conn)
+            return
+    conn.close()
+
+
 def post(
     url: str,
     body: bytes,
@@ -135,7 +163,9 @@ def post(
     allow_private: bool,
     timeout: float = 10.0,
 ) -> Delivered:
-    """One POST of ``body``; never raises for the network's or the receiver's trouble."""
+    """One POST of ``body``; never raises for the network's or the receiver's trouble.
+    A connection kept alive from an earlier attempt to the same checked address is used
+    again (once more on a new one if the receiver had closed it meanwhile)."""
     started = time.monotonic()
     deadline = started + timeout
 
@@ -146,33 +176,41 @@ def post(
         target = resolve(url, allow_private=allow_private)
     except UrlForbiddenError as refused:
         return done(None, f"forbidden address: {refused.reason}")
-    conn = _Connection(target, timeout, _tls() if target.scheme == "https" else None)
-    try:
-        conn.request(
-            "POST",
-            target.path,
-            body=body,
-            headers={**headers, "Content-Type": "application/json", "User-Agent": "yokai"},
-        )
-        _left(conn, deadline)
-        answer = conn.getresponse()
-        status = answer.status
-        while _left(conn, deadline) and answer.read(8192):
-            if answer.length is not None and answer.length > MAX_ANSWER:
-                break
-        return done(status, None)
-    except TimeoutError:
-        return done(None, "timeout")
-    except ssl.SSLError as error:
-        return done(None, f"tls: {error.reason or error}")
-    except ConnectionRefusedError:
-        return done(None, "connection refused")
-    except (ConnectionResetError, BrokenPipeError):
-        return done(None, "connection reset")
-    except (OSError, http.client.HTTPException) as error:
-        return done(None, f"{type(error).__name__}: {error}"[:300])
-    finally:
-        conn.close()
+    key: _Key = (target.scheme, target.host, target.port, target.address)
+    sent = {**headers, "Content-Type": "application/json", "User-Agent": "yokai"}
+    for _ in range(2):
+        conn, kept = _take(key, target, timeout)
+        try:
+            conn.request("POST", target.path, body=body, headers=sent)
+            _left(conn, deadline)
+            answer = conn.getresponse()
+            status = answer.status
+            while _left(conn, deadline) and answer.read(8192):
+                if answer.length is not None and answer.length > MAX_ANSWER:
+                    break
+            if answer.isclosed() and not answer.will_close:
+                _keep(key, conn)  # read to its end: the next attempt may use it
+            else:
+                conn.close()
+            return done(status, None)
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            conn.close()
+            if kept:
+                continue  # the receiver closed a kept connection: once more, on a new one
+            return done(None, "connection reset")
+        except TimeoutError:
+            conn.close()
+            return done(None, "timeout")
+        except ssl.SSLError as error:
+            conn.close()
+            return done(None, f"tls: {error.reason or error}")
+        except ConnectionRefusedError:
+            conn.close()
+            return done(None, "connection refused")
+        except (OSError, http.client.HTTPException) as error:
+            conn.close()
+            return done(None, f"{type(error).__name__}: {error}"[:300])
+    return done(None, "connection reset")  # pragma: no cover - two kept connections closed
 
 
 def _left(conn: http.client.HTTPConnection, deadline: float) -> bool:

@@ -90,3 +90,24 @@ def test_a_private_address_is_refused_at_delivery_and_nothing_is_sent() -> None:
         assert done.status is None and done.error is not None
         assert done.error.startswith("forbidden address")
         assert receiver.started == 0
+
+
+def test_a_receiver_that_keeps_connections_alive_gets_the_next_post_on_the_same_one() -> None:
+    with receiving(keep_alive=True) as receiver:
+        for n in range(3):
+            done = post(receiver.url, b"{}", {"n": str(n)}, allow_private=True)
+            assert (done.status, done.error) == (204, None)
+        got = receiver.wait_for(3)
+    assert len({r.peer for r in got}) == 1
+
+
+def test_a_kept_connection_the_receiver_closed_is_replaced() -> None:
+    """The receiver says keep-alive, then closes the connection (an idle timeout): the
+    next post finds it closed and goes again on a new one."""
+    with receiving(keep_alive=True) as receiver:
+        receiver.drop_kept = True
+        for _ in range(2):
+            done = post(receiver.url, b"{}", {}, allow_private=True)
+            assert (done.status, done.error) == (204, None)
+        got = receiver.wait_for(2)
+    assert len({r.peer for r in got}) == 2

@@ -27,6 +27,7 @@ class Received:
     message: Any  # the JSON, once verified; None if the signature did not verify
     verified: bool
     answered: int
+    peer: tuple[str, int]  # the client's address: one per connection
 
 
 @dataclass
@@ -36,6 +37,7 @@ class Receiver:
     answers: list[int] = field(default_factory=list)
     hang: float = 0.0
     location: str | None = None  # sent with a 3xx answer
+    drop_kept: bool = False  # close each connection after answering, without saying so
     received: list[Received] = field(default_factory=list)
     started: int = 0  # requests that arrived, answered or not yet
     _changed: threading.Condition = field(default_factory=threading.Condition)
@@ -67,7 +69,7 @@ class Receiver:
             self.started += 1
             self._changed.notify_all()
 
-    def _record(self, headers: dict[str, str], body: bytes) -> int:
+    def _record(self, headers: dict[str, str], body: bytes, peer: tuple[str, int]) -> int:
         message, verified = None, False
         if self.secret is not None:
             try:
@@ -77,27 +79,33 @@ class Receiver:
                 pass
         with self._changed:
             status = self.answers.pop(0) if self.answers else 204
-            self.received.append(Received(headers, body, message, verified, status))
+            self.received.append(Received(headers, body, message, verified, status, peer))
             self._changed.notify_all()
         return status
 
 
 @contextmanager
-def receiving() -> Iterator[Receiver]:
+def receiving(*, keep_alive: bool = False) -> Iterator[Receiver]:
+    """A receiver; ``keep_alive``: it speaks HTTP/1.1 and keeps connections open."""
     receiver = Receiver()
 
     class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1" if keep_alive else "HTTP/1.0"
+
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
             receiver._start()
             if receiver.hang:
                 time.sleep(receiver.hang)  # the receiver under test is slow on purpose
-            status = receiver._record(dict(self.headers.items()), body)
+            peer = (str(self.client_address[0]), int(self.client_address[1]))
+            status = receiver._record(dict(self.headers.items()), body, peer)
             self.send_response(status)
             if 300 <= status < 400 and receiver.location:
                 self.send_header("Location", receiver.location)
             self.send_header("Content-Length", "0")
             self.end_headers()
+            if receiver.drop_kept:
+                self.close_connection = True  # as an idle timeout would, later
 
         def log_message(self, format: str, *args: Any) -> None:
             pass
