@@ -11,6 +11,7 @@ import subprocess
 import sys
 from dataclasses import replace
 from datetime import timedelta
+from importlib import resources
 from pathlib import Path
 from types import FrameType
 from uuid import UUID
@@ -25,7 +26,16 @@ from service.settings import Settings
 from service.web.app import openapi_yaml
 from service.worker import Worker, run_until_signalled
 
-GUNICORN_CONF = Path(__file__).resolve().parents[1] / "deploy" / "gunicorn.conf.py"
+def _gunicorn_conf() -> Path:
+    """deploy/gunicorn.conf.py: inside the installed package (``service.deploy``), else
+    beside the source tree's service/."""
+    try:
+        return Path(str(resources.files("service.deploy") / "gunicorn.conf.py"))
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parents[1] / "deploy" / "gunicorn.conf.py"
+
+
+GUNICORN_CONF = _gunicorn_conf()
 
 
 def _database(settings: Settings) -> tuple[str, EmbeddedPostgres | None]:

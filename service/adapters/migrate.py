@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 from alembic import command
@@ -10,15 +11,22 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine
 
-MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+def _migrations() -> Path:
+    """The migrations: inside the installed package (``service.migrations``, mapped from
+    the source tree's migrations/), else beside the source tree's service/."""
+    try:
+        found = Path(str(resources.files("service.migrations")))
+    except ModuleNotFoundError:
+        found = Path(__file__).resolve().parents[2] / "migrations"
+    return found
+
+
+MIGRATIONS_DIR = _migrations()
 
 
 def alembic_config(database_url: str) -> Config:
     if not (MIGRATIONS_DIR / "env.py").exists():
-        raise RuntimeError(
-            f"alembic migrations not found at {MIGRATIONS_DIR}; install the project from its "
-            "source tree (pip install -e .)"
-        )
+        raise RuntimeError(f"alembic migrations not found at {MIGRATIONS_DIR}")
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     config.attributes["database_url"] = database_url

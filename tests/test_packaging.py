@@ -1,0 +1,124 @@
+"""The installed package is complete (issue 14, part 3): a wheel built from the source
+tree, installed outside it, runs `yokai openapi` without a database and `yokai serve`
+against PostgreSQL (migrations and the gunicorn config ship inside the package)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import sysconfig
+import time
+import tomllib
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.support.postgres import new_database
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_package_list_is_every_package_of_the_source_tree() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(config["packages"])
+    found = {
+        ".".join(p.relative_to(ROOT).parts)
+        for p in (ROOT / "service").rglob("*")
+        if p.is_dir() and p.name != "__pycache__" and any(p.glob("*.py"))
+    }
+    mapped = set(config["package-dir"])
+    assert listed == found | {"service"} | mapped | {"service.migrations.versions"}
+    assert config["package-dir"] == {"service.migrations": "migrations", "service.deploy": "deploy"}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.mark.slow
+def test_an_installed_wheel_serves_and_writes_its_contract(tmp_path: Path, server_url: str) -> None:
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    (wheel,) = wheels.glob("*.whl")
+    venv = tmp_path / "venv"
+    base = getattr(sys, "_base_executable", sys.executable)
+    subprocess.run([base, "-m", "venv", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    site = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    # The dependencies come from the test run's environment (no download); the project
+    # itself only from the wheel: that environment's own copy is not on this path.
+    (Path(site) / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    subprocess.run(
+        [python, "-m", "pip", "install", "-q", "--no-deps", str(wheel)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DATABASE_URL")}
+    where = subprocess.run(
+        [python, "-c", "import service; print(service.__file__)"],
+        cwd=elsewhere,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert where.startswith(str(venv)), where
+    yokai = venv / "bin" / "yokai"
+    spec = subprocess.run(
+        [yokai, "openapi"], cwd=elsewhere, env=env, check=True, capture_output=True, text=True
+    ).stdout
+    assert spec == (ROOT / "openapi" / "openapi.yaml").read_text()
+
+    url = new_database(server_url, "yokai_wheel")
+    port = _free_port()
+    log = (tmp_path / "serve.log").open("wb")
+    serve = subprocess.Popen(
+        [yokai, "serve", "--port", str(port)],
+        cwd=elsewhere,
+        env={**env, "DATABASE_URL": url, "YOKAI_WORKERS": "1"},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        ready = False
+        while time.monotonic() < deadline and serve.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=5) as r:
+                    ready = r.status == 200
+            except OSError:
+                pass
+            if ready:
+                break
+            time.sleep(0.3)
+        assert ready, (tmp_path / "serve.log").read_text()
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        try:
+            serve.wait(timeout=60)
+        finally:
+            if serve.poll() is None:
+                serve.kill()
+            log.close()
+    assert not re.search(r"Traceback", (tmp_path / "serve.log").read_text())
