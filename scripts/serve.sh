@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the project into .venv and starts the service (`yokai serve`): migrations,
-# then gunicorn. Without DATABASE_URL it runs an embedded PostgreSQL in ./.yokai.
+# then gunicorn. Without DATABASE_URL it runs an embedded PostgreSQL in the user's data
+# folder (~/.local/share/yokai; YOKAI_DATA_DIR to choose another).
 # Arguments go to `yokai serve` (e.g. --host 0.0.0.0 --port 8000).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -26,6 +26,7 @@ from service.settings import Settings
 from service.web.app import openapi_yaml
 from service.worker import Worker, run_until_signalled
 
+
 def _gunicorn_conf() -> Path:
     """deploy/gunicorn.conf.py: inside the installed package (``service.deploy``), else
     beside the source tree's service/."""

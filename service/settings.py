@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+import platformdirs
+
 MAX_BODY_BYTES = 64 * 1024
+
+
+def default_data_dir() -> Path:
+    """The embedded PostgreSQL's folder when YOKAI_DATA_DIR is unset: the user's data
+    directory (e.g. ~/.local/share/yokai), so `yokai serve` finds the same database from
+    any working directory."""
+    return Path(platformdirs.user_data_dir("yokai", appauthor=False))
 
 
 def _int(env: Mapping[str, str], name: str, default: int, minimum: int = 0) -> int:
@@ -40,7 +49,7 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
 class Settings:
     database_url: str | None = None
     operator_token: str | None = None
-    data_dir: Path = Path(".yokai")
+    data_dir: Path = field(default_factory=default_data_dir)
     rate_limit: str = "600 per minute"
     trusted_proxies: int = 0  # reverse proxies in front whose X-Forwarded-For to trust
     db_pool_size: int = 5
@@ -61,7 +70,9 @@ class Settings:
         return cls(
             database_url=env.get("DATABASE_URL") or None,
             operator_token=env.get("YOKAI_OPERATOR_TOKEN") or None,
-            data_dir=Path(env.get("YOKAI_DATA_DIR") or ".yokai"),
+            data_dir=Path(env["YOKAI_DATA_DIR"])
+            if env.get("YOKAI_DATA_DIR")
+            else default_data_dir(),
             rate_limit=env.get("YOKAI_RATE_LIMIT", "600 per minute"),
             trusted_proxies=_int(env, "YOKAI_TRUSTED_PROXIES", 0),
             db_pool_size=_int(env, "YOKAI_DB_POOL_SIZE", 5, minimum=1),

@@ -11,6 +11,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine
 
+
 def _migrations() -> Path:
     """The migrations: inside the installed package (``service.migrations``, mapped from
     the source tree's migrations/), else beside the source tree's service/."""
