@@ -151,6 +151,35 @@ def test_serve_runs_a_worker_that_plays_a_four_bot_game_to_its_end(served: Serve
     assert view["status"] == "finished" and view["winner"]
 
 
+def test_slow_clients_do_not_stop_a_normal_one_from_playing(served: Served) -> None:
+    """Fifty clients send their headers a byte at a time (a slowloris); meanwhile a
+    normal client creates a game, joins it and reads its view."""
+    host, port = served.base.removeprefix("http://").split(":")
+    slow = [socket.create_connection((host, int(port)), timeout=10) for _ in range(50)]
+    try:
+        for sock in slow:
+            sock.sendall(b"GET /v1/games HTTP/1.1\r\nHost: x\r\n")
+        headers = {"Content-Type": "application/json"}
+        status, _, game = served.request("POST", "/v1/games", b'{"players": 3}', headers)
+        assert status == 201
+        for sock in slow:
+            sock.sendall(b"X")  # still sending, a byte at a time
+        tokens = [
+            served.request("POST", f"/v1/games/{game['id']}/seats/{s}", b'{"name": "n"}', headers)
+            for s in range(3)
+        ]
+        assert [t[0] for t in tokens] == [201, 201, 201]
+        status, _, view = served.request(
+            "GET",
+            f"/v1/games/{game['id']}/view",
+            headers={"Authorization": f"Bearer {tokens[0][2]['token']}"},
+        )
+        assert (status, view["status"]) == (200, "passing")
+    finally:
+        for sock in slow:
+            sock.close()
+
+
 def test_bad_input_over_the_socket_is_answered_not_crashed(served: Served) -> None:
     headers = {"Content-Type": "application/json"}
     assert served.request("POST", "/v1/games", b"{not json", headers)[0] == 400
