@@ -53,6 +53,9 @@ class Registered:
 
 
 MAX_ATTEMPTS = 8
+RECONNECTS = 1
+"""A connection that broke before anything was sent is tried once more on a new one; a
+store that cannot be reached at all is reported as such (not as a busy game)."""
 
 
 class _DecideAgain(Exception):
@@ -64,6 +67,7 @@ def run(deps: Deps, handler: Registered, command: Command, ctx: Context) -> Exec
     actor = handler.authorize(command, ctx.principal)
     key = _Key.of(command, ctx)
     fresh = False  # first, decide on the cached state if there is one
+    unreachable = 0
     for _ in range(MAX_ATTEMPTS):
         try:
             with deps.uow() as uow:
@@ -108,6 +112,9 @@ def run(deps: Deps, handler: Registered, command: Command, ctx: Context) -> Exec
         except StoreUnavailableError as broken:
             if broken.maybe_committed:
                 raise  # done or not: only the store knows; the client asks again
+            unreachable += 1
+            if unreachable > RECONNECTS:
+                raise  # the store is down, not busy: 503, and nothing was done
             continue  # nothing was sent to be committed: try on a new connection
     raise BusyError("too many concurrent commands on this game; retry")
 
