@@ -1,0 +1,215 @@
+"""Faults while clients play (issue 14, part 4), against a real `yokai serve` on a
+PostgreSQL server of the test's own: a gunicorn worker killed with SIGKILL, then
+PostgreSQL restarted at once (`pg_ctl restart -m immediate`). Afterwards every
+acknowledged command's events are there, `seq` has no gap, the service answers again
+without a restart, and `yokai verify --all` passes. What the clients saw during the
+faults is printed (run with -s), not asserted: only outcomes are.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import psutil  # type: ignore[import-untyped]
+import pytest
+
+from tests.support.postgres import new_database
+
+pytestmark = pytest.mark.slow
+
+YOKAI = [sys.executable, "-m", "service.cli"]
+OP = "fault-operator"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def wait_for(condition: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def call(
+    port: int, method: str, path: str, body: Any = None, token: str | None = None
+) -> tuple[int, Any]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+        r = conn.getresponse()
+        return r.status, json.loads(r.read() or b"null")
+    finally:
+        conn.close()
+
+
+class Players:
+    """Clients playing games and recording every acknowledged command."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.acked: dict[str, int] = {}  # game -> highest version a command answered with
+        self.seen: Counter[str] = Counter()  # what the clients got back
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+
+    def _note(self, status: int | str, game: str | None = None, version: int | None = None) -> None:
+        with self.lock:
+            self.seen[str(status)] += 1
+            if game is not None and version is not None:
+                self.acked[game] = max(self.acked.get(game, 0), version)
+
+    def play(self) -> None:
+        while not self.stop.is_set():
+            try:
+                self._one_game()
+            except (OSError, http.client.HTTPException, KeyError, TypeError) as error:
+                self._note(type(error).__name__)
+
+    def _one_game(self) -> None:
+        status, game = call(self.port, "POST", "/v1/games", {"players": 3})
+        self._note(status, game.get("id") if status == 201 else None, game.get("version"))
+        if status != 201:
+            return
+        gid, tokens = game["id"], []
+        for seat in range(3):
+            status, joined = call(self.port, "POST", f"/v1/games/{gid}/seats/{seat}", {"name": "x"})
+            self._note(status, gid if status == 201 else None, joined.get("version"))
+            if status != 201:
+                return
+            tokens.append(joined["token"])
+        for _ in range(200):
+            if self.stop.is_set():
+                return
+            for token in tokens:
+                status, view = call(self.port, "GET", f"/v1/games/{gid}/view", token=token)
+                if status != 200:
+                    self._note(status)
+                    return
+                if view["status"] == "finished":
+                    return
+                if not view["legal"]:
+                    continue
+                if view["action"] == "pass":
+                    path, body = "pass", {"cards": view["legal"][:3]}
+                else:
+                    path, body = "play", {"card": view["legal"][0]}
+                status, after = call(self.port, "POST", f"/v1/games/{gid}/{path}", body, token)
+                self._note(status, gid if status == 200 else None, after.get("version"))
+                break
+
+
+@pytest.fixture
+def own_server() -> Iterator[tuple[Any, str]]:
+    import pgserver  # noqa: PLC0415 - only this test runs a server of its own
+
+    folder = Path(tempfile.mkdtemp(prefix="yokai-fault-pg-"))
+    server = pgserver.get_server(folder / "data", cleanup_mode="delete")  # type: ignore[attr-defined]
+    try:
+        yield server, str(server.get_uri())
+    finally:
+        server.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_acknowledged_commands_survive_a_killed_worker_and_a_database_restart(
+    own_server: tuple[Any, str], tmp_path: Path
+) -> None:
+    server, uri = own_server
+    url = new_database(uri, "yokai_fault")
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "YOKAI_OPERATOR_TOKEN": OP,
+        "YOKAI_WORKERS": "2",
+        "YOKAI_EMBEDDED_WORKER": "0",
+        "YOKAI_RATE_LIMIT": "",
+    }
+    log = (tmp_path / "serve.log").open("wb")
+    serve = subprocess.Popen(
+        [*YOKAI, "serve", "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT
+    )
+    players = Players(port)
+    clients = [threading.Thread(target=players.play, daemon=True) for _ in range(4)]
+    try:
+        wait_for(lambda: _ready(port), "the service")
+        for client in clients:
+            client.start()
+        wait_for(lambda: sum(players.seen.values()) > 200, "some play")
+        gunicorn = psutil.Process(serve.pid).children(recursive=False)[0]
+        worker = gunicorn.children()[0]
+        worker.send_signal(signal.SIGKILL)
+        ok = players.seen["200"]
+        wait_for(lambda: players.seen["200"] > ok + 100, "commands done after the kill")
+        ok = players.seen["200"]
+        from pgserver._commands import (  # type: ignore[attr-defined]  # noqa: PLC0415
+            pg_ctl,  # the test server's own binary, run as its user
+        )
+
+        pg_ctl(["-m", "immediate", "-w", "restart"], pgdata=server.pgdata, user=server.system_user)
+        # The service reconnects by itself: commands are done again after the restart.
+        wait_for(lambda: players.seen["200"] > ok + 100, "commands done after the restart")
+        players.stop.set()
+        for client in clients:
+            client.join(timeout=30)
+        wait_for(lambda: _ready(port), "the service again, not restarted")
+        print(f"\nwhat the clients saw, by status: {dict(players.seen)}")
+
+        # Every acknowledged command's events are there, numbered without a gap.
+        assert players.acked
+        for gid, version in players.acked.items():
+            status, feed = call(port, "GET", f"/v1/games/{gid}/audit?limit=1000", token=OP)
+            assert status == 200, feed
+            seqs = [e["seq"] for e in feed["events"]]
+            assert seqs == list(range(1, len(seqs) + 1))
+            assert feed["version"] == len(seqs) >= version
+        verified = subprocess.run(
+            [*YOKAI, "verify", "--all"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+        assert "Traceback" not in (tmp_path / "serve.log").read_text()
+    finally:
+        players.stop.set()
+        serve.send_signal(signal.SIGTERM)
+        try:
+            serve.wait(timeout=60)
+        finally:
+            if serve.poll() is None:
+                serve.kill()
+            log.close()
+
+
+def _ready(port: int) -> bool:
+    try:
+        return call(port, "GET", "/readyz")[0] == 200
+    except OSError:
+        return False
