@@ -481,3 +481,43 @@ class ProblemSchema(ma.Schema):
 class HealthSchema(ma.Schema):
     status = fields.String()
     detail = fields.String()
+
+
+# Every field of a response is always there (null when it has no value), so the contract
+# says so: clients generated from it get required fields, not optional ones.
+_ALWAYS_PRESENT: tuple[type[ma.Schema], ...] = (
+    SeatSummarySchema,
+    ClockViewSchema,
+    PlayedCardSchema,
+    TrickSchema,
+    RoundSchema,
+    RoundResultSchema,
+    GameViewSchema,
+    PassViewSchema,
+    SeatViewSchema,
+    DealViewSchema,
+    OperatorStateSchema,
+    JoinedSchema,
+    ActorSchema,
+    FeedEventSchema,
+    FeedSchema,
+    AuditEventSchema,
+    AuditSchema,
+    GameSummarySchema,
+    GameListSchema,
+    PlayerSchema,
+    PlayerCreatedSchema,
+    InboxEntrySchema,
+    InboxSchema,
+    WebhookSchema,
+    WebhookCreatedSchema,
+    WebhookListSchema,
+    WebhookAttemptSchema,
+    WebhookAttemptsSchema,
+)
+for _schema in _ALWAYS_PRESENT:
+    for _field in _schema._declared_fields.values():
+        _field.required = True
+for _name in ("type", "title", "status", "detail", "code", "request_id"):
+    ProblemSchema._declared_fields[_name].required = True
+HealthSchema._declared_fields["status"].required = True
