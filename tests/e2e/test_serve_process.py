@@ -238,6 +238,33 @@ def test_the_readme_curl_session_works_verbatim(served: Served) -> None:
     assert last_trick["winner"] in range(4)
 
 
+def test_the_readme_game_against_three_bots_works_verbatim(served: Served) -> None:
+    """The README's session against three bots, up to the live stream (read here for a
+    few seconds): the seat's view has its deadline, and the bots move on their own."""
+    readme = (ROOT / "README.md").read_text()
+    helper = re.search(r"^j\(\) \{.*\}$", readme, re.M)
+    block = re.search(
+        r"<!-- bots-session:start -->\n```bash\n(.*?)```\n<!-- bots-session:end -->", readme, re.S
+    )
+    assert helper is not None and block is not None, "the README lost its bots session"
+    script = helper.group(0) + "\n" + block.group(1).replace("curl -sN", "timeout 5 curl -sN")
+    result = subprocess.run(
+        ["bash", "-uo", "pipefail", "-c", script],
+        env={**os.environ, "API": served.base},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 124, result.stderr  # the stream was cut by `timeout`
+    legal, deadline = json.loads(result.stdout.splitlines()[0])
+    assert len(legal) == 12 and deadline is not None
+    # The stream's first view: every seat passed (the bots by themselves), play is on.
+    view = json.loads(next(x for x in result.stdout.splitlines() if x.startswith("data: "))[6:])
+    assert view["status"] == "playing"
+    assert [s["bot"] for s in view["seats"]] == [None, "basic", "basic", "basic"]
+
+
 def test_serve_without_database_url_runs_an_embedded_server(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     data = tmp_path / "data"
