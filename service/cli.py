@@ -110,6 +110,7 @@ def worker() -> int:
             sender=sender,
             webhook_lease=timedelta(seconds=settings.webhook_lease_seconds),
             first_retry=settings.webhook_first_retry_seconds,
+            keep_keys=timedelta(hours=settings.idempotency_keep_hours),
         )
         run_until_signalled(runner)
         return 0

@@ -63,6 +63,7 @@ class Settings:
     webhook_allow_private: bool = False  # tests and private networks only (SSRF guard off)
     webhook_first_retry_seconds: float = 5.0  # doubles with each failed attempt
     webhook_lease_seconds: int = 60  # a delivery claimed by a worker that died waits this long
+    idempotency_keep_hours: int = 24  # outcomes under Idempotency-Keys are kept this long
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -86,4 +87,5 @@ class Settings:
             webhook_allow_private=_int(env, "YOKAI_WEBHOOK_ALLOW_PRIVATE", 0) != 0,
             webhook_first_retry_seconds=_float(env, "YOKAI_WEBHOOK_FIRST_RETRY_SECONDS", 5.0),
             webhook_lease_seconds=_int(env, "YOKAI_WEBHOOK_LEASE_SECONDS", 60, minimum=11),
+            idempotency_keep_hours=_int(env, "YOKAI_IDEMPOTENCY_KEEP_HOURS", 24, minimum=1),
         )

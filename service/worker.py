@@ -35,7 +35,13 @@ import psycopg
 from service.adapters.postgres.engine import sqlalchemy_url
 from service.adapters.postgres.wakeups import CHANNEL
 from service.application.deps import Deps
-from service.application.jobs import LEASE, DueGames, JobSource, WebhookDeliveries
+from service.application.jobs import (
+    LEASE,
+    DueGames,
+    Housekeeping,
+    JobSource,
+    WebhookDeliveries,
+)
 from service.application.ports import StoreUnavailableError
 from service.application.webhooks import FIRST_RETRY, Sender
 
@@ -61,11 +67,15 @@ class Worker:
         sender: Sender | None = None,
         webhook_lease: timedelta = timedelta(seconds=60),
         first_retry: float = FIRST_RETRY,
+        keep_keys: timedelta = timedelta(hours=24),
     ) -> None:
         self.name = name or f"worker-{socket.gethostname()}-{os.getpid()}"
         self._deps = deps
         self._woken = threading.Event()
-        default: list[JobSource] = [DueGames(lease=lease, worker=self.name)]
+        default: list[JobSource] = [
+            DueGames(lease=lease, worker=self.name),
+            Housekeeping(keep=keep_keys),
+        ]
         if sender is not None:
             default.append(
                 WebhookDeliveries(

@@ -88,6 +88,42 @@ class DueGames:
 
 
 @dataclass
+class Housekeeping:
+    """Forgets what need not be kept for ever, every ``every``: outcomes stored under
+    Idempotency-Keys older than ``keep`` (a retry after that is a new command)."""
+
+    keep: timedelta = timedelta(hours=24)
+    every: timedelta = timedelta(minutes=10)
+    batch: int = 1000
+    _next: datetime | None = None
+
+    def run_due(self, deps: Deps) -> int:
+        now = deps.clock.now()
+        if self._next is not None and now < self._next:
+            return 0
+        self._next = now + self.every
+        forgotten = 0
+        while True:
+            with deps.uow() as uow:
+                gone = uow.idempotency.expire(now - self.keep, self.batch)
+            forgotten += gone
+            if gone < self.batch:
+                break
+        if forgotten:
+            log.info("forgot %d idempotency records older than %s", forgotten, self.keep)
+        return 1
+
+    def next_due(self, deps: Deps) -> datetime | None:
+        return self._next
+
+    def in_flight(self) -> int:
+        return 0
+
+    def close(self) -> None:
+        pass
+
+
+@dataclass
 class WebhookDeliveries:
     """Webhook deliveries, each attempt in a thread of a bounded pool: a slow endpoint
     holds its own deliveries (at most PER_ENDPOINT at once), never the others'."""

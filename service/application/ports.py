@@ -341,6 +341,11 @@ class IdempotencyStore(Protocol):
         """Store an outcome; :class:`DuplicateKeyError` if the key is taken."""
         ...
 
+    def expire(self, before: datetime, limit: int) -> int:
+        """Forget at most ``limit`` outcomes stored before ``before`` (done at once); how
+        many were forgotten."""
+        ...
+
 
 class Outbox(Protocol):
     def add(self, messages: Sequence[OutboxMessage], created_at: datetime) -> None: ...

@@ -727,6 +727,13 @@ class FakeIdempotencyStore:
         staged.idempotency[key] = IdempotencyRow(record, created_at)
         uow.lock(("idempotency", *key))
 
+    def expire(self, before: datetime, limit: int) -> int:
+        rows = self._uow.db.committed.idempotency
+        old = [k for k, row in rows.items() if row.created_at < before][:limit]
+        for key in old:
+            del rows[key]
+        return len(old)
+
 
 class FakeOutbox:
     def __init__(self, uow: FakeUnitOfWork) -> None:

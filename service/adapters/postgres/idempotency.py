@@ -49,3 +49,11 @@ class SqlIdempotencyStore:
                 ),
             )
         )
+
+    def expire(self, before: datetime, limit: int) -> int:
+        rows = self._session.fetch(
+            "DELETE FROM idempotency_keys WHERE ctid = ANY(ARRAY("
+            "SELECT ctid FROM idempotency_keys WHERE created_at < %s LIMIT %s)) RETURNING 1",
+            [before, limit],
+        )
+        return len(rows)
