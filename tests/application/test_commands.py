@@ -35,6 +35,18 @@ def test_the_last_join_deals_round_one_in_the_same_command(table: Table) -> None
     assert table.public(game_id).status == "passing"
 
 
+def test_an_operators_join_is_recorded_as_the_operators(table: Table) -> None:
+    """The audit says who joined: an operator's join is not recorded as a seat's."""
+    game_id = table.create()
+    table.run(JoinSeat(game_id, 1, "house"), Operator())
+    table.join(game_id, 2)
+    joins = [e for e in table.stream(game_id) if e.type == "SeatJoined"]
+    assert [e.actor for e in joins] == [
+        Actor(ActorKind.OPERATOR, 1),
+        Actor(ActorKind.SEAT, 2),
+    ]
+
+
 def test_each_token_identifies_its_seat_which_sees_its_hand(table: Table, game: Game) -> None:
     assert game.seats == tuple(SeatHolder(game.id, seat) for seat in range(4))
     for seat in range(4):

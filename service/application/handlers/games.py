@@ -57,7 +57,8 @@ def create_game(cmd: CreateGame, actor: Actor, tx: Transaction) -> Created:
 
 
 def authorize_join(cmd: JoinSeat, principal: Principal) -> Actor:
-    """Anyone may take a free seat; a player, one seat per game."""
+    """Anyone may take a free seat; a player, one seat per game. The join's actor is
+    who sent it: the player, an operator, or the seat itself (anonymous)."""
     if isinstance(principal, SeatHolder) and principal.player_id is not None:
         if principal.game_id == cmd.game_id:
             raise AlreadySeatedError("this player holds a seat of this game already")
@@ -66,6 +67,8 @@ def authorize_join(cmd: JoinSeat, principal: Principal) -> Actor:
         return Actor(ActorKind.PLAYER, cmd.seat)
     if cmd.name is None:
         raise InvalidInputError("a name is needed to join without a player token", "name_required")
+    if isinstance(principal, Operator):  # the audit says who joined: an operator
+        return Actor(ActorKind.OPERATOR, cmd.seat)
     return Actor(ActorKind.SEAT, cmd.seat)
 
 
