@@ -92,6 +92,20 @@ def _stop(process: subprocess.Popen[bytes], grace: float = 30.0) -> None:
         process.wait()
 
 
+def migrate_only() -> int:
+    """Apply the migrations and exit (a deployment's one-shot job); needs DATABASE_URL
+    or the embedded server, as `serve` does."""
+    settings = Settings.from_env()
+    url, embedded = _database(settings)
+    try:
+        migrate.upgrade(url)
+        print(f"yokai migrate: at {migrate.head_revision(url)}", flush=True)
+        return 0
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
 def worker() -> int:
     """Run the worker until SIGTERM/SIGINT (see service/worker.py)."""
     settings = Settings.from_env()
@@ -176,7 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     p_serve = sub.add_parser("serve", help="apply migrations, then serve the API with gunicorn")
     p_serve.add_argument("--host", default="127.0.0.1")
     p_serve.add_argument("--port", type=int, default=8000)
-    sub.add_parser("worker", help="run the worker: bots, turn clocks (until SIGTERM)")
+    sub.add_parser("worker", help="run the worker: bots, clocks, webhooks (until SIGTERM)")
+    sub.add_parser("migrate", help="apply the database migrations, then exit")
     p_verify = sub.add_parser("verify", help="check hash chains and replay stored games")
     p_verify.add_argument("game_ids", nargs="*", metavar="GAME_ID")
     p_verify.add_argument("--all", action="store_true", help="every game in the database")
@@ -187,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
         return serve(args.host, args.port)
     if args.command == "worker":
         return worker()
+    if args.command == "migrate":
+        return migrate_only()
     if args.command == "verify":
         if bool(args.game_ids) == args.all:
             parser.error("give GAME_ID(s) or --all")
