@@ -4,10 +4,10 @@ A bot takes a :class:`~service.rules.SeatView` and answers the move a client wou
 in card ids. Bots import nothing but the rules and the standard library, so the same bot
 drives self-play here and the bot seats of real games (the worker:
 service/application/handlers/worker.py). Levels: ``random`` (any legal move) and
-``basic`` (a heuristic: heuristic.py), by name in :data:`BOTS`.
+``basic`` (a heuristic: basic_bot.py), by name in :data:`BOTS`.
 """
 
-from service.bots.heuristic import basic_move
+from service.bots.basic_bot import basic_move
 from service.bots.levels import BOTS
 from service.bots.moves import Bot, Move, PassMove, PlayMove
 from service.bots.random_bot import random_move

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.bots.heuristic import basic_move
+from service.bots.basic_bot import basic_move
 from service.bots.moves import Bot
 from service.bots.random_bot import random_move
 

@@ -10,7 +10,7 @@ seeded ``rng`` replays the same game. Nothing here is used when serving real gam
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from service.bots.moves import Bot, Move, PassMove
@@ -53,15 +53,17 @@ def dealer_command(state: GameState, rng: random.Random) -> DealRound | None:
     return deal_shuffled(state.config, rng.randbytes(32), round_message(number))
 
 
-def bot_command(state: GameState, bot: Bot, rng: random.Random) -> Command | None:
+def bot_command(state: GameState, bot: Bot | Sequence[Bot], rng: random.Random) -> Command | None:
     """The move of a seat that must act (chosen at random when several must pass), as
-    ``bot`` makes it from that seat's view; None when nobody may act."""
+    ``bot`` makes it from that seat's view; None when nobody may act. ``bot`` is one bot
+    for every seat, or a sequence of one bot per seat."""
     assert state.config is not None
     seats = [s for s in range(state.config.players) if expected_action(state, s) is not None]
     if not seats:
         return None
     seat = rng.choice(seats)
-    move = bot(observe(state, SeatViewer(seat)), rng)
+    player = bot if callable(bot) else bot[seat]
+    move = player(observe(state, SeatViewer(seat)), rng)
     if move is None:
         raise RuntimeError(f"the bot made no move for seat {seat}, which must act")
     return to_command(seat, move)
@@ -92,9 +94,16 @@ def play_game(
     rng: random.Random,
     max_steps: int = 200_000,
     bot: Bot = random_move,
+    bots: Sequence[Bot] | None = None,
 ) -> Iterator[Step]:
-    """Play one game from creation to its end, every seat played by ``bot``, yielding
-    every accepted command."""
+    """Play one game from creation to its end, yielding every accepted command.
+
+    Every seat is played by ``bot``, unless ``bots`` gives one bot per seat (in seat
+    order), e.g. ``bots=[basic_move, random_move, basic_move, random_move]``.
+    """
+    if bots is not None and len(bots) != players:
+        raise ValueError(f"bots gives {len(bots)} bots for {players} seats")
+    players_bots: Bot | Sequence[Bot] = bot if bots is None else tuple(bots)
     state = INITIAL
     pending: list[Command] = [CreateGame(players, scoring, variant)]
     pending += [JoinSeat(s, f"player {s}") for s in range(players)]
@@ -103,7 +112,7 @@ def play_game(
         if pending:
             command = pending.pop(0)
         else:
-            command = dealer_command(state, rng) or bot_command(state, bot, rng)
+            command = dealer_command(state, rng) or bot_command(state, players_bots, rng)
         if command is None:
             return
         events = decide(state, command)
