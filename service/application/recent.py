@@ -122,12 +122,20 @@ class RecentCommits:
                 return commits
             announced = hub.announced(game_key(game_id))
             newest = watched.last.version
+            held = [c for c in watched.commits if c.loaded.version > loaded.version]
             if watched.epoch != epoch or announced is None or newest < announced:
-                start = watched.last if newest >= loaded.version else loaded
-                for commit in _read(uow, game_id, start):
+                if newest < loaded.version:
+                    held, start = [], loaded
+                else:
+                    start = watched.last
+                read = _read(uow, game_id, start)
+                for commit in read:
                     watched.add(commit)
                 watched.epoch = epoch
-            return [c for c in watched.commits if c.loaded.version > loaded.version]
+                # What was held and what was read, not what the deque keeps: a read
+                # of more than KEEP commits pushes the oldest out of it.
+                return held + read
+            return held
 
 
 def _read(uow: UnitOfWorkFactory, game_id: UUID, loaded: Loaded) -> list[Commit]:

@@ -204,7 +204,13 @@ _LAST_EVENT_ID_HEADER = {
 @blp.doc(
     security=[{}, *BEARER],
     parameters=[_LAST_EVENT_ID_HEADER],
-    responses={"200": _STREAM_DOC},
+    responses={
+        "200": _STREAM_DOC,
+        "204": {
+            "description": "`Last-Event-ID` is the final version of a finished game: "
+            "nothing more will come (an EventSource stops reconnecting)"
+        },
+    },
 )
 @blp.problems(401, 403, 404, 422, 429)
 def game_stream(query: dict[str, Any], game_id: str) -> Response:
@@ -222,6 +228,12 @@ def game_stream(query: dict[str, Any], game_id: str) -> Response:
     except BaseException:
         release()
         raise
+    if stream.complete and request.headers.get("Last-Event-ID", "").strip():
+        # An EventSource reconnecting after `end`: 204 is what makes it stop (HTML
+        # Living Standard, server-sent events), where a stream would start it over.
+        stream.close()
+        release()
+        return Response(status=204)
     return event_stream(stream, release)
 
 

@@ -4,12 +4,16 @@ come back out exactly as the store gives them."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 from uuid import uuid4
 
 from service.adapters.postgres.events import NOTIFY_LIMIT, from_notification, notification
-from service.adapters.postgres.listener import commit_of, parse
+from service.adapters.postgres.listener import Listener, commit_of, parse
+from service.application.changes import Hub, game_key
+from service.application.loading import NEW_GAME
 from service.application.ports import Actor, ActorKind, StoredEvent
+from service.application.recent import RecentCommits
 
 
 def _event(seq: int, data: dict[str, object], game_id: object) -> StoredEvent:
@@ -53,3 +57,25 @@ def test_a_row_from_a_notification_is_the_stored_row() -> None:
     row = _event(3, {"a": None}, game_id)
     item = json.loads(notification([row]).split(" ", 4)[4])[0]
     assert from_notification(game_id, item) == row
+
+
+def test_a_notification_this_process_cannot_fold_still_wakes_its_waiters() -> None:
+    """An event this process cannot decode (a type of a newer release during a rolling
+    deploy) is not held, but the listener lives on and wakes the game's waiters, which
+    then read the store."""
+    game_id = uuid4()
+    hub, recent = Hub(), RecentCommits()
+    listener = Listener("postgresql://u:p@localhost/db", hub, recent=recent)
+    recent.watch(game_id, hub.epoch, NEW_GAME)
+    row = replace(_event(1, {}, game_id), type="EventOfANewerRelease")
+    with hub.subscribe(game_key(game_id)) as waiting:
+        listener._heard(notification([row]))
+        assert waiting.wait(0)
+        assert hub.announced(game_key(game_id)) == 1
+
+
+def test_an_unreadable_notification_is_dropped_without_harm() -> None:
+    hub = Hub()
+    listener = Listener("postgresql://u:p@localhost/db", hub, recent=RecentCommits())
+    listener._heard("g not-a-uuid 3 2 []")
+    listener._heard("")

@@ -12,10 +12,11 @@ from __future__ import annotations
 import itertools
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from types import TracebackType
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, Generic, Self, TypeVar, cast
 from uuid import UUID, uuid4
 
 import pytest
@@ -56,7 +57,7 @@ from service.application.queries.streams import (
     ViewMessage,
 )
 from service.application.queries.views import operator_state, public_view_at, seat_view_at
-from service.application.recent import RecentCommits
+from service.application.recent import KEEP, RecentCommits
 from service.application.results import (
     Acted,
     FeedEvent,
@@ -957,3 +958,109 @@ def test_a_stream_whose_store_goes_away_ends_and_resumes_without_a_gap(
     )
     assert view == ViewMessage(seat_view_at(deps, game.id, game.seats[0], version))
     resumed.close()
+
+
+def _until_view(stream: Stream[GameStreamMessage], version: int) -> list[GameStreamMessage]:
+    got: list[GameStreamMessage] = []
+    for message in stream:
+        got.append(message)
+        if isinstance(message, ViewMessage) and message.view.version == version:
+            return got
+    raise AssertionError(f"the stream ended before version {version}")
+
+
+def test_more_commits_than_are_kept_missed_by_the_listener_all_arrive(
+    table: Table, game: Game
+) -> None:
+    """The listener is down while another process commits more than KEEP commands; when
+    it listens again (publish_all) the stream gets every event, none skipped."""
+    deps = table.deps
+    stream = streams.game_stream(deps, game.id, ANYONE, None)
+    first = next(stream)
+    assert isinstance(first, ViewMessage)
+    start = first.view.version
+    table.deps = replace(deps, recent=RecentCommits())  # commands of another process
+    hub, table.db.hub = table.db.hub, None  # nobody hears them
+    version = start
+    for seat in range(4):
+        version = table.pass_first_three(game, seat).version
+    for _ in range(KEEP):
+        version = table.play_turn(game).version
+    table.db.hub = hub
+    deps.changes.publish_all()  # the listener listens again
+    got = _until_view(stream, version)
+    stream.close()
+    seqs = [m.event.seq for m in got if isinstance(m, EventMessage)]
+    assert seqs == list(range(start + 1, version + 1))
+
+
+def test_a_change_made_while_a_players_stream_opens_is_not_lost(shuffled: Table) -> None:
+    """The stream's inbox page and the entries it watches come from one snapshot: a
+    commit between the two reads shows in the first message or in a later one."""
+    base = shuffled.deps
+    mio = new_player(shuffled, "Mio")
+    waiting = create(shuffled, 4, Variant.STANDARD, 21)
+    shuffled.run(JoinSeat(waiting, 2, None), mio)
+    done = False
+
+    def units(*, snapshot: bool = False) -> Any:
+        unit = shuffled.db.unit_of_work(snapshot=snapshot)
+        page = unit.inbox.page
+
+        def racing(*args: Any, **kwargs: Any) -> Any:
+            nonlocal done
+            rows = page(*args, **kwargs)
+            if not done:  # another seat joins between the two reads
+                done = True
+                shuffled.clock.advance()
+                shuffled.join(waiting, 1)
+            return rows
+
+        unit.inbox.page = racing  # type: ignore[method-assign]
+        return unit
+
+    stream = streams.player_stream(replace(base, uow=units), mio, keepalive=0.01)
+    seen: dict[UUID, InboxEntry] = {}
+    for message in stream:
+        if isinstance(message, InboxMessage):
+            seen.update({e.game_id: e for e in message.games})
+        elif isinstance(message, GameMessage):
+            seen[message.entry.game_id] = message.entry
+        elif isinstance(message, KeepAlive):
+            break
+    stream.close()
+    assert seen[waiting] == entry_of(base, mio, waiting)
+
+
+def test_a_commit_nobody_heard_while_a_stream_opened_comes_at_the_next_wake_up(
+    table: Table, game: Game
+) -> None:
+    """The listener reconnects (publish_all) just after the stream's read: the commit
+    made while nobody listened is read at that wake-up, not left until the next commit
+    (another waiter of the game keeps an announced version)."""
+    deps = table.deps
+    version = table.pass_first_three(game, 0).version
+    other = deps.changes.subscribe(game_key(game.id))  # a long-poll that heard it
+    deps.changes.publish(game_key(game.id), version)
+    table.deps = replace(deps, recent=RecentCommits())  # commands of another process
+    lost: list[int] = []
+
+    @contextmanager
+    def units(*, snapshot: bool = False) -> Iterator[Any]:
+        with table.db.unit_of_work(snapshot=snapshot) as unit:
+            yield unit
+        if not lost:  # after the stream's first read, before it watches the game
+            hub, table.db.hub = table.db.hub, None
+            lost.append(table.pass_first_three(game, 1).version)
+            table.db.hub = hub
+            deps.changes.publish_all()
+
+    stream = streams.game_stream(
+        replace(deps, uow=cast("UnitOfWorkFactory", units)), game.id, ANYONE, None, keepalive=0.05
+    )
+    first = next(stream)
+    assert isinstance(first, ViewMessage) and first.view.version == version
+    second = next(stream)
+    stream.close()
+    other.close()
+    assert isinstance(second, EventMessage) and second.event.seq == lost[0], second

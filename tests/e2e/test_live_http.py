@@ -153,6 +153,26 @@ def test_resuming_with_last_event_id_gives_exactly_what_was_missed(
                 assert got[-1].data == api.view(game, 2)
 
 
+def test_an_event_source_reconnecting_after_the_end_is_told_to_stop(
+    two: tuple[AppUnderTest, str, Api],
+) -> None:
+    """After `end` an EventSource reconnects with the last id it saw (the final view's
+    version): 204, which stops it. `?after=` at that version still gives view and end."""
+    _, host, api = two
+    game = api.start(3, seed=7)
+    for _ in api.play_out(game, random.Random(5)):
+        pass
+    version = api.public(game.id)["version"]
+    path = f"/v1/games/{game.id}/stream"
+    with SseStream(host, path, {"Last-Event-ID": str(version)}) as stream:
+        assert stream.status == 204
+    with SseStream(host, path, {"Last-Event-ID": str(version - 1)}) as stream:
+        got = stream.until("end")
+        assert [m.event for m in got] == ["game_event", "view", "end"]
+    with SseStream(host, f"{path}?after={version}", {}) as stream:
+        assert [m.event for m in stream.until("end")] == ["view", "end"]
+
+
 @pytest.mark.parametrize(
     ("path", "headers", "status", "code"),
     [

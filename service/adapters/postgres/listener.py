@@ -77,16 +77,20 @@ class Listener:
             thread.join(timeout=self._poll + 5)
 
     def _heard(self, payload: str) -> None:
-        key, version = parse(payload)
+        try:
+            key, version = parse(payload)
+        except ValueError as error:
+            log.warning("listener: unreadable notification: %s", error)
+            return
         recent = self._recent
-        if recent is not None and key.startswith("g ") and recent.watching(UUID(key[2:])):
-            try:
+        try:
+            if recent is not None and key.startswith("g ") and recent.watching(UUID(key[2:])):
                 found = commit_of(payload)
-            except (ValueError, KeyError, TypeError, IndexError) as error:
-                log.warning("listener: unreadable notification: %s", error)
-                found = None
-            if found is not None:
-                recent.offer(*found)  # before the wake-up: the streams find it held
+                if found is not None:
+                    recent.offer(*found)  # before the wake-up: the streams find it held
+        except Exception:  # e.g. an event type of a newer release
+            # Not held: the woken streams read the store, which is always right.
+            log.exception("listener: a notification's events could not be folded")
         self._hub.publish(key, version)
 
     def _run(self) -> None:
@@ -116,6 +120,8 @@ class Listener:
             except psycopg.Error as error:
                 if not self._stopping.is_set():
                     log.warning("listener: %s; reconnecting in %.1f s", error, delay)
+            except Exception:  # the process's only listener must live on
+                log.exception("listener: unexpected error; reconnecting in %.1f s", delay)
             finally:
                 self.listening.clear()
                 self._conn = None

@@ -101,6 +101,8 @@ class Stream(Generic[M]):
         self._messages = messages
         self._subscription = subscription
         self._release = release
+        # Resumed at the final version of a finished game: nothing will ever follow.
+        self.complete = False
 
     def __iter__(self) -> Iterator[M]:
         return self._messages
@@ -155,6 +157,10 @@ def game_stream(
     """
     viewer = viewer_of(game_id, principal)
     subscription = deps.changes.subscribe(game_key(game_id))
+    # The hub's epoch before the read: a listener reconnect after this point makes
+    # recent.after() read the store, so a commit nobody heard while the stream opened
+    # is not left waiting for the next one.
+    epoch = deps.changes.epoch
     try:
         with deps.uow() as uow:
             guard(uow, principal)
@@ -172,12 +178,14 @@ def game_stream(
         subscription.close()
         raise
     first: list[GameStreamMessage] = [EventMessage(feed_event(r, viewer)) for r in missed]
-    deps.recent.watch(game_id, deps.changes.epoch, loaded)
+    deps.recent.watch(game_id, epoch, loaded)
     unwatch = _once(lambda: deps.recent.unwatch(game_id))
     messages = _game_messages(
         deps, game_id, viewer, subscription, first, loaded, keepalive, unwatch
     )
-    return Stream(messages, subscription, unwatch)
+    stream = Stream(messages, subscription, unwatch)
+    stream.complete = after == loaded.version and _finished(loaded)
+    return stream
 
 
 def _game_messages(
@@ -235,7 +243,9 @@ def player_stream(
     subscription = deps.changes.subscribe(player_key(player.player_id))
     since = deps.clock.now() - WATCH_SLACK
     try:
-        with deps.uow() as uow:
+        # One snapshot for both reads: a commit between them would otherwise show its
+        # change in neither the inbox page nor (being already "known") a later message.
+        with deps.uow(snapshot=True) as uow:
             guard(uow, principal)
             active = uow.inbox.page(player.player_id, STATUSES["active"], None, INBOX_LIMIT)
             watched = uow.inbox.watched(player.player_id, since)
