@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Engine
 
+from service.adapters.fairness import SeedVault
 from service.adapters.migrate import DatabaseHealth
 from service.adapters.postgres.engine import make_engine
 from service.adapters.postgres.listener import Listener
@@ -52,10 +53,15 @@ def build(
     recent = RecentCommits()
     listener = Listener(settings.database_url, hub, recent=recent)
     hub.on_first_subscription(listener.start)
+    if dealer is None:
+        vault = SeedVault.configured(
+            settings.fairness_key, settings.fairness_old_keys, settings.data_dir
+        )
+        dealer = ShufflingDealer(vault)
     deps = Deps(
         uow=unit_of_work,
         clock=clock or SystemClock(),
-        dealer=dealer or ShufflingDealer(),
+        dealer=dealer,
         cache=StateCache(settings.state_cache_size),
         identity=Identity(unit_of_work, settings.operator_token),
         changes=hub,

@@ -17,6 +17,12 @@ settings.register_profile(
 settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
+# Every service process a test starts (yokai serve, yokai worker) seals and opens fair
+# games' server seeds with this key, so processes sharing a database share it, and
+# none writes a key file into the user's data folder.
+FAIRNESS_KEY = "dGVzdHMtb25seS1mYWlybmVzcy1rZXktMzItYnl0ZXM"
+os.environ.setdefault("YOKAI_FAIRNESS_KEY", FAIRNESS_KEY)
+
 # The PostgreSQL fixtures (a real server, migrated by alembic) for the integration and
 # end-to-end tests; the rules and application tests never ask for them.
 pytest_plugins = ["tests.support.postgres"]

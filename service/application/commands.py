@@ -46,6 +46,7 @@ class JoinSeat:
     game_id: UUID
     seat: int
     name: str | None  # None: a player joins under their player name
+    client_seed: str | None = None  # a fair game's; drawn when not given
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,10 @@
 """Deciding a command, then dealing every round that falls due: a round's end and the
-next deal are one command's events, so a game is never left waiting for a dealer."""
+next deal are one command's events, so a game is never left waiting for a dealer. The
+command that finishes a provably fair game also reveals its server seed."""
 
 from __future__ import annotations
+
+from uuid import UUID
 
 from service.application.chain import Unchained
 from service.application.codec import encode
@@ -10,6 +13,8 @@ from service.rules import (
     Command,
     DealRound,
     GameState,
+    Phase,
+    RevealSeed,
     RuleViolationError,
     deal_due,
     decide,
@@ -23,11 +28,12 @@ class DealerError(RuntimeError):
 
 
 def decide_and_deal(
-    state: GameState, command: Command, actor: Actor, dealer: Dealer
+    game_id: UUID, state: GameState, command: Command, actor: Actor, dealer: Dealer
 ) -> tuple[list[Unchained], GameState]:
     """The events ``command`` causes (by ``actor``) and the deals that follow them (by the
-    system: an operator's preset deal for that round, else the dealer's shuffle), and the
-    state after them all. Raises the rules' refusal before anything is decided."""
+    system: an operator's preset deal for that round, a fair game's deal from its server
+    seed, else the dealer's shuffle), and the state after them all. Raises the rules'
+    refusal before anything is decided."""
     out: list[Unchained] = []
     events = decide(state, command)
     while True:
@@ -35,12 +41,20 @@ def decide_and_deal(
         out.extend(encode(e, actor) for e in events)
         number = deal_due(state)
         if number is None:
+            if _reveal_due(state):
+                assert state.fairness is not None
+                reveal = RevealSeed(dealer.reveal(game_id, state.fairness))
+                events = decide(state, reveal)
+                actor = SYSTEM
+                continue
             return out, state
         assert state.config is not None
         preset = preset_deal(state, number)
         deal = (
             DealRound(preset.hands, preset.trump)
             if preset is not None
+            else _fair_deal(game_id, state, number, dealer)
+            if state.fairness is not None
             else dealer.deal(state.config, state.seed, number)
         )
         try:
@@ -49,3 +63,17 @@ def decide_and_deal(
             # Not the caller's fault, and not to be remembered as a refusal of its command.
             raise DealerError(f"round {number} was dealt badly: {exc.detail}") from exc
         actor = SYSTEM
+
+
+def _reveal_due(state: GameState) -> bool:
+    return (
+        state.phase is Phase.FINISHED and state.fairness is not None and state.server_seed is None
+    )
+
+
+def _fair_deal(game_id: UUID, state: GameState, number: int, dealer: Dealer) -> DealRound:
+    assert state.config is not None and state.fairness is not None
+    seeds = tuple(s for s in state.client_seeds if s is not None)
+    if len(seeds) != state.config.players:  # pragma: no cover - every join gives one
+        raise DealerError("a fair game's seat has no client seed")
+    return dealer.fair_deal(game_id, state.config, state.fairness, seeds, number)

@@ -11,7 +11,7 @@ from typing import Any, Protocol, Self
 from uuid import UUID
 
 from service.application.errors import UnauthenticatedError
-from service.rules import DealRound, GameConfig
+from service.rules import DealRound, FairShuffle, GameConfig
 
 
 class ActorKind(StrEnum):
@@ -545,6 +545,30 @@ class Clock(Protocol):
 class Dealer(Protocol):
     def deal(self, config: GameConfig, seed: int | None, round_number: int) -> DealRound:
         """A shuffled deal: from ``seed`` deterministically, else from a secure source."""
+        ...
+
+    def commit(self, game_id: UUID) -> FairShuffle | None:
+        """A new game's commitment to a secret server seed, sealed (docs/fairness.md);
+        None when this dealer does not deal fairly (a test's scripted dealer)."""
+        ...
+
+    def client_seed(self) -> str:
+        """A client seed for a seat of a fair game whose player gave none."""
+        ...
+
+    def fair_deal(
+        self,
+        game_id: UUID,
+        config: GameConfig,
+        fairness: FairShuffle,
+        client_seeds: tuple[str, ...],
+        round_number: int,
+    ) -> DealRound:
+        """Round ``round_number``'s deal of a fair game, from its sealed server seed."""
+        ...
+
+    def reveal(self, game_id: UUID, fairness: FairShuffle) -> str:
+        """A fair game's server seed, in hex, to reveal once the game is over."""
         ...
 
 

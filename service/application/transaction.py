@@ -18,7 +18,7 @@ from service.application.deps import Deps
 from service.application.errors import StaleVersionError
 from service.application.identity import Principal
 from service.application.loading import NEW_GAME, SNAPSHOT_EVERY, load, snapshot, turn_since
-from service.application.ports import Actor, GameSummary, StoredEvent, UnitOfWork
+from service.application.ports import Actor, Dealer, GameSummary, StoredEvent, UnitOfWork
 from service.rules import Command, public_status
 
 
@@ -61,6 +61,10 @@ class Transaction:
     def principal(self) -> Principal:
         return self._ctx.principal
 
+    @property
+    def dealer(self) -> Dealer:
+        return self._deps.dealer
+
     def load(self, game_id: UUID, *, fresh: bool = False) -> Loaded:
         """The game as it stands in this transaction (:class:`GameNotFoundError` if there
         is none), at a version the caller expects (:class:`StaleVersionError` if not).
@@ -95,7 +99,7 @@ class Transaction:
         """As :meth:`apply`, but only keeps the events: a handler that makes several
         commands of one game decides the first ones, and applies the last, so that they
         are appended together (one commit, one notification, one projection update)."""
-        events, state = decide_and_deal(game.state, command, actor, self._deps.dealer)
+        events, state = decide_and_deal(game_id, game.state, command, actor, self._deps.dealer)
         rows = chain.link(
             game_id,
             game.version,

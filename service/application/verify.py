@@ -8,7 +8,7 @@ from service.application import chain
 from service.application.codec import decode
 from service.application.ports import StoredEvent
 from service.application.results import VerifyReport
-from service.rules import Event, EventDataError, HistoryError, replay_checked
+from service.rules import Event, EventDataError, HistoryError, replay_checked, unfair_deal
 
 
 def verify_history(game_id: UUID, rows: list[StoredEvent], recorded_version: int) -> VerifyReport:
@@ -33,6 +33,9 @@ def verify_history(game_id: UUID, rows: list[StoredEvent], recorded_version: int
         # The index may be one past the end: the history stops inside a command's events.
         seq = rows[exc.index].seq if exc.index < count else count + 1
         return VerifyReport(game_id, count, False, seq, exc.reason)
+    unfair = unfair_deal(events)
+    if unfair is not None:  # docs/fairness.md
+        return VerifyReport(game_id, count, False, rows[unfair[0]].seq, unfair[1])
     if recorded_version != count:
         return VerifyReport(
             game_id,

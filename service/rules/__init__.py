@@ -25,16 +25,20 @@ from service.rules.commands import (
     PassCards,
     PlayCard,
     Resign,
+    RevealSeed,
     TimeOut,
 )
 from service.rules.config import (
+    CLIENT_SEED_MAX,
     MAX_TURN_SECONDS,
     BotLevel,
+    FairShuffle,
     GameConfig,
     OnTimeout,
     Scoring,
     TurnClock,
     Variant,
+    client_seed_problem,
 )
 from service.rules.engine import (
     Action,
@@ -58,6 +62,7 @@ from service.rules.events import (
     from_data,
     to_data,
 )
+from service.rules.fairness import unfair_deal
 from service.rules.observe import (
     OPERATOR,
     PUBLIC,
@@ -75,13 +80,14 @@ from service.rules.observe import (
 from service.rules.replay import HistoryError, replay_checked
 from service.rules.shuffle import ALGORITHM as SHUFFLE_ALGORITHM
 from service.rules.shuffle import deal as deal_shuffled
-from service.rules.shuffle import round_message, seed_key, shuffle
+from service.rules.shuffle import fair_deal, fair_message, round_message, seed_key, shuffle
 from service.rules.snapshot import SNAPSHOT_VERSION
 from service.rules.snapshot import from_data as state_from_snapshot
 from service.rules.snapshot import to_data as snapshot_of
 from service.rules.state import INITIAL, GameState, Phase
 
 __all__ = [
+    "CLIENT_SEED_MAX",
     "INITIAL",
     "MAX_TURN_SECONDS",
     "OPERATOR",
@@ -99,6 +105,7 @@ __all__ = [
     "DealRound",
     "Event",
     "EventDataError",
+    "FairShuffle",
     "GameConfig",
     "GameState",
     "HistoryError",
@@ -115,6 +122,7 @@ __all__ = [
     "PublicView",
     "PublicViewer",
     "Resign",
+    "RevealSeed",
     "RoundEndReason",
     "RuleViolationError",
     "Scoring",
@@ -128,12 +136,15 @@ __all__ = [
     "Viewer",
     "Violation",
     "card",
+    "client_seed_problem",
     "deal_due",
     "deal_problem",
     "deal_shuffled",
     "decide",
     "evolve",
     "expected_action",
+    "fair_deal",
+    "fair_message",
     "fold",
     "from_data",
     "legal_cards",
@@ -150,4 +161,5 @@ __all__ = [
     "state_from_snapshot",
     "to_data",
     "trick_winner",
+    "unfair_deal",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from service.rules.cards import Card
-from service.rules.config import BotLevel, OnTimeout, Scoring, TurnClock, Variant
+from service.rules.config import BotLevel, FairShuffle, OnTimeout, Scoring, TurnClock, Variant
 from service.rules.events import PresetDeal
 
 
@@ -17,6 +17,7 @@ class CreateGame:
     seed: int | None = None
     deals: tuple[PresetDeal, ...] | None = None
     clock: TurnClock | None = None
+    fairness: FairShuffle | None = None  # provably fair: the commitment, the sealed seed
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +25,14 @@ class JoinSeat:
     seat: int
     name: str
     bot: BotLevel | None = None  # a bot takes the seat
+    client_seed: str | None = None  # a provably fair game's seat's (required there)
+
+
+@dataclass(frozen=True, slots=True)
+class RevealSeed:
+    """Reveal a finished fair game's server seed (hex): it must hash to the commitment."""
+
+    server_seed: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,4 +76,6 @@ class PlayCard:
     card: Card
 
 
-Command = CreateGame | JoinSeat | DealRound | PassCards | PlayCard | Leave | Resign | TimeOut
+Command = (
+    CreateGame | JoinSeat | DealRound | PassCards | PlayCard | Leave | Resign | TimeOut | RevealSeed
+)

@@ -38,6 +38,28 @@ class BotLevel(StrEnum):
 
 MAX_TURN_SECONDS = 14 * 24 * 3600  # two weeks
 
+CLIENT_SEED_MAX = 64
+"""A client seed is 1 to this many printable ASCII characters (docs/fairness.md)."""
+
+
+def client_seed_problem(seed: str) -> str | None:
+    """Why ``seed`` is not a client seed, or None when it is one."""
+    if not 1 <= len(seed) <= CLIENT_SEED_MAX:
+        return f"a client seed has 1 to {CLIENT_SEED_MAX} characters"
+    if any(not " " <= ch <= "~" for ch in seed):
+        return "a client seed is printable ASCII (space to ~)"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class FairShuffle:
+    """A provably fair game's commitment (docs/fairness.md): the SHA-256 of its secret
+    server seed, in hex, and the seed as the service sealed it (opaque to the rules;
+    None in what a viewer who is not an operator sees)."""
+
+    commitment: str
+    sealed: str | None = None
+
 
 @dataclass(frozen=True, slots=True)
 class TurnClock:

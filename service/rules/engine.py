@@ -3,6 +3,7 @@ legal actions of a seat. Pure and deterministic: no I/O, no clock, no randomness
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from enum import StrEnum
@@ -26,6 +27,7 @@ from service.rules.commands import (
     PassCards,
     PlayCard,
     Resign,
+    RevealSeed,
     TimeOut,
 )
 from service.rules.config import (
@@ -34,6 +36,7 @@ from service.rules.config import (
     GameConfig,
     OnTimeout,
     Scoring,
+    client_seed_problem,
 )
 from service.rules.errors import InvalidEventError, RuleViolationError, Violation
 from service.rules.events import (
@@ -51,6 +54,7 @@ from service.rules.events import (
     SeatJoined,
     SeatLeft,
     SeatResigned,
+    SeedRevealed,
     SuitSealed,
     TrickTaken,
     TurnTimedOut,
@@ -149,6 +153,8 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
             return _leave(state, command)
         case Resign():
             return _resign(state, command)
+        case RevealSeed():
+            return _reveal(state, command)
     raise TypeError(f"not a command: {command!r}")  # pragma: no cover
 
 
@@ -183,7 +189,22 @@ def _create(state: GameState, cmd: CreateGame) -> tuple[Event, ...]:
         problem = deal_problem(cfg, d.hands, d.trump)
         if problem:
             raise _refuse(Violation.INVALID_DEAL, f"deal {i}: {problem}")
-    return (GameCreated(cmd.players, cmd.scoring, cmd.variant, cmd.seed, cmd.deals, cmd.clock),)
+    if cmd.fairness is not None:
+        if cmd.seed is not None or cmd.deals is not None:
+            raise _refuse(
+                Violation.INVALID_OPTIONS, "a game with a seed or preset deals is not dealt fairly"
+            )
+        if not _is_sha256(cmd.fairness.commitment) or cmd.fairness.sealed is None:
+            raise _refuse(Violation.INVALID_OPTIONS, "a commitment is a SHA-256 in hex")
+    return (
+        GameCreated(
+            cmd.players, cmd.scoring, cmd.variant, cmd.seed, cmd.deals, cmd.clock, cmd.fairness
+        ),
+    )
+
+
+def _is_sha256(text: str) -> bool:
+    return len(text) == 64 and all(ch in "0123456789abcdef" for ch in text)
 
 
 def _join(state: GameState, cmd: JoinSeat) -> tuple[Event, ...]:
@@ -193,7 +214,36 @@ def _join(state: GameState, cmd: JoinSeat) -> tuple[Event, ...]:
         raise _refuse(Violation.SEAT_TAKEN, f"seat {cmd.seat} is taken")
     if state.phase is not Phase.WAITING:  # pragma: no cover - every seat is taken then
         raise _refuse(Violation.WRONG_PHASE, "the game has started")
-    return (SeatJoined(cmd.seat, cmd.name, cmd.bot),)
+    seed = cmd.client_seed
+    if state.fairness is None:
+        seed = None  # only a fair game's deals take client seeds
+    elif seed is None:
+        raise _refuse(Violation.INVALID_CLIENT_SEED, "a fair game's seat needs a client seed")
+    elif (problem := client_seed_problem(seed)) is not None:
+        raise _refuse(Violation.INVALID_CLIENT_SEED, problem)
+    return (SeatJoined(cmd.seat, cmd.name, cmd.bot, seed),)
+
+
+def _reveal(state: GameState, cmd: RevealSeed) -> tuple[Event, ...]:
+    """docs/fairness.md: a fair game's server seed is revealed once it is finished."""
+    fairness = state.fairness
+    if fairness is None:
+        raise _refuse(Violation.WRONG_PHASE, "the game was not dealt fairly: no seed to reveal")
+    if state.phase is not Phase.FINISHED:
+        raise _refuse(Violation.WRONG_PHASE, "the seed is revealed when the game is over")
+    if state.server_seed is not None:
+        raise _refuse(Violation.WRONG_PHASE, "the seed is revealed already")
+    if not _reveals(cmd.server_seed, fairness.commitment):
+        raise _refuse(Violation.INVALID_OPTIONS, "the seed does not match the commitment")
+    return (SeedRevealed(cmd.server_seed),)
+
+
+def _reveals(seed_hex: str, commitment: str) -> bool:
+    try:
+        seed = bytes.fromhex(seed_hex)
+    except ValueError:
+        return False
+    return seed.hex() == seed_hex and hashlib.sha256(seed).hexdigest() == commitment
 
 
 def _playing_seat(state: GameState, seat: int, doing: str) -> GameConfig:
@@ -535,6 +585,15 @@ def evolve(state: GameState, event: Event) -> GameState:
         case SeatResigned():
             _expect(state.phase in _UNDER_WAY, "a seat resigns from a game under way")
             return state
+        case SeedRevealed():
+            _expect(
+                state.phase is Phase.FINISHED
+                and state.fairness is not None
+                and state.server_seed is None
+                and _reveals(event.server_seed, state.fairness.commitment),
+                "a finished fair game's seed, revealed once, matching its commitment",
+            )
+            return replace(state, server_seed=event.server_seed)
     raise TypeError(f"not an event: {event!r}")  # pragma: no cover
 
 
@@ -570,6 +629,8 @@ def _on_created(state: GameState, e: GameCreated) -> GameState:
         seals=((), ()) if cfg.seven_followers else (),
         seed=e.seed,
         deals=e.deals,
+        fairness=e.fairness,
+        client_seeds=(None,) * cfg.players,
     )
 
 
@@ -578,8 +639,12 @@ def _on_joined(state: GameState, e: SeatJoined) -> GameState:
     _expect(0 <= e.seat < len(state.names) and state.names[e.seat] is None, "seat not free")
     names = (*state.names[: e.seat], e.name, *state.names[e.seat + 1 :])
     bots = (*state.bots[: e.seat], e.bot, *state.bots[e.seat + 1 :])
+    seeds = state.client_seeds
+    if e.client_seed is not None:
+        _expect(state.fairness is not None, "client seeds belong to fair games")
+        seeds = (*seeds[: e.seat], e.client_seed, *seeds[e.seat + 1 :])
     phase = Phase.DEALING if all(n is not None for n in names) else Phase.WAITING
-    return replace(state, names=names, bots=bots, phase=phase)
+    return replace(state, names=names, bots=bots, phase=phase, client_seeds=seeds)
 
 
 _UNDER_WAY = (Phase.PASSING, Phase.PLAYING)
@@ -694,6 +759,9 @@ def _with_round(s: GameState, r: RoundState, lead_holder: int | None) -> GameSta
         s.seed,
         s.deals,
         s.bots,
+        s.fairness,
+        s.client_seeds,
+        s.server_seed,
     )
 
 

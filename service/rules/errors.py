@@ -22,6 +22,7 @@ class Violation(StrEnum):
     NOT_STARTED = "game_not_started"
     SEAT_EMPTY = "seat_empty"
     BOT_SEAT = "bot_seat"
+    INVALID_CLIENT_SEED = "invalid_client_seed"
 
 
 class RuleViolationError(Exception):

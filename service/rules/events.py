@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from service.rules.cards import Card, Suit, card
-from service.rules.config import BotLevel, OnTimeout, Scoring, TurnClock, Variant
+from service.rules.config import BotLevel, FairShuffle, OnTimeout, Scoring, TurnClock, Variant
 
 JSON = dict[str, Any]
 
@@ -54,6 +54,7 @@ class GameCreated:
     seed: int | None = None
     deals: tuple[PresetDeal, ...] | None = None
     clock: TurnClock | None = None  # public: every seat plays by it
+    fairness: FairShuffle | None = None  # a provably fair game's commitment
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +63,7 @@ class SeatJoined:
     seat: int
     name: str
     bot: BotLevel | None = None  # a bot took the seat
+    client_seed: str | None = None  # a provably fair game's: public, part of every deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +152,15 @@ class GameEnded:
     winners: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class SeedRevealed:
+    """A provably fair game is over: its server seed (hex), which hashes to the
+    commitment, and from which anyone can deal every round again."""
+
+    TYPE: ClassVar[str] = "SeedRevealed"
+    server_seed: str
+
+
 Event = (
     GameCreated
     | SeatJoined
@@ -164,6 +175,7 @@ Event = (
     | SeatLeft
     | TurnTimedOut
     | SeatResigned
+    | SeedRevealed
 )
 
 SCHEMA_VERSION = 1
@@ -204,16 +216,21 @@ def to_data(event: Event) -> JSON:
                 "hands": [_ids(h) for h in hands],
                 "trump": trump.id if trump else None,
             }
-        case SeatJoined(seat, name, bot):
+        case SeatJoined(seat, name, bot, client_seed):
             # Written only when set, so the data of a human's join is as it always was.
-            return {"seat": seat, "name": name} | ({"bot": bot.value} if bot else {})
+            joined: JSON = {"seat": seat, "name": name} | ({"bot": bot.value} if bot else {})
+            if client_seed is not None:
+                joined["client_seed"] = client_seed
+            return joined
+        case SeedRevealed(server_seed):
+            return {"server_seed": server_seed}
         case SeatLeft(seat, bot):
             return {"seat": seat, "bot": bot.value}
         case TurnTimedOut(seat, outcome):
             return {"seat": seat, "outcome": outcome.value}
         case SeatResigned(seat):
             return {"seat": seat}
-        case GameCreated(players, scoring, variant, seed, deals, clock):
+        case GameCreated(players, scoring, variant, seed, deals, clock, fairness):
             created: JSON = {
                 "players": players,
                 "scoring": scoring.value,
@@ -231,6 +248,10 @@ def to_data(event: Event) -> JSON:
                     "turn_seconds": clock.turn_seconds,
                     "on_timeout": clock.on_timeout.value,
                 }
+            if fairness is not None:
+                created["fairness"] = {"commitment": fairness.commitment} | (
+                    {"sealed": fairness.sealed} if fairness.sealed is not None else {}
+                )
             return created
         case SuitSealed(team, suit):
             return {"team": team, "suit": suit.value}
@@ -300,6 +321,17 @@ def _clock(value: Any) -> TurnClock | None:
     return TurnClock(_int(value["turn_seconds"]), OnTimeout(_str(value["on_timeout"])))
 
 
+def _fairness(value: Any) -> FairShuffle | None:
+    if value is None:
+        return None
+    sealed = value.get("sealed")
+    return FairShuffle(_str(value["commitment"]), None if sealed is None else _str(sealed))
+
+
+def _opt_str(value: Any) -> str | None:
+    return None if value is None else _str(value)
+
+
 def _opt_bot(value: Any) -> BotLevel | None:
     return None if value is None else BotLevel(_str(value))
 
@@ -321,6 +353,7 @@ def _game_created(d: Mapping[str, Any]) -> GameCreated:
             for x in _list(deals)
         ),
         clock=_clock(d.get("clock")),
+        fairness=_fairness(d.get("fairness")),
     )
 
 
@@ -340,7 +373,10 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
         tuple(_opt_cards(h) for h in _list(d["hands"])),
         _opt_card(d["trump"]),
     ),
-    "SeatJoined": lambda d: SeatJoined(_int(d["seat"]), _str(d["name"]), _opt_bot(d.get("bot"))),
+    "SeatJoined": lambda d: SeatJoined(
+        _int(d["seat"]), _str(d["name"]), _opt_bot(d.get("bot")), _opt_str(d.get("client_seed"))
+    ),
+    "SeedRevealed": lambda d: SeedRevealed(_str(d["server_seed"])),
     "SeatLeft": lambda d: SeatLeft(_int(d["seat"]), BotLevel(_str(d["bot"]))),
     "TurnTimedOut": lambda d: TurnTimedOut(_int(d["seat"]), OnTimeout(_str(d["outcome"]))),
     "SeatResigned": lambda d: SeatResigned(_int(d["seat"])),

@@ -20,6 +20,7 @@ from service.rules.events import (
     PresetDeal,
     RoundDealt,
 )
+from service.rules.shuffle import ALGORITHM as SHUFFLE_ALGORITHM
 from service.rules.state import GameState, Phase, RoundState
 
 # --- viewers ------------------------------------------------------------------------
@@ -68,6 +69,19 @@ class SeatSummary:
 class ClockView:
     turn_seconds: int
     on_timeout: str
+
+
+@dataclass(frozen=True, slots=True)
+class FairnessView:
+    """How the game is dealt (docs/fairness.md). ``yokai-shuffle-v1``: provably fair,
+    with the commitment, the client seeds and, once the game is over, the server seed;
+    ``operator``: dealt from an operator's seed or preset deals; ``unverified``: dealt
+    before the service committed to its deals."""
+
+    algorithm: str
+    commitment: str | None
+    client_seeds: tuple[str | None, ...] | None
+    server_seed: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +140,7 @@ class PublicView:
     winner: tuple[int, ...] | None
     seals: tuple[tuple[str, ...], ...] | None  # Seven Followers only
     clock: ClockView | None
+    fairness: FairnessView | None  # None only before the game exists
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +230,7 @@ def public_status(state: GameState) -> str:
 def _public(state: GameState) -> PublicView:
     cfg = state.config
     if cfg is None:
-        return PublicView(0, "", "", public_status(state), (), None, (), (), None, None, None)
+        return PublicView(0, "", "", public_status(state), (), None, (), (), None, None, None, None)
     r = state.round
     seats = tuple(
         SeatSummary(
@@ -275,7 +290,16 @@ def _public(state: GameState) -> PublicView:
         clock=None
         if cfg.clock is None
         else ClockView(cfg.clock.turn_seconds, cfg.clock.on_timeout.value),
+        fairness=_fairness_view(state),
     )
+
+
+def _fairness_view(state: GameState) -> FairnessView:
+    f = state.fairness
+    if f is not None:
+        return FairnessView(SHUFFLE_ALGORITHM, f.commitment, state.client_seeds, state.server_seed)
+    operator = state.seed is not None or state.deals is not None
+    return FairnessView("operator" if operator else "unverified", None, None, None)
 
 
 def _pass_view(state: GameState, r: RoundState, seat: int) -> PassView | None:
@@ -312,8 +336,11 @@ def redact(event: Event, viewer: Viewer) -> Event:
                     p if seat in (p.giver, p.receiver) else replace(p, card=None) for p in passes
                 ),
             )
-        case GameCreated():
-            return replace(event, seed=None, deals=None)
+        case GameCreated(fairness=fairness):
+            # The sealed server seed stays with the operators (and is useless without
+            # the service's key); the commitment is public.
+            sealed = None if fairness is None else replace(fairness, sealed=None)
+            return replace(event, seed=None, deals=None, fairness=sealed)
     return event
 
 
@@ -321,6 +348,7 @@ __all__ = [
     "OPERATOR",
     "PUBLIC",
     "Action",
+    "FairnessView",
     "OperatorView",
     "OperatorViewer",
     "PublicView",

@@ -13,6 +13,7 @@ from service.rules.commands import (
     PassCards,
     PlayCard,
     Resign,
+    RevealSeed,
     TimeOut,
 )
 from service.rules.engine import decide, evolve
@@ -26,6 +27,7 @@ from service.rules.events import (
     SeatJoined,
     SeatLeft,
     SeatResigned,
+    SeedRevealed,
     TurnTimedOut,
 )
 from service.rules.state import INITIAL, GameState
@@ -62,10 +64,12 @@ def _command_of(events: Sequence[Event], i: int) -> Command | None:
             return PassCards(seat, cards)
         case RoundDealt(_, hands, trump) if all(h is not None for h in hands):
             return DealRound(tuple(h for h in hands if h is not None), trump)
-        case SeatJoined(seat, name, bot):
-            return JoinSeat(seat, name, bot)
-        case GameCreated(players, scoring, variant, seed, deals, clock):
-            return CreateGame(players, scoring, variant, seed, deals, clock)
+        case SeatJoined(seat, name, bot, client_seed):
+            return JoinSeat(seat, name, bot, client_seed)
+        case GameCreated(players, scoring, variant, seed, deals, clock, fairness):
+            return CreateGame(players, scoring, variant, seed, deals, clock, fairness)
+        case SeedRevealed(server_seed):
+            return RevealSeed(server_seed)
     return None
 
 

@@ -106,9 +106,26 @@ def round_message(number: int) -> bytes:
     return f"round:{number}".encode()
 
 
+def fair_message(number: int, client_seeds: Sequence[str]) -> bytes:
+    """The message of round ``number``'s deal in a provably fair game (docs/fairness.md):
+    ``round:<number>``, then for each seat in order a line feed and its client seed, all
+    ASCII. Client seeds are printable ASCII, so no seed holds the separator."""
+    return round_message(number) + b"".join(b"\n" + s.encode("ascii") for s in client_seeds)
+
+
+def fair_deal(
+    config: GameConfig, server_seed: bytes, number: int, client_seeds: Sequence[str]
+) -> DealRound:
+    """Round ``number``'s deal of a provably fair game: the key is the 32-byte server
+    seed itself, the message :func:`fair_message`."""
+    return deal(config, server_seed, fair_message(number, client_seeds))
+
+
 __all__ = [
     "ALGORITHM",
     "deal",
+    "fair_deal",
+    "fair_message",
     "random_words",
     "round_message",
     "seed_key",

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from service.rules.cards import Card, Suit
-from service.rules.config import BotLevel, GameConfig
+from service.rules.config import BotLevel, FairShuffle, GameConfig
 from service.rules.events import PresetDeal, RoundEndReason
 
 
@@ -73,6 +73,11 @@ class GameState:
     seed: int | None
     deals: tuple[PresetDeal, ...] | None
     bots: tuple[BotLevel | None, ...] = ()  # by seat: the bot that plays it, if any
+    # Provably fair games (docs/fairness.md): the commitment, each seat's client seed,
+    # and the server seed once revealed (hex).
+    fairness: FairShuffle | None = None
+    client_seeds: tuple[str | None, ...] = ()
+    server_seed: str | None = None
 
     def turn(self) -> int | None:
         """The seat that must play now, or None (not the playing phase)."""

@@ -31,7 +31,12 @@ log = logging.getLogger(__name__)
 PROBLEM_JSON = "application/problem+json"
 
 # Rule violations that are about the content of the request rather than the game's state.
-_UNPROCESSABLE = {Violation.INVALID_PASS, Violation.INVALID_OPTIONS, Violation.INVALID_DEAL}
+_UNPROCESSABLE = {
+    Violation.INVALID_PASS,
+    Violation.INVALID_OPTIONS,
+    Violation.INVALID_DEAL,
+    Violation.INVALID_CLIENT_SEED,
+}
 _RULE_STATUS = {Violation.UNKNOWN_SEAT: 404}
 
 _APP_STATUS: list[tuple[type[ApplicationError], int]] = [

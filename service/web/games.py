@@ -141,7 +141,7 @@ def join_seat(body: dict[str, Any], game_id: str, seat: int) -> Response:
     the seat is the player's: their token acts for it too, `name` may be left out (the
     player's name is used), and a player holds one seat per game (409 `already_seated`).
     """
-    command = JoinSeat(game_uuid(game_id), seat, body.get("name"))
+    command = JoinSeat(game_uuid(game_id), seat, body.get("name"), body.get("client_seed"))
     joined = execute(deps(), command, command_context()).result
     return json_response(JOINED, joined, status=201, version=joined.version)
 

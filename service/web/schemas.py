@@ -10,7 +10,9 @@ from marshmallow import fields, validate
 
 from service.application.ports import ActorKind
 from service.rules import (
+    CLIENT_SEED_MAX,
     MAX_TURN_SECONDS,
+    SHUFFLE_ALGORITHM,
     Action,
     BotLevel,
     OnTimeout,
@@ -44,6 +46,9 @@ def _enum(kind: type[Enum], **kwargs: Any) -> fields.Enum[Any]:
     """A field of an enum's values (apispec leaves out their type)."""
     metadata = {"type": "string", **kwargs.pop("metadata", {})}
     return fields.Enum(kind, by_value=True, metadata=metadata, **kwargs)
+
+
+CLIENT_SEED_PATTERN = f"^[ -~]{{1,{CLIENT_SEED_MAX}}}$"
 
 
 def _printable(value: str) -> None:
@@ -116,6 +121,17 @@ class JoinSchema(ma.Schema):
     name = fields.String(
         validate=[validate.Length(min=1, max=40), _printable],
         metadata={"description": "required, unless a player joins: then the player's name"},
+    )
+    client_seed = fields.String(
+        validate=[
+            validate.Length(min=1, max=CLIENT_SEED_MAX),
+            validate.Regexp(CLIENT_SEED_PATTERN, error="must be printable ASCII"),
+        ],
+        metadata={
+            "pattern": CLIENT_SEED_PATTERN,
+            "description": "provably fair games: this seat's part of every deal "
+            "(docs/fairness.md); drawn by the server when not given",
+        },
     )
 
 
@@ -223,6 +239,33 @@ class ClockViewSchema(ma.Schema):
     on_timeout = fields.String(metadata=_values(OnTimeout))
 
 
+class FairnessSchema(ma.Schema):
+    algorithm = fields.String(
+        metadata={
+            "enum": [SHUFFLE_ALGORITHM, "operator", "unverified"],
+            "description": f"`{SHUFFLE_ALGORITHM}`: provably fair (docs/fairness.md); "
+            "`operator`: dealt from an operator's seed or deals; `unverified`: created "
+            "before deals were committed to",
+        },
+    )
+    commitment = fields.String(
+        allow_none=True,
+        metadata={"pattern": "^[0-9a-f]{64}$", "description": "SHA-256 of the server seed"},
+    )
+    client_seeds = fields.List(
+        fields.String(allow_none=True),
+        allow_none=True,
+        metadata={"description": "one per seat, null until the seat is joined"},
+    )
+    server_seed = fields.String(
+        allow_none=True,
+        metadata={
+            "pattern": "^[0-9a-f]{64}$",
+            "description": "revealed (hex) when the game is finished; null until then",
+        },
+    )
+
+
 class PlayedCardSchema(ma.Schema):
     seat = fields.Integer()
     card = fields.String()
@@ -273,6 +316,7 @@ class GameViewSchema(ma.Schema):
         metadata={"description": "Seven Followers: suits sealed by team 0 and team 1"},
     )
     clock = fields.Nested(ClockViewSchema, allow_none=True)
+    fairness = fields.Nested(FairnessSchema)
 
 
 class PassViewSchema(ma.Schema):
@@ -488,6 +532,7 @@ class HealthSchema(ma.Schema):
 _ALWAYS_PRESENT: tuple[type[ma.Schema], ...] = (
     SeatSummarySchema,
     ClockViewSchema,
+    FairnessSchema,
     PlayedCardSchema,
     TrickSchema,
     RoundSchema,

@@ -58,7 +58,7 @@ from service.application.ports import (
     WebhookEndpoint,
     WebhookEvent,
 )
-from service.rules import DealRound, GameConfig
+from service.rules import DealRound, FairShuffle, GameConfig
 
 OPERATOR_TOKEN = "operator-token-for-tests"
 
@@ -903,6 +903,25 @@ class ScriptedDealer:
                 f"no deal scripted for round {round_number} (seed {seed})"
             )
         return self.script.pop(0)
+
+    def commit(self, game_id: UUID) -> FairShuffle | None:
+        return None  # its games are dealt from the script, not fairly
+
+    def client_seed(self) -> str:  # pragma: no cover - never asked: no fair games
+        raise AssertionError("a scripted dealer deals no fair game")
+
+    def fair_deal(  # pragma: no cover - never asked: no fair games
+        self,
+        game_id: UUID,
+        config: GameConfig,
+        fairness: FairShuffle,
+        client_seeds: tuple[str, ...],
+        round_number: int,
+    ) -> DealRound:
+        raise AssertionError("a scripted dealer deals no fair game")
+
+    def reveal(self, game_id: UUID, fairness: FairShuffle) -> str:  # pragma: no cover
+        raise AssertionError("a scripted dealer deals no fair game")
 
 
 def make_deps(

@@ -302,7 +302,10 @@ def test_a_seat_token_of_a_waiting_game_reads_the_feed(api: Api) -> None:
     assert r.status_code == 200
     events = r.get_json()["events"]
     assert [e["type"] for e in events] == ["GameCreated", "SeatJoined"]
-    assert events[1]["data"] == {"seat": 3, "name": "Kai"}
+    data = events[1]["data"]
+    # A fair game (no operator seed): the seat's client seed was drawn (docs/fairness.md).
+    assert data == {"seat": 3, "name": "Kai", "client_seed": data["client_seed"]}
+    assert len(data["client_seed"]) == 32
 
 
 def test_a_waiting_seat_sees_an_empty_hand_and_no_action(api: Api) -> None:

@@ -25,6 +25,7 @@ from service.rules import (
     Card,
     Event,
     EventDataError,
+    FairShuffle,
     OnTimeout,
     PresetDeal,
     RoundEndReason,
@@ -53,6 +54,7 @@ from service.rules.events import (
     SeatJoined,
     SeatLeft,
     SeatResigned,
+    SeedRevealed,
     SuitSealed,
     TrickTaken,
     TurnTimedOut,
@@ -142,6 +144,11 @@ SAMPLES: list[Event] = [
     SeatResigned(2),
     RoundEnded(2, RoundEndReason.FORFEIT, (1,), (0, 0), ()),
     RoundEnded(1, RoundEndReason.RESIGN, (), (0, 0, 0), ()),
+    # Provably fair games (docs/fairness.md).
+    GameCreated(4, Scoring.BASIC, Variant.STANDARD, fairness=FairShuffle("ab" * 32, "v1.k.n.c")),
+    SeatJoined(0, "Mio", None, "any printable ASCII ~"),
+    SeatJoined(2, "Bot (basic)", BotLevel.BASIC, "0123abcd"),
+    SeedRevealed("cd" * 32),
 ]
 
 
@@ -253,6 +260,8 @@ OPTIONAL = {
     ("GameCreated", "deals"),
     ("GameCreated", "clock"),
     ("SeatJoined", "bot"),
+    ("GameCreated", "fairness"),  # absent: not a fair game
+    ("SeatJoined", "client_seed"),
 }
 
 

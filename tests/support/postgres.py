@@ -72,7 +72,12 @@ def database_url(server_url: str) -> str:
 
 @pytest.fixture(scope="session")
 def settings(database_url: str) -> Settings:
-    return Settings(database_url=database_url, operator_token=OPERATOR_TOKEN, rate_limit="")
+    return Settings(
+        database_url=database_url,
+        operator_token=OPERATOR_TOKEN,
+        rate_limit="",
+        fairness_key=os.environ["YOKAI_FAIRNESS_KEY"],  # tests/conftest.py
+    )
 
 
 @dataclass(frozen=True)

@@ -41,16 +41,22 @@ def create_game(cmd: CreateGame, actor: Actor, tx: Transaction) -> Created:
     """A new game; the seats given to bots are taken in the same command (the game
     starts at once if bots fill every seat)."""
     deals = None if cmd.deals is None else tuple(_preset(d) for d in cmd.deals)
-    created = rules.CreateGame(cmd.players, cmd.scoring, cmd.variant, cmd.seed, deals, cmd.clock)
+    game_id = uuid4()
+    # Provably fair unless an operator fixes the shuffles (docs/fairness.md).
+    fair = None if cmd.seed is not None or deals is not None else tx.dealer.commit(game_id)
+    created = rules.CreateGame(
+        cmd.players, cmd.scoring, cmd.variant, cmd.seed, deals, cmd.clock, fair
+    )
     seats = [b.seat for b in cmd.bots]
     if len(set(seats)) != len(seats):
         raise InvalidInputError("bots: a seat is named twice", code="seat_taken")
     if any(not 0 <= s < cmd.players for s in seats):
         raise InvalidInputError(f"bots: this game has seats 0 to {cmd.players - 1}", "unknown_seat")
-    game_id = uuid4()
     after = tx.decide(game_id, tx.new_game(), created, actor)
     for bot in cmd.bots:
-        joined = rules.JoinSeat(bot.seat, bot_name(bot.level, bot.seat), bot.level)
+        joined = rules.JoinSeat(
+            bot.seat, bot_name(bot.level, bot.seat), bot.level, client_seed(tx, after.state)
+        )
         after = tx.decide(game_id, after, joined, actor)
     tx.flush()
     return Created(game_id, after.version)
@@ -91,7 +97,8 @@ def join_seat(cmd: JoinSeat, actor: Actor, tx: Transaction) -> Joined:
     assert name is not None
     if player is not None:  # the webhooks of this commit hear of the seat's player too
         tx.bound.setdefault(cmd.game_id, []).append((cmd.seat, player.player_id))
-    after = tx.apply(cmd.game_id, game, rules.JoinSeat(cmd.seat, name), actor)
+    seed = cmd.client_seed or client_seed(tx, game.state)
+    after = tx.apply(cmd.game_id, game, rules.JoinSeat(cmd.seat, name, None, seed), actor)
     token = new_token()
     # A racing join of the same seat fails here or on the events' key: decided again.
     tx.uow.credentials.add(cmd.game_id, cmd.seat, token_digest(token), tx.now)
@@ -99,6 +106,11 @@ def join_seat(cmd: JoinSeat, actor: Actor, tx: Transaction) -> Joined:
         tx.uow.players.bind(cmd.game_id, cmd.seat, player.player_id)
         tx.uow.inbox.add(inbox.entry(player.player_id, cmd.game_id, cmd.seat, after, tx.now))
     return Joined(cmd.game_id, after.version, cmd.seat, token)
+
+
+def client_seed(tx: Transaction, state: rules.GameState) -> str | None:
+    """A drawn client seed for a seat of a fair game (None for other games)."""
+    return tx.dealer.client_seed() if state.fairness is not None else None
 
 
 def _preset(deal: DealInput) -> rules.PresetDeal:

@@ -31,7 +31,8 @@ def seat_bot(cmd: SeatBot, actor: Actor, tx: Transaction) -> Acted:
     assert cfg is not None
     if not 0 <= cmd.seat < cfg.players:
         raise SeatNotFoundError(f"this game has seats 0 to {cfg.players - 1}")
-    joined = rules.JoinSeat(cmd.seat, bot_name(cmd.level, cmd.seat), cmd.level)
+    seed = tx.dealer.client_seed() if game.state.fairness is not None else None
+    joined = rules.JoinSeat(cmd.seat, bot_name(cmd.level, cmd.seat), cmd.level, seed)
     after = tx.apply(cmd.game_id, game, joined, actor)
     return Acted(cmd.game_id, after.version, cmd.seat)
 
