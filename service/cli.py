@@ -9,8 +9,10 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from importlib import resources
 from pathlib import Path
 from types import FrameType
@@ -19,9 +21,12 @@ from uuid import UUID
 from service.adapters import migrate
 from service.adapters.embedded import EmbeddedPostgres
 from service.adapters.webhook_delivery import HttpSender
-from service.application.errors import GameNotFoundError
-from service.application.queries import games
-from service.bootstrap import build
+from service.application.commands import Context, ImportRecord
+from service.application.errors import GameNotFoundError, InvalidInputError
+from service.application.handlers import execute
+from service.application.identity import Operator
+from service.application.queries import games, records
+from service.bootstrap import Container, build
 from service.settings import Settings
 from service.web.app import openapi_yaml
 from service.worker import Worker, run_until_signalled
@@ -134,17 +139,33 @@ def worker() -> int:
             embedded.stop()
 
 
-def verify(game_ids: list[str], every: bool) -> int:
-    """Exit 0 when every game is intact, 1 when one is broken, 2 when one is not found."""
-    wanted = [_uuid(i) for i in game_ids]
+class _NotReadyError(Exception):
+    """The database does not answer or is not migrated (exit status 2)."""
+
+
+@contextmanager
+def _opened(command: str) -> Iterator[Container]:
+    """The service's container on ``DATABASE_URL`` (or the embedded server), migrated;
+    :class:`_NotReadyError` when the database is not ready."""
     settings = Settings.from_env()
     url, embedded = _database(settings)
     container = build(replace(settings, database_url=url))
     try:
         ready, why = container.health.ready()
         if not ready:
-            print(f"yokai verify: {why}", file=sys.stderr)
-            return 2
+            print(f"yokai {command}: {why}", file=sys.stderr)
+            raise _NotReadyError(why)
+        yield container
+    finally:
+        container.close()
+        if embedded is not None:
+            embedded.stop()
+
+
+def verify(game_ids: list[str], every: bool) -> int:
+    """Exit 0 when every game is intact, 1 when one is broken, 2 when one is not found."""
+    wanted = [_uuid(i) for i in game_ids]
+    with _opened("verify") as container:
         ids = games.game_ids(container.deps) if every else wanted
         broken = missing = 0
         for game_id in ids:
@@ -162,10 +183,47 @@ def verify(game_ids: list[str], every: bool) -> int:
         if every:
             print(f"{len(ids) - broken} of {len(ids)} games intact")
         return 1 if broken else 2 if missing else 0
-    finally:
-        container.close()
-        if embedded is not None:
-            embedded.stop()
+
+
+def export(since: str | None, status: str | None, output: str | None) -> int:
+    """Every game's record as NDJSON (as GET /v1/export), to ``output`` or stdout."""
+    start = None
+    if since is not None:
+        try:
+            start = datetime.fromisoformat(since)
+        except ValueError:
+            raise SystemExit(f"yokai export: --since {since!r} is not an ISO 8601 time") from None
+        if start.tzinfo is None:
+            raise SystemExit("yokai export: --since needs a time zone (e.g. 2026-11-24T00:00Z)")
+    with _opened("export") as container:
+        out = open(output, "w", encoding="utf-8") if output else sys.stdout  # noqa: SIM115
+        try:
+            count = 0
+            for item in records.export(container.deps, Operator(), status, start):
+                out.write(records.export_line(*item).decode())
+                count += 1
+        finally:
+            if output:
+                out.close()
+        print(f"yokai export: {count} games", file=sys.stderr)
+        return 0
+
+
+def import_record(path: str) -> int:
+    """Import one record file (text, as GET /record gives it): exit 0 with the new game's
+    id, 1 when it is refused (the reason names the line)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SystemExit(f"yokai import: {exc}") from None
+    with _opened("import") as container:
+        try:
+            done = execute(container.deps, ImportRecord(text), Context(Operator()))
+        except InvalidInputError as exc:
+            print(f"yokai import: {path}: {exc} ({exc.code})", file=sys.stderr)
+            return 1
+        print(f"game {done.result.game_id}: imported ({done.result.version} events)")
+        return 0
 
 
 def _uuid(text: str) -> UUID:
@@ -195,9 +253,22 @@ def main(argv: list[str] | None = None) -> int:
     p_verify = sub.add_parser("verify", help="check hash chains and replay stored games")
     p_verify.add_argument("game_ids", nargs="*", metavar="GAME_ID")
     p_verify.add_argument("--all", action="store_true", help="every game in the database")
+    p_export = sub.add_parser("export", help="write every game's record as NDJSON")
+    p_export.add_argument("--since", help="games that changed at or after this ISO 8601 time")
+    p_export.add_argument("--status", choices=["waiting", "passing", "playing", "finished"])
+    p_export.add_argument("--output", "-o", help="a file (default: standard output)")
+    p_import = sub.add_parser("import", help="import a finished game's hand record")
+    p_import.add_argument("file", help="a record as text (docs/record-format.md)")
     p_openapi = sub.add_parser("openapi", help="print the OpenAPI document (YAML)")
     p_openapi.add_argument("--output", "-o")
     args = parser.parse_args(argv)
+    try:
+        return _run(parser, args)
+    except _NotReadyError:
+        return 2
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "serve":
         return serve(args.host, args.port)
     if args.command == "worker":
@@ -208,6 +279,10 @@ def main(argv: list[str] | None = None) -> int:
         if bool(args.game_ids) == args.all:
             parser.error("give GAME_ID(s) or --all")
         return verify(args.game_ids, args.all)
+    if args.command == "export":
+        return export(args.since, args.status, args.output)
+    if args.command == "import":
+        return import_record(args.file)
     return openapi(args.output)
 
 

@@ -97,8 +97,24 @@ class PlayCard:
     card: str  # a card id
 
 
+@dataclass(frozen=True, slots=True)
+class ImportRecord:
+    """An operator brings in a finished game's hand record (docs/record-format.md)."""
+
+    text: str
+
+
 Command = (
-    CreateGame | JoinSeat | PassCards | PlayCard | CreatePlayer | SeatBot | Leave | Resign | Advance
+    CreateGame
+    | JoinSeat
+    | PassCards
+    | PlayCard
+    | CreatePlayer
+    | SeatBot
+    | Leave
+    | Resign
+    | Advance
+    | ImportRecord
 )
 
 

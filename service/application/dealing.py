@@ -66,8 +66,13 @@ def decide_and_deal(
 
 
 def _reveal_due(state: GameState) -> bool:
+    # An imported fair game (nothing sealed) reveals the seed its record gives.
+    f = state.fairness
     return (
-        state.phase is Phase.FINISHED and state.fairness is not None and state.server_seed is None
+        state.phase is Phase.FINISHED
+        and f is not None
+        and f.sealed is not None
+        and state.server_seed is None
     )
 
 

@@ -239,6 +239,18 @@ class GameIndex(Protocol):
         """Games newest first, strictly older than ``before`` (created_at, id)."""
         ...
 
+    def changed(
+        self,
+        *,
+        status: str | None,
+        since: datetime | None,
+        after: tuple[datetime, UUID] | None,
+        limit: int,
+    ) -> list[GameSummary]:
+        """Games by when they last changed, oldest first: at or after ``since``, and
+        strictly after ``after`` (updated_at, id)."""
+        ...
+
 
 class Credentials(Protocol):
     def add(self, game_id: UUID, seat: int, token_sha256: str, created_at: datetime) -> None:

@@ -190,11 +190,13 @@ def _create(state: GameState, cmd: CreateGame) -> tuple[Event, ...]:
         if problem:
             raise _refuse(Violation.INVALID_DEAL, f"deal {i}: {problem}")
     if cmd.fairness is not None:
-        if cmd.seed is not None or cmd.deals is not None:
+        # Dealt from its sealed seed; or, imported from a record (sealed None), from the
+        # recorded deals, which the revealed seed must then give (rules/fairness.py).
+        if cmd.seed is not None or (cmd.deals is None) != (cmd.fairness.sealed is not None):
             raise _refuse(
                 Violation.INVALID_OPTIONS, "a game with a seed or preset deals is not dealt fairly"
             )
-        if not _is_sha256(cmd.fairness.commitment) or cmd.fairness.sealed is None:
+        if not _is_sha256(cmd.fairness.commitment):
             raise _refuse(Violation.INVALID_OPTIONS, "a commitment is a SHA-256 in hex")
     return (
         GameCreated(

@@ -50,7 +50,11 @@ def _command_of(events: Sequence[Event], i: int) -> Command | None:
             # One command times out every late seat: its TurnTimedOut events come together.
             seats = []
             for later in events[i:]:
-                if not isinstance(later, TurnTimedOut) or later.outcome is not outcome:
+                if (
+                    not isinstance(later, TurnTimedOut)
+                    or later.outcome is not outcome
+                    or later.seat in seats
+                ):
                     break
                 seats.append(later.seat)
             return TimeOut(tuple(seats), outcome)

@@ -11,7 +11,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from service.application.identity import Operator, PlayerHolder, SeatHolder
 from service.bootstrap import Container, build
 from service.settings import MAX_BODY_BYTES, Settings
-from service.web import errors, games, live, ops, players, webhooks
+from service.web import errors, games, live, ops, players, records, webhooks
 from service.web.api import Api
 from service.web.http import Services, check_body_size, principal, request_id
 from service.web.ratelimit import RateLimiter
@@ -72,6 +72,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     api.register_blueprint(live.blp)
     api.register_blueprint(ops.blp)
     api.register_blueprint(webhooks.blp)
+    api.register_blueprint(records.blp)
     errors.register(app)
 
     limiter = RateLimiter(settings.rate_limit) if settings.rate_limit else None

@@ -197,6 +197,18 @@ class StreamQuerySchema(ma.Schema):
     )
 
 
+class ExportQuerySchema(ma.Schema):
+    status = fields.String(validate=validate.OneOf(STATUSES), metadata={"enum": STATUSES})
+    since = fields.AwareDateTime(
+        format="iso",
+        metadata={"description": "games that changed at or after this time (RFC 3339)"},
+    )
+
+
+class ImportSchema(ma.Schema):
+    record = fields.String(required=True, metadata={"description": "the record's text"})
+
+
 class GamesQuerySchema(ma.Schema):
     status = fields.String(validate=validate.OneOf(STATUSES))
     cursor = fields.String(validate=validate.Length(min=1, max=200))
@@ -317,6 +329,60 @@ class GameViewSchema(ma.Schema):
     )
     clock = fields.Nested(ClockViewSchema, allow_none=True)
     fairness = fields.Nested(FairnessSchema)
+
+
+class RecordSeatSchema(ma.Schema):
+    name = fields.String(allow_none=True)
+    bot = fields.String(allow_none=True)
+    client_seed = fields.String(allow_none=True)
+
+
+class RecordFairnessSchema(ma.Schema):
+    algorithm = fields.String()
+    commitment = fields.String(allow_none=True)
+    server_seed = fields.String(allow_none=True)
+
+
+class RecordMoveSchema(ma.Schema):
+    type = fields.String(metadata={"enum": ["pass", "play", "leave", "resign", "timeout"]})
+    seat = fields.Integer(metadata={"description": "pass, play, leave, resign"})
+    seats = fields.List(fields.Integer(), metadata={"description": "timeout"})
+    cards = fields.List(fields.String(allow_none=True), metadata={"description": "pass"})
+    card = fields.String(metadata={"description": "play"})
+    bot = fields.String(metadata={"description": "leave"})
+    outcome = fields.String(metadata={"description": "timeout"})
+
+
+class RecordResultSchema(ma.Schema):
+    reason = fields.String(metadata=_values(RoundEndReason))
+    winners = fields.List(fields.Integer())
+    points = fields.List(fields.Integer())
+    bosses = fields.List(fields.String())
+
+
+class RecordRoundSchema(ma.Schema):
+    number = fields.Integer()
+    hands = fields.List(
+        fields.List(fields.String()), metadata={"description": "by seat; null: hidden"}
+    )
+    trump = fields.String(allow_none=True)
+    moves = fields.List(fields.Nested(RecordMoveSchema))
+    tricks = fields.List(fields.Integer(), metadata={"description": "each trick's winner"})
+    result = fields.Nested(RecordResultSchema, allow_none=True)
+
+
+class HandRecordSchema(ma.Schema):
+    format = fields.String(metadata={"enum": ["yokai-record-1"]})
+    players = fields.Integer()
+    scoring = fields.String()
+    variant = fields.String()
+    clock = fields.Nested(ClockViewSchema, allow_none=True)
+    seats = fields.List(fields.Nested(RecordSeatSchema))
+    fairness = fields.Nested(RecordFairnessSchema)
+    status = fields.String(metadata={"enum": STATUSES})
+    winners = fields.List(fields.Integer(), allow_none=True)
+    scores = fields.List(fields.Integer())
+    rounds = fields.List(fields.Nested(RecordRoundSchema))
 
 
 class PassViewSchema(ma.Schema):
@@ -533,6 +599,11 @@ _ALWAYS_PRESENT: tuple[type[ma.Schema], ...] = (
     SeatSummarySchema,
     ClockViewSchema,
     FairnessSchema,
+    RecordSeatSchema,
+    RecordFairnessSchema,
+    RecordResultSchema,
+    RecordRoundSchema,
+    HandRecordSchema,
     PlayedCardSchema,
     TrickSchema,
     RoundSchema,
@@ -563,6 +634,7 @@ _ALWAYS_PRESENT: tuple[type[ma.Schema], ...] = (
 for _schema in _ALWAYS_PRESENT:
     for _field in _schema._declared_fields.values():
         _field.required = True
+RecordMoveSchema._declared_fields["type"].required = True
 for _name in ("type", "title", "status", "detail", "code", "request_id"):
     ProblemSchema._declared_fields[_name].required = True
 HealthSchema._declared_fields["status"].required = True

@@ -523,6 +523,24 @@ class FakeGameIndex:
         games.sort(key=lambda g: (g.created_at, g.id), reverse=True)
         return games[:limit]
 
+    def changed(
+        self,
+        *,
+        status: str | None,
+        since: datetime | None,
+        after: tuple[datetime, UUID] | None,
+        limit: int,
+    ) -> list[GameSummary]:
+        games = [
+            g
+            for g in self._visible().values()
+            if (status is None or g.status == status)
+            and (since is None or g.updated_at >= since)
+            and (after is None or (g.updated_at, g.id) > after)
+        ]
+        games.sort(key=lambda g: (g.updated_at, g.id))
+        return games[:limit]
+
     def _visible(self) -> dict[UUID, GameSummary]:
         return {**self._uow.base().games, **self._uow.staged.games}
 

@@ -71,6 +71,29 @@ class SqlGameIndex:
     def ids(self) -> list[UUID]:
         return [r[0] for r in self._session.fetch("SELECT id FROM games ORDER BY created_at")]
 
+    def changed(
+        self,
+        *,
+        status: str | None,
+        since: datetime | None,
+        after: tuple[datetime, UUID] | None,
+        limit: int,
+    ) -> list[GameSummary]:
+        conditions: list[str] = []
+        params: list[Any] = []
+        if status is not None:
+            conditions.append("status = %s")
+            params.append(status)
+        if since is not None:
+            conditions.append("updated_at >= %s")
+            params.append(since)
+        if after is not None:
+            conditions.append("(updated_at, id) > (%s, %s)")
+            params.extend(after)
+        where = f"WHERE {' AND '.join(conditions)} " if conditions else ""
+        sql = f"SELECT {_GAME_COLUMNS} FROM games {where}ORDER BY updated_at, id LIMIT %s"
+        return [_summary(r) for r in self._session.fetch(sql, [*params, limit])]
+
 
 class SqlCredentials:
     def __init__(self, session: Session) -> None:

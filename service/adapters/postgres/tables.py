@@ -41,6 +41,7 @@ games = Table(
     Column("version", Integer, nullable=False),
     Index("games_newest", "created_at", "id"),
     Index("games_status_newest", "status", "created_at", "id"),
+    Index("games_by_change", "updated_at", "id"),
 )
 
 events = Table(

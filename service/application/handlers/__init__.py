@@ -13,6 +13,7 @@ from service.application.commands import (
     Context,
     CreateGame,
     CreatePlayer,
+    ImportRecord,
     JoinSeat,
     Leave,
     PassCards,
@@ -21,7 +22,7 @@ from service.application.commands import (
     SeatBot,
 )
 from service.application.deps import Deps
-from service.application.handlers import games, play, players, seats, worker
+from service.application.handlers import games, imports, play, players, seats, worker
 from service.application.results import (
     Acted,
     Advanced,
@@ -42,11 +43,12 @@ HANDLERS: dict[type[Command], idempotency.Registered] = {
     Leave: idempotency.Registered(seats.authorize_seat_command, seats.leave),
     Resign: idempotency.Registered(seats.authorize_seat_command, seats.resign),
     Advance: idempotency.Registered(worker.authorize_advance, worker.advance),
+    ImportRecord: idempotency.Registered(imports.authorize_import, imports.import_record),
 }
 
 
 @overload
-def execute(deps: Deps, command: CreateGame, ctx: Context) -> Executed[Created]: ...
+def execute(deps: Deps, command: CreateGame | ImportRecord, ctx: Context) -> Executed[Created]: ...
 @overload
 def execute(deps: Deps, command: JoinSeat, ctx: Context) -> Executed[Joined]: ...
 @overload

@@ -1,0 +1,66 @@
+"""Importing a hand record: a new game whose events replay the recorded one through the
+rules' own commands, in one transaction (nothing is created when any line fails)."""
+
+from __future__ import annotations
+
+from uuid import UUID, uuid4
+
+from service import rules
+from service.application import handrecord
+from service.application.cache import Loaded
+from service.application.codec import decode
+from service.application.commands import ImportRecord
+from service.application.errors import InvalidInputError
+from service.application.identity import Principal, require_operator
+from service.application.ports import Actor, ActorKind
+from service.application.results import Created
+from service.application.transaction import Transaction
+
+
+def authorize_import(cmd: ImportRecord, principal: Principal) -> Actor:
+    require_operator(principal)
+    return Actor(ActorKind.OPERATOR)
+
+
+def _refused(error: handrecord.RecordError, code: str) -> InvalidInputError:
+    return InvalidInputError(str(error), code=code)
+
+
+def import_record(cmd: ImportRecord, actor: Actor, tx: Transaction) -> Created:
+    """422 ``invalid_record`` for text that is not a complete record, ``illegal_move``
+    for a move the rules refuse, ``record_mismatch`` for a result the rules do not give;
+    each names the line."""
+    try:
+        record = handrecord.parse(cmd.text)
+        replay = handrecord.replay_of(record)
+    except handrecord.RecordError as exc:
+        raise _refused(exc, "invalid_record") from None
+    game_id = uuid4()
+    first = record.rounds[0].line if record.rounds else 1
+    after = _step(tx, game_id, tx.new_game(), replay.create, actor, first)
+    for join in replay.joins:
+        after = _step(tx, game_id, after, join, actor, first)
+    for line, command in replay.moves:
+        after = _step(tx, game_id, after, command, actor, line)
+    if replay.reveal is not None:
+        after = _step(tx, game_id, after, replay.reveal, actor, record.lines.get("ServerSeed", 1))
+    events = [decode(row) for row in tx.appended[game_id]]
+    problem = handrecord.mismatch(record, handrecord.build(events, after.state, rules.OPERATOR))
+    if problem is not None:
+        raise _refused(problem, "record_mismatch")
+    unfair = rules.unfair_deal(events)
+    if unfair is not None:
+        line = record.lines.get("ServerSeed", 1)
+        raise _refused(handrecord.RecordError(line, unfair[1]), "record_mismatch")
+    tx.flush()
+    return Created(game_id, after.version)
+
+
+def _step(
+    tx: Transaction, game_id: UUID, game: Loaded, command: rules.Command, actor: Actor, line: int
+) -> Loaded:
+    try:
+        return tx.decide(game_id, game, command, actor)
+    except rules.RuleViolationError as exc:
+        error = handrecord.RecordError(line, f"the rules refuse it ({exc.code}): {exc.detail}")
+        raise _refused(error, "illegal_move") from None

@@ -1,0 +1,215 @@
+"""Hand records over HTTP (API.md "Hand records", docs/record-format.md): each viewer's
+record, the operators' import (one transaction, a refusal naming the line) and their
+NDJSON export."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import pytest
+
+from service import cli
+from service.application.queries.games import verify
+from tests.support.api import OPERATOR, Api, Game, bearer
+from tests.support.postgres import AppUnderTest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "verify_deals.py"
+TEXT = {"Content-Type": "text/plain"}
+
+
+def finished(api: Api, players: int = 4, seed: int = 3, **body: object) -> Game:
+    game = api.start(players, **body)
+    for _ in api.play_out(game, random.Random(seed)):
+        pass
+    return game
+
+
+def record(api: Api, game_id: str, **headers: str) -> str:
+    r = api.get(f"/v1/games/{game_id}/record", **headers)
+    assert r.status_code == 200, r.get_json()
+    assert r.mimetype == "text/plain"
+    return r.get_data(as_text=True)
+
+
+def import_(api: Api, body: str, **headers: str) -> tuple[int, dict[str, object]]:
+    r = api.client.post(
+        "/v1/games/import", data=body.encode(), headers={**OPERATOR, **TEXT, **headers}
+    )
+    return r.status_code, r.get_json()
+
+
+def games_count(sql: Any) -> int:
+    return int(sql("SELECT count(*) FROM games")[0][0])
+
+
+@pytest.mark.parametrize(
+    ("players", "variant", "scoring"),
+    [(3, "standard", "advanced"), (4, "standard", "basic"), (4, "seven_followers", "basic")],
+)
+def test_an_exported_record_imports_to_a_game_with_the_same_record(
+    suite_app: AppUnderTest, api: Api, players: int, variant: str, scoring: str
+) -> None:
+    game = finished(api, players, variant=variant, scoring=scoring)
+    original = record(api, game.id, **OPERATOR)
+    assert record(api, game.id) == original  # after the end, the public sees all
+    status, body = import_(api, original)
+    assert status == 201, body
+    new_id = str(body["id"])
+    assert record(api, new_id, **OPERATOR) == original
+    old_view, new_view = api.public(game.id), api.public(new_id)
+    for key in ("status", "scores", "rounds", "winner", "seals", "seats", "fairness"):
+        assert new_view[key] == old_view[key], key
+    assert verify(suite_app.container.deps, UUID(new_id)).intact
+    audit = api.get(f"/v1/games/{new_id}/audit?limit=1000", **OPERATOR).get_json()["events"]
+    # The operator's commands; the deals (the record's) and the reveal by the system.
+    assert {e["actor"]["kind"] for e in audit} == {"operator", "system"}
+
+
+def test_a_record_shows_each_viewer_only_what_it_may_see(api: Api) -> None:
+    game = api.start(4)
+    rng = random.Random(8)
+    for _ in range(6):  # the passes and a few plays
+        api.act_randomly(game, rng)
+    public = record(api, game.id)
+    assert "Deal 0: ?" in public and "Deal 3: ?" in public
+    assert "ServerSeed" not in public
+    seat1 = record(api, game.id, **game.seat_headers(1))
+    dealt = next(
+        e
+        for e in api.get(f"/v1/games/{game.id}/audit", **OPERATOR).get_json()["events"]
+        if e["type"] == "RoundDealt"
+    )
+    assert f"Deal 1: {' '.join(dealt['data']['hands'][1])}" in seat1
+    assert "Deal 0: ?" in seat1 and "Deal 2: ?" in seat1
+    js = api.get(f"/v1/games/{game.id}/record", **game.seat_headers(1), Accept="application/json")
+    assert js.mimetype == "application/json"
+    hands = js.get_json()["rounds"][0]["hands"]
+    assert hands[1] == dealt["data"]["hands"][1] and hands[0] is None
+    assert api.get(f"/v1/games/{game.id}/record", **bearer("nope")).status_code == 401
+    assert api.get("/v1/games/00000000-0000-4000-8000-000000000000/record").status_code == 404
+
+
+def test_a_fair_games_record_lets_anyone_check_its_deals(api: Api, tmp_path: Path) -> None:
+    game = finished(api, 3, seed=4)
+    view = tmp_path / "view.json"
+    view.write_text(json.dumps(api.public(game.id)))
+    js = api.get(f"/v1/games/{game.id}/record", Accept="application/json").get_json()
+    rec = tmp_path / "record.json"
+    rec.write_text(json.dumps(js))
+    checked = subprocess.run(
+        [sys.executable, "-I", str(SCRIPT), str(view), "--record", str(rec)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stderr
+
+
+def _replace_line(body: str, prefix: str, new: str) -> tuple[str, int]:
+    lines = body.splitlines()
+    n = next(i for i, line in enumerate(lines) if line.startswith(prefix))
+    lines[n] = new
+    return "\n".join(lines) + "\n", n + 1
+
+
+def test_a_bad_record_is_refused_naming_its_line_and_creates_nothing(api: Api, sql: object) -> None:
+    game = finished(api, 4, seed=9)
+    good = record(api, game.id, **OPERATOR)
+    trick = next(line for line in good.splitlines() if line.startswith("Trick 1:"))
+    head, plays = trick.split(": ", 1)
+    first, second, *rest = plays.split(", ")
+    # Two plays of trick 1 swapped: the second seat plays before its turn.
+    swapped = f"{head}: {', '.join([second, first, *rest])}"
+    illegal, illegal_line = _replace_line(good, "Trick 1:", swapped)
+    unknown, unknown_line = _replace_line(good, "Trump:", "Trump: green-99")
+    lied, lied_line = _replace_line(
+        good, "[Scores", '[Scores "9 9"]' if "[Winners" in good else '[Scores "0 0"]'
+    )
+    cases = [
+        ("this is not a record", "invalid_record", 1),
+        (unknown, "invalid_record", unknown_line),
+        (illegal, "illegal_move", illegal_line),
+        (lied, "record_mismatch", lied_line),
+        (good[: len(good) // 2], None, None),  # truncated: refused, whatever it hits first
+    ]
+    before = games_count(sql)
+    for body, code, line in cases:
+        status, problem = import_(api, body)
+        assert status == 422, problem
+        if code is not None:
+            assert problem["code"] == code, problem
+            assert str(problem["detail"]).startswith(f"line {line}:"), problem
+    assert games_count(sql) == before
+
+
+def test_only_operators_import(api: Api) -> None:
+    game = finished(api, 3, seed=2)
+    body = record(api, game.id)
+    r = api.client.post("/v1/games/import", data=body, headers=TEXT)
+    assert r.status_code == 401
+    r = api.client.post("/v1/games/import", data=body, headers={**TEXT, **game.seat_headers(0)})
+    assert r.status_code == 403
+    r = api.client.post("/v1/games/import", json={"record": body}, headers=OPERATOR)
+    assert r.status_code == 201, r.get_json()
+    r = api.client.post(
+        "/v1/games/import", data=b"x", headers={**OPERATOR, "Content-Type": "image/png"}
+    )
+    assert r.status_code == 415
+
+
+def test_the_export_streams_one_record_per_line_since_a_time(api: Api) -> None:
+    start = datetime.now(UTC) - timedelta(seconds=1)
+    game = finished(api, 3, seed=6)
+    since = quote(start.isoformat())
+    r = api.get(f"/v1/export?status=finished&since={since}", **OPERATOR)
+    assert r.status_code == 200 and r.mimetype == "application/x-ndjson"
+    lines = [json.loads(x) for x in r.get_data(as_text=True).splitlines()]
+    mine = [x for x in lines if x["id"] == game.id]
+    assert len(mine) == 1 and mine[0]["record"]["status"] == "finished"
+    stamps = [x["updated_at"] for x in lines]
+    assert stamps == sorted(stamps)
+    assert all(x["record"]["status"] == "finished" for x in lines)
+    later = quote((datetime.now(UTC) + timedelta(hours=1)).isoformat())
+    assert api.get(f"/v1/export?since={later}", **OPERATOR).get_data() == b""
+    for bad in ("yesterday", "2026-11-24T00:00:00"):  # not a time; no time zone
+        assert api.get(f"/v1/export?since={bad}", **OPERATOR).status_code == 422
+    assert api.get("/v1/export").status_code == 401
+    assert api.get("/v1/export", **game.seat_headers(0)).status_code == 403
+
+
+def test_yokai_export_and_yokai_import(
+    api: Api,
+    database_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The operators' CLI: export to a file, take one record out, import it again."""
+    game = finished(api, 4, seed=12, variant="seven_followers_short")
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    out = tmp_path / "export.ndjson"
+    since = (datetime.now(UTC) - timedelta(minutes=5)).isoformat()
+    assert cli.main(["export", "--since", since, "--status", "finished", "-o", str(out)]) == 0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert game.id in {x["id"] for x in lines}
+    recorded = tmp_path / "game.txt"
+    recorded.write_text(record(api, game.id, **OPERATOR))
+    capsys.readouterr()
+    assert cli.main(["import", str(recorded)]) == 0
+    new_id = capsys.readouterr().out.split()[1].rstrip(":")
+    assert record(api, new_id, **OPERATOR) == recorded.read_text()
+    broken = tmp_path / "broken.txt"
+    broken.write_text(recorded.read_text().replace("Trump: none", "Trump: nothing", 1))
+    assert cli.main(["import", str(broken)]) == 1
+    assert "invalid_record" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["export", "--since", "2026-11-24"])  # no time zone
