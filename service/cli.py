@@ -20,6 +20,7 @@ from uuid import UUID
 
 from service.adapters import migrate
 from service.adapters.embedded import EmbeddedPostgres
+from service.adapters.postgres import roles
 from service.adapters.webhook_delivery import HttpSender
 from service.application.commands import Context, ImportRecord
 from service.application.errors import GameNotFoundError, InvalidInputError
@@ -44,13 +45,34 @@ def _gunicorn_conf() -> Path:
 GUNICORN_CONF = _gunicorn_conf()
 
 
+EMBEDDED_APP_ROLE = "yokai_app"
+
+
 def _database(settings: Settings) -> tuple[str, EmbeddedPostgres | None]:
-    """DATABASE_URL, or an embedded server started in the data folder."""
+    """The service's DATABASE_URL; or, when it is unset, an embedded server started in
+    the data folder, migrated, with the service's own role (least privilege) set up."""
     if settings.database_url:
         return settings.database_url, None
     embedded = EmbeddedPostgres(settings.data_dir.resolve())
     print(f"yokai: DATABASE_URL unset: embedded PostgreSQL in {embedded.data_dir}", flush=True)
-    return embedded.start(), embedded
+    owner = embedded.start()
+    try:
+        migrate.upgrade(owner)
+        # Local socket, trust authentication: the role needs no password.
+        return roles.grant_app_role(owner, EMBEDDED_APP_ROLE), embedded
+    except BaseException:
+        embedded.stop()
+        raise
+
+
+def _migrate(settings: Settings, url: str) -> None:
+    """Migrate as the tables' owner; then grant the service's role (YOKAI_APP_ROLE) what
+    it needs of any new table."""
+    owner = settings.migration_database_url or url
+    migrate.upgrade(owner)
+    if settings.app_role:  # made if need be, its password set when given
+        password = os.environ.get("YOKAI_APP_ROLE_PASSWORD") or None
+        roles.grant_app_role(owner, settings.app_role, password)
 
 
 def serve(host: str, port: int) -> int:
@@ -61,7 +83,7 @@ def serve(host: str, port: int) -> int:
     url, embedded = _database(settings)
     worker: subprocess.Popen[bytes] | None = None
     try:
-        migrate.upgrade(url)
+        _migrate(settings, url)
         env = {**os.environ, "DATABASE_URL": url}
         command = [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}"]
         if GUNICORN_CONF.exists():
@@ -103,7 +125,7 @@ def migrate_only() -> int:
     settings = Settings.from_env()
     url, embedded = _database(settings)
     try:
-        migrate.upgrade(url)
+        _migrate(settings, url)
         print(f"yokai migrate: at {migrate.head_revision(url)}", flush=True)
         return 0
     finally:
@@ -226,6 +248,31 @@ def import_record(path: str) -> int:
         return 0
 
 
+def create_app_role(role: str, password_env: str | None) -> int:
+    """Create (or update) the service's role as the tables' owner and print the
+    DATABASE_URL the service should use."""
+    settings = Settings.from_env()
+    owner = settings.migration_database_url or settings.database_url
+    if not owner:
+        print(
+            "yokai db create-app-role: set YOKAI_MIGRATION_DATABASE_URL (or DATABASE_URL) "
+            "to the tables' owner",
+            file=sys.stderr,
+        )
+        return 2
+    password = os.environ.get(password_env) if password_env else roles.new_password()
+    if not password:
+        print(f"yokai db create-app-role: {password_env} is empty", file=sys.stderr)
+        return 2
+    try:
+        url = roles.grant_app_role(owner, role, password)
+    except ValueError as exc:
+        print(f"yokai db create-app-role: {exc}", file=sys.stderr)
+        return 2
+    print(url)
+    return 0
+
+
 def _uuid(text: str) -> UUID:
     try:
         return UUID(text)
@@ -259,6 +306,16 @@ def main(argv: list[str] | None = None) -> int:
     p_export.add_argument("--output", "-o", help="a file (default: standard output)")
     p_import = sub.add_parser("import", help="import a finished game's hand record")
     p_import.add_argument("file", help="a record as text (docs/record-format.md)")
+    p_db = sub.add_parser("db", help="database administration")
+    db_sub = p_db.add_subparsers(dest="db_command", required=True)
+    p_role = db_sub.add_parser(
+        "create-app-role",
+        help="create the service's least-privilege role; print its DATABASE_URL",
+    )
+    p_role.add_argument("role", nargs="?", default="yokai_app")
+    p_role.add_argument(
+        "--password-env", metavar="VAR", help="take the password from this variable"
+    )
     p_openapi = sub.add_parser("openapi", help="print the OpenAPI document (YAML)")
     p_openapi.add_argument("--output", "-o")
     args = parser.parse_args(argv)
@@ -283,6 +340,8 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return export(args.since, args.status, args.output)
     if args.command == "import":
         return import_record(args.file)
+    if args.command == "db":
+        return create_app_role(args.role, args.password_env)
     return openapi(args.output)
 
 

@@ -48,6 +48,10 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
 @dataclass(frozen=True)
 class Settings:
     database_url: str | None = None
+    # The tables' owner, for migrations (default: DATABASE_URL); the service itself runs
+    # as DATABASE_URL's role, which should be YOKAI_APP_ROLE (docs/security.md).
+    migration_database_url: str | None = None
+    app_role: str | None = None
     operator_token: str | None = None
     data_dir: Path = field(default_factory=default_data_dir)
     rate_limit: str = "600 per minute"
@@ -72,6 +76,8 @@ class Settings:
         env = os.environ if env is None else env
         return cls(
             database_url=env.get("DATABASE_URL") or None,
+            migration_database_url=env.get("YOKAI_MIGRATION_DATABASE_URL") or None,
+            app_role=env.get("YOKAI_APP_ROLE") or None,
             operator_token=env.get("YOKAI_OPERATOR_TOKEN") or None,
             data_dir=Path(env["YOKAI_DATA_DIR"])
             if env.get("YOKAI_DATA_DIR")

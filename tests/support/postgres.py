@@ -28,6 +28,7 @@ from sqlalchemy.engine import make_url
 
 from service.adapters import migrate
 from service.adapters.embedded import EmbeddedPostgres
+from service.adapters.postgres import roles
 from service.adapters.postgres.engine import sqlalchemy_url
 from service.bootstrap import Container, build
 from service.settings import Settings
@@ -70,10 +71,21 @@ def database_url(server_url: str) -> str:
     return url
 
 
+SUITE_APP_ROLE = "yokai_suite_app"
+
+
 @pytest.fixture(scope="session")
-def settings(database_url: str) -> Settings:
+def app_database_url(database_url: str) -> str:
+    """The suite's database as the service's least-privilege role (docs/security.md):
+    the service under test runs as it, as in production; ``database_url`` (the owner, a
+    superuser) stays for the tests' own SQL."""
+    return roles.grant_app_role(database_url, SUITE_APP_ROLE)
+
+
+@pytest.fixture(scope="session")
+def settings(app_database_url: str) -> Settings:
     return Settings(
-        database_url=database_url,
+        database_url=app_database_url,
         operator_token=OPERATOR_TOKEN,
         rate_limit="",
         fairness_key=os.environ["YOKAI_FAIRNESS_KEY"],  # tests/conftest.py
