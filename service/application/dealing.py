@@ -78,6 +78,8 @@ def _reveal_due(state: GameState) -> bool:
 
 def _fair_deal(game_id: UUID, state: GameState, number: int, dealer: Dealer) -> DealRound:
     assert state.config is not None and state.fairness is not None
+    if state.fairness.sealed is None:  # imported: dealt only what its record holds
+        raise DealerError(f"round {number} has no recorded deal")
     seeds = tuple(s for s in state.client_seeds if s is not None)
     if len(seeds) != state.config.players:  # pragma: no cover - every join gives one
         raise DealerError("a fair game's seat has no client seed")

@@ -213,3 +213,24 @@ def test_yokai_export_and_yokai_import(
     assert "invalid_record" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         cli.main(["export", "--since", "2026-11-24"])  # no time zone
+
+
+@pytest.mark.parametrize("operator", [False, True], ids=["fair", "operator"])
+def test_a_record_that_stops_before_the_game_does_is_refused(
+    api: Api, sql: Any, operator: bool
+) -> None:
+    """The record's last round is cut off: the replay reaches a deal the record does not
+    hold, and is refused there (no deal is made up), creating nothing."""
+    for n in range(40):
+        game = api.start(3, scoring="advanced", **({"seed": 77 + n} if operator else {}))
+        for _ in api.play_out(game, random.Random(n)):
+            pass
+        if len(api.public(game.id)["rounds"]) >= 2:
+            break
+    good = record(api, game.id, **OPERATOR)
+    last = good.rindex("\nRound ")
+    before = games_count(sql)
+    status, problem = import_(api, good[: last + 1])
+    assert (status, problem["code"]) == (422, "invalid_record"), problem
+    assert "does not hold" in str(problem["detail"])
+    assert games_count(sql) == before

@@ -10,6 +10,7 @@ from service.application import handrecord
 from service.application.cache import Loaded
 from service.application.codec import decode
 from service.application.commands import ImportRecord
+from service.application.dealing import DealerError
 from service.application.errors import InvalidInputError
 from service.application.identity import Principal, require_operator
 from service.application.ports import Actor, ActorKind
@@ -42,6 +43,9 @@ def import_record(cmd: ImportRecord, actor: Actor, tx: Transaction) -> Created:
         after = _step(tx, game_id, after, join, actor, first)
     for line, command in replay.moves:
         after = _step(tx, game_id, after, command, actor, line)
+        dealt = after.state.round.number if after.state.round is not None else 0
+        if dealt > len(record.rounds):
+            raise _refused(_short(line, dealt), "invalid_record")
     if replay.reveal is not None:
         after = _step(tx, game_id, after, replay.reveal, actor, record.lines.get("ServerSeed", 1))
     events = [decode(row) for row in tx.appended[game_id]]
@@ -61,6 +65,15 @@ def _step(
 ) -> Loaded:
     try:
         return tx.decide(game_id, game, command, actor)
+    except DealerError:  # a fair game's next round, not in the record
+        number = len(game.state.results) + 1
+        raise _refused(_short(line, number), "invalid_record") from None
     except rules.RuleViolationError as exc:
         error = handrecord.RecordError(line, f"the rules refuse it ({exc.code}): {exc.detail}")
         raise _refused(error, "illegal_move") from None
+
+
+def _short(line: int, number: int) -> handrecord.RecordError:
+    return handrecord.RecordError(
+        line, f"the game goes on to round {number}, which the record does not hold"
+    )
