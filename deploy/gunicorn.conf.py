@@ -14,6 +14,8 @@ import os
 import signal
 import threading
 
+from service.logs import gunicorn_logconfig
+
 workers = int(os.environ.get("YOKAI_WORKERS", str(multiprocessing.cpu_count())))
 worker_class = os.environ.get("YOKAI_WORKER_CLASS", "gevent")
 # Open connections per worker (streams included); gthread workers use threads instead.
@@ -22,9 +24,12 @@ threads = int(os.environ.get("YOKAI_THREADS", "4"))
 timeout = 30
 graceful_timeout = 20
 keepalive = 5
-accesslog = "-"
+# The app logs one JSON line per request itself (service/logs.py); gunicorn's own lines
+# go out in the same format, and its access log stays off.
+accesslog = None
 errorlog = "-"
 loglevel = os.environ.get("YOKAI_LOG_LEVEL", "info").lower()
+logconfig_dict = gunicorn_logconfig(loglevel.upper(), os.environ.get("YOKAI_LOG_FORMAT", "json"))
 # Request line and headers stay small; bodies are capped at 64 KiB by the app itself.
 limit_request_line = 8190
 limit_request_fields = 100
@@ -55,3 +60,10 @@ def post_worker_init(worker):  # type: ignore[no-untyped-def]
             previous(signum, frame)
 
     signal.signal(signal.SIGTERM, on_term)
+
+
+def child_exit(server, worker):  # type: ignore[no-untyped-def]
+    """A worker is gone: its live gauges (open streams, connections) stop counting."""
+    from service.metrics import process_exited  # noqa: PLC0415 - not in the master early
+
+    process_exited(worker.pid)

@@ -10,6 +10,7 @@ from service.adapters.fairness import SeedVault
 from service.adapters.migrate import DatabaseHealth
 from service.adapters.postgres.engine import make_engine
 from service.adapters.postgres.listener import Listener
+from service.adapters.postgres.stats import SqlStats
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
 from service.adapters.system import ShufflingDealer, SystemClock
 from service.adapters.webhook_delivery import AddressPolicy
@@ -28,6 +29,7 @@ class Container:
     health: DatabaseHealth
     engine: Engine
     listener: Listener
+    stats: SqlStats
 
     def close(self) -> None:
         self.listener.stop()
@@ -68,4 +70,5 @@ def build(
         recent=recent,
         webhook_urls=AddressPolicy(allow_private=settings.webhook_allow_private),
     )
-    return Container(deps, DatabaseHealth(engine, settings.database_url), engine, listener)
+    health = DatabaseHealth(engine, settings.database_url)
+    return Container(deps, health, engine, listener, SqlStats(engine))

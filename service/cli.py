@@ -6,9 +6,11 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -18,6 +20,7 @@ from pathlib import Path
 from types import FrameType
 from uuid import UUID
 
+from service import logs
 from service.adapters import migrate
 from service.adapters.embedded import EmbeddedPostgres
 from service.adapters.postgres import roles
@@ -28,6 +31,7 @@ from service.application.handlers import execute
 from service.application.identity import Operator
 from service.application.queries import games, records
 from service.bootstrap import Container, build
+from service.metrics import MULTIPROC_ENV
 from service.settings import Settings
 from service.web.app import openapi_yaml
 from service.worker import Worker, run_until_signalled
@@ -45,6 +49,8 @@ def _gunicorn_conf() -> Path:
 GUNICORN_CONF = _gunicorn_conf()
 
 
+log = logging.getLogger("yokai.cli")
+
 EMBEDDED_APP_ROLE = "yokai_app"
 
 
@@ -54,7 +60,7 @@ def _database(settings: Settings) -> tuple[str, EmbeddedPostgres | None]:
     if settings.database_url:
         return settings.database_url, None
     embedded = EmbeddedPostgres(settings.data_dir.resolve())
-    print(f"yokai: DATABASE_URL unset: embedded PostgreSQL in {embedded.data_dir}", flush=True)
+    log.info("DATABASE_URL unset: embedded PostgreSQL in %s", embedded.data_dir)
     owner = embedded.start()
     try:
         migrate.upgrade(owner)
@@ -80,11 +86,18 @@ def serve(host: str, port: int) -> int:
     beside it; signals are passed on to both, and the worker is stopped when gunicorn
     ends."""
     settings = Settings.from_env()
+    logs.configure(settings.log_level, settings.log_format)
     url, embedded = _database(settings)
     worker: subprocess.Popen[bytes] | None = None
+    # One folder of metrics for this instance's processes (service/metrics.py), fresh:
+    # files of processes of an earlier run would count again.
+    own_metrics = not os.environ.get(MULTIPROC_ENV)
+    metrics_dir = tempfile.mkdtemp(prefix="yokai-metrics-") if own_metrics else None
     try:
         _migrate(settings, url)
         env = {**os.environ, "DATABASE_URL": url}
+        if metrics_dir is not None:
+            env[MULTIPROC_ENV] = metrics_dir
         command = [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}"]
         if GUNICORN_CONF.exists():
             command += ["--config", str(GUNICORN_CONF)]
@@ -106,6 +119,8 @@ def serve(host: str, port: int) -> int:
             _stop(worker)
         if embedded is not None:
             embedded.stop()
+        if metrics_dir is not None:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
 
 
 def _stop(process: subprocess.Popen[bytes], grace: float = 30.0) -> None:
@@ -136,9 +151,7 @@ def migrate_only() -> int:
 def worker() -> int:
     """Run the worker until SIGTERM/SIGINT (see service/worker.py)."""
     settings = Settings.from_env()
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    logs.configure(settings.log_level, settings.log_format)
     url, embedded = _database(settings)
     container = build(replace(settings, database_url=url))
     try:

@@ -45,6 +45,13 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
     return value
 
 
+def _choice(env: Mapping[str, str], name: str, options: tuple[str, ...]) -> str:
+    raw = env.get(name) or options[0]
+    if raw not in options:
+        raise ValueError(f"{name} must be one of {', '.join(options)}, not {raw!r}")
+    return raw
+
+
 @dataclass(frozen=True)
 class Settings:
     database_url: str | None = None
@@ -59,6 +66,8 @@ class Settings:
     db_pool_size: int = 5
     state_cache_size: int = 2048
     log_level: str = "INFO"
+    log_format: str = "json"  # or text
+    metrics_allow: str = "127.0.0.1/32,::1/128"  # who may read /metrics without a token
     streams_per_token: int = 16  # open streams and waiting long-polls, per process
     streams_per_address: int = 512
     keepalive_seconds: float = 15.0
@@ -87,6 +96,8 @@ class Settings:
             db_pool_size=_int(env, "YOKAI_DB_POOL_SIZE", 5, minimum=1),
             state_cache_size=_int(env, "YOKAI_STATE_CACHE_SIZE", 2048),
             log_level=env.get("YOKAI_LOG_LEVEL", "INFO").upper(),
+            log_format=_choice(env, "YOKAI_LOG_FORMAT", ("json", "text")),
+            metrics_allow=env.get("YOKAI_METRICS_ALLOW", "127.0.0.1/32,::1/128"),
             streams_per_token=_int(env, "YOKAI_STREAMS_PER_TOKEN", 16, minimum=1),
             streams_per_address=_int(env, "YOKAI_STREAMS_PER_ADDRESS", 512, minimum=1),
             keepalive_seconds=_int(env, "YOKAI_KEEPALIVE_SECONDS", 15, minimum=1),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from service.adapters import webhook_http
 from service.application.webhooks import Sent
+from service.metrics import DELIVERIES
 
 
 class AddressPolicy:
@@ -29,4 +30,9 @@ class HttpSender:
         done = webhook_http.post(
             url, body, headers, allow_private=self._allow_private, timeout=self._timeout
         )
+        if done.status is None:
+            outcome = "error"  # no answer: refused, reset, timed out, forbidden address
+        else:
+            outcome = "delivered" if 200 <= done.status < 300 else "failed"
+        DELIVERIES.labels(outcome).inc()
         return Sent(done.status, done.error)

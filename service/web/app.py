@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import math
+import re
+import time
 
 from flask import Flask, Response, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from service import logs, metrics
 from service.application.identity import Operator, PlayerHolder, SeatHolder
 from service.bootstrap import Container, build
 from service.settings import MAX_BODY_BYTES, Settings
 from service.web import errors, games, live, ops, players, records, webhooks
 from service.web.api import Api
-from service.web.http import Services, check_body_size, principal, request_id
+from service.web.http import Services, check_body_size, principal, request_id, services
 from service.web.ratelimit import RateLimiter
 
 API_TITLE = "Yokai Septet server"
@@ -33,7 +37,7 @@ def _rate_key() -> str:
 
 def create_app(settings: Settings | None = None, container: Container | None = None) -> Flask:
     settings = settings or Settings.from_env()
-    logging.basicConfig(level=settings.log_level)
+    logs.configure(settings.log_level, settings.log_format)
     app = Flask(__name__)
     app.config.update(
         # One byte over the limit is read, so check_body_size can tell "too large".
@@ -49,7 +53,14 @@ def create_app(settings: Settings | None = None, container: Container | None = N
             app.wsgi_app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies
         )
     container = container or build(settings)
-    app.extensions["yokai"] = Services(deps=container.deps, health=container.health)
+    app.extensions["yokai"] = Services(
+        deps=container.deps, health=container.health, stats=container.stats
+    )
+    app.extensions["yokai_metrics_allow"] = [
+        ipaddress.ip_network(n.strip(), strict=False)
+        for n in settings.metrics_allow.split(",")
+        if n.strip()
+    ]
     app.extensions["yokai_streams"] = live.OpenStreams(
         settings.streams_per_token, settings.streams_per_address, settings.keepalive_seconds
     )
@@ -80,6 +91,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     @app.before_request
     def _start() -> None:
         g.request_id = request_id()  # first: even a 429 has a request id
+        g.started = time.perf_counter()
         check_body_size()
         # The probes stay reachable for orchestrators, and the contract for anyone; a path
         # that names no endpoint costs nothing to answer (404).
@@ -105,6 +117,8 @@ def create_app(settings: Settings | None = None, container: Container | None = N
             response.headers["X-RateLimit-Limit"] = str(verdict.limit)
             response.headers["X-RateLimit-Remaining"] = str(verdict.remaining)
             response.headers["X-RateLimit-Reset"] = str(math.ceil(verdict.reset_at))
+        _log_request(response)
+        _count_request(response)
         return response
 
     return app
@@ -113,6 +127,71 @@ def create_app(settings: Settings | None = None, container: Container | None = N
 # What anyone may see and a cache may keep, if it asks again first (ETag): the public
 # view, the contract, the probes. Everything else depends on a token or changes state.
 _SHAREABLE = frozenset({"games.get_game", "ops.healthz", "ops.readyz", "api-docs.openapi_json"})
+
+
+request_log = logging.getLogger("yokai.request")
+
+
+def _actor() -> str:
+    """Who sent the request, as far as it was worked out (never resolved here: that
+    could cost a query): a principal's kind, else whether a token was sent."""
+    who = g.get("principal")
+    if who is not None:
+        return _ACTORS.get(type(who).__name__, "other")
+    return "token" if request.headers.get("Authorization") else "anonymous"
+
+
+_ACTORS = {
+    "Anonymous": "anonymous",
+    "SeatHolder": "seat",
+    "PlayerHolder": "player",
+    "Operator": "operator",
+    "BadToken": "bad_token",
+}
+
+
+def _log_request(response: Response) -> None:
+    """One line per request (service/logs.py): nothing of its body, query or token."""
+    started = g.get("started")
+    rule = request.url_rule
+    game = (request.view_args or {}).get("game_id")
+    request_log.info(
+        "request",
+        extra={
+            "request_id": g.get("request_id"),
+            "method": request.method,
+            "route": rule.rule if rule is not None else None,
+            "status": response.status_code,
+            "duration_ms": None
+            if started is None
+            else round((time.perf_counter() - started) * 1000, 2),
+            "game_id": game if isinstance(game, str) and _UUID.match(game) else None,
+            "actor": _actor(),
+            "problem": g.get("problem_code"),
+        },
+    )
+
+
+_UUID = re.compile(r"^[0-9a-fA-F-]{36}$")
+
+
+def _count_request(response: Response) -> None:
+    """The request in the process's metrics (service/metrics.py)."""
+    rule = request.url_rule
+    route = rule.rule if rule is not None else "unmatched"
+    status = response.status_code
+    metrics.REQUESTS.labels(request.method, route, str(status)).inc()
+    started = g.get("started")
+    if started is not None:
+        metrics.LATENCY.labels(request.method, route).observe(time.perf_counter() - started)
+    if request.method == "POST" and rule is not None:
+        outcome = metrics.command_outcome(status, g.get("problem_code"))
+        metrics.COMMANDS.labels(route, outcome).inc()
+    stats = services().stats
+    if stats is not None:
+        in_use, size = stats.pool()
+        metrics.POOL_IN_USE.set(in_use)
+        metrics.POOL_SIZE.set(size)
 
 
 def _cache_and_security_headers(response: Response) -> None:

@@ -124,6 +124,7 @@ def problem(
     request_id = g.get("request_id")
     if request_id:
         body["request_id"] = request_id
+    g.problem_code = code  # for the request's log line (service/web/app.py)
     response = jsonify(body)
     response.status_code = status
     response.mimetype = PROBLEM_JSON

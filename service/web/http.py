@@ -22,7 +22,7 @@ from service.application.commands import ANY_VERSION, Context
 from service.application.deps import Deps
 from service.application.errors import GameNotFoundError
 from service.application.identity import PlayerHolder, Principal
-from service.application.ports import Health
+from service.application.ports import Health, Stats
 from service.application.results import Unchanged, Versioned
 from service.settings import MAX_BODY_BYTES
 from service.web.errors import RequestProblemError
@@ -36,6 +36,7 @@ _ETAG_VALUE = re.compile(r'^(W/)?"(\d{1,10})"$')
 class Services:
     deps: Deps
     health: Health
+    stats: Stats | None = None
 
 
 def services() -> Services:

@@ -28,6 +28,7 @@ from service.application.queries.streams import (
     Stream,
     ViewMessage,
 )
+from service.metrics import STREAMS
 from service.web import schemas as s
 from service.web.api import BEARER, Blueprint
 from service.web.errors import RateLimitedError, RequestProblemError
@@ -68,6 +69,7 @@ class OpenStreams:
                     )
             for key, _ in keys:
                 self._open[key] = self._open.get(key, 0) + 1
+        STREAMS.inc()
         released = False
 
         def release() -> None:
@@ -76,6 +78,7 @@ class OpenStreams:
                 if released:
                     return
                 released = True
+                STREAMS.dec()
                 for key, _ in keys:
                     left = self._open[key] - 1
                     if left:

@@ -1,12 +1,17 @@
-"""Liveness and readiness probes."""
+"""Liveness and readiness probes, and the metrics."""
 
 from __future__ import annotations
 
-from flask import Response, jsonify
+import ipaddress
 
+from flask import Response, current_app, jsonify, request
+
+from service import metrics
+from service.application.errors import ForbiddenError
+from service.application.identity import Operator
 from service.web import schemas as s
-from service.web.api import Blueprint
-from service.web.http import services
+from service.web.api import BEARER, Blueprint
+from service.web.http import principal, services
 
 blp = Blueprint("ops", __name__, description="Probes for operators and orchestrators")
 
@@ -27,3 +32,33 @@ def readyz() -> Response:
     response = jsonify({"status": "ok" if ready else "unavailable", "detail": detail})
     response.status_code = 200 if ready else 503
     return response
+
+
+@blp.route("/metrics", methods=["GET"])
+@blp.doc(
+    security=[{}, *BEARER],
+    responses={
+        "200": {
+            "description": "Prometheus text exposition: every process of this instance, "
+            "and what the store says (games by status, jobs due, deliveries waiting)",
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+        }
+    },
+)
+@blp.problems(401, 403)
+def metrics_endpoint() -> Response:
+    """Metrics for Prometheus: open to the addresses of YOKAI_METRICS_ALLOW (default:
+    this machine), and to operators' tokens from anywhere."""
+    allowed: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = current_app.extensions[
+        "yokai_metrics_allow"
+    ]
+    try:
+        address = ipaddress.ip_address(request.remote_addr or "")
+    except ValueError:
+        address = None
+    near = address is not None and any(address in net for net in allowed)
+    if not near and not isinstance(principal(), Operator):
+        raise ForbiddenError("metrics are for operators and YOKAI_METRICS_ALLOW addresses")
+    stats = services().stats
+    body, content_type = metrics.render(stats.read if stats is not None else None)
+    return Response(body, content_type=content_type)

@@ -104,6 +104,7 @@ def from_notification(game_id: UUID, r: Sequence[Any]) -> StoredEvent:
 class SqlEventStore:
     def __init__(self, session: Session) -> None:
         self._session = session
+        self.appended = 0  # events queued by this unit of work (counted at commit)
 
     def load(
         self, game_id: UUID, *, after: int = 0, upto: int | None = None, limit: int | None = None
@@ -129,6 +130,7 @@ class SqlEventStore:
     def append(self, rows: Sequence[StoredEvent]) -> None:
         """Queued; at commit, :class:`AppendConflictError` if a ``(game_id, seq)`` is
         taken."""
+        self.appended += len(rows)
         params: list[Any] = []
         for e in rows:
             params += (

@@ -16,6 +16,7 @@ from service.adapters.postgres.session import Session
 from service.adapters.postgres.snapshots import SqlSnapshotStore
 from service.adapters.postgres.wakeups import SqlWakeups
 from service.adapters.postgres.webhooks import SqlWebhooks
+from service.metrics import EVENTS
 
 
 class SqlUnitOfWork:
@@ -64,3 +65,6 @@ class SqlUnitOfWork:
 
     def commit(self) -> None:
         self._session.commit()
+        if self.events.appended:
+            EVENTS.inc(self.events.appended)
+            self.events.appended = 0

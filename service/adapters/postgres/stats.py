@@ -1,0 +1,43 @@
+"""What the store says of the service's work, read for /metrics (service/metrics.py)."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine, text
+
+from service.application.ports import StoreStats
+
+_GAMES = "SELECT status, count(*) FROM games GROUP BY status"
+_JOBS = (
+    "SELECT count(*), coalesce(extract(epoch FROM now() - min(due_at)), 0) "
+    "FROM wakeups WHERE due_at <= now()"
+)
+_DELIVERIES = (
+    "SELECT count(*), coalesce(extract(epoch FROM now() - "
+    "min(available_at) FILTER (WHERE available_at <= now())), 0) "
+    "FROM outbox WHERE kind = 'webhook' AND done_at IS NULL"
+)
+
+
+class SqlStats:
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    def pool(self) -> tuple[int, int]:
+        """This process's connections in use, and what its pool keeps."""
+        pool = self._engine.pool
+        return int(getattr(pool, "checkedout", lambda: 0)()), int(
+            getattr(pool, "size", lambda: 0)()
+        )
+
+    def read(self) -> StoreStats:
+        with self._engine.connect() as conn:
+            games = {str(s): int(n) for s, n in conn.execute(text(_GAMES))}
+            jobs, job_lag = conn.execute(text(_JOBS)).one()
+            pending, delivery_lag = conn.execute(text(_DELIVERIES)).one()
+        return StoreStats(
+            games_by_status=games,
+            jobs_due=int(jobs),
+            job_lag_seconds=max(0.0, float(job_lag)),
+            deliveries_pending=int(pending),
+            delivery_lag_seconds=max(0.0, float(delivery_lag)),
+        )

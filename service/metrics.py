@@ -1,0 +1,127 @@
+"""Prometheus metrics (prometheus-client), in its multiprocess mode under gunicorn.
+
+`yokai serve` points ``PROMETHEUS_MULTIPROC_DIR`` at a fresh folder for its gunicorn
+workers and its embedded worker, so `/metrics`, answered by any one of them, sums them
+all (counters and histograms add up; gauges of live values are summed over the living
+processes). Without that variable (tests, a single process) the default registry is used.
+
+What the store says (games by status, jobs due and their lag, webhook deliveries
+waiting and theirs) is read from the database when `/metrics` is scraped: it is the same
+whichever process answers, and whichever process does the work.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.metrics_core import Metric
+from prometheus_client.registry import Collector
+
+from service.application.ports import StoreStats
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+
+REQUESTS = Counter("yokai_http_requests", "HTTP requests answered", ["method", "route", "status"])
+LATENCY = Histogram(
+    "yokai_http_request_duration_seconds",
+    "Time to answer a request (to its first byte for streams)",
+    ["method", "route"],
+    buckets=(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
+COMMANDS = Counter(
+    "yokai_commands",
+    "Commands sent over HTTP, by outcome: accepted, or the problem code of the refusal",
+    ["route", "outcome"],
+)
+EVENTS = Counter("yokai_events_appended", "Events appended to the store (committed)")
+STREAMS = Gauge(
+    "yokai_open_streams",
+    "Game and player streams and waiting long-polls open now",
+    multiprocess_mode="livesum",
+)
+POOL_IN_USE = Gauge(
+    "yokai_db_connections_in_use",
+    "Database connections checked out of the pools now",
+    multiprocess_mode="livesum",
+)
+POOL_SIZE = Gauge(
+    "yokai_db_pool_size",
+    "Database connections each pool keeps (overflow not counted), summed over processes",
+    multiprocess_mode="livesum",
+)
+DELIVERIES = Counter(
+    "yokai_webhook_deliveries",
+    "Webhook delivery attempts, by outcome: delivered, failed (an answer), error (none)",
+    ["outcome"],
+)
+for _outcome in ("delivered", "failed", "error"):  # shown (as 0) before the first one
+    DELIVERIES.labels(_outcome)
+
+
+def command_outcome(status: int, problem: str | None) -> str:
+    return "accepted" if status < 400 else problem or f"http_{status}"
+
+
+class _StoreCollector(Collector):
+    def __init__(self, read: Callable[[], StoreStats]) -> None:
+        self._read = read
+
+    def collect(self) -> Iterable[Metric]:
+        stats = self._read()
+        games = GaugeMetricFamily("yokai_games", "Games by status", labels=["status"])
+        for status, count in sorted(stats.games_by_status.items()):
+            games.add_metric([status], count)
+        yield games
+        yield GaugeMetricFamily("yokai_jobs_due", "Games whose worker job is due", stats.jobs_due)
+        yield GaugeMetricFamily(
+            "yokai_job_lag_seconds",
+            "How long the oldest due worker job has waited (0: none)",
+            stats.job_lag_seconds,
+        )
+        yield GaugeMetricFamily(
+            "yokai_webhook_deliveries_pending",
+            "Webhook deliveries waiting (due now or retrying later)",
+            stats.deliveries_pending,
+        )
+        yield GaugeMetricFamily(
+            "yokai_webhook_delivery_lag_seconds",
+            "How long the oldest due webhook delivery has waited (0: none)",
+            stats.delivery_lag_seconds,
+        )
+
+
+class _Default(Collector):
+    """The process's own registry, when not in multiprocess mode."""
+
+    def collect(self) -> Iterator[Metric]:
+        yield from REGISTRY.collect()
+
+
+def render(read_store: Callable[[], StoreStats] | None) -> tuple[bytes, str]:
+    """The exposition of every process's metrics and the store's, and its content type."""
+    registry = CollectorRegistry()
+    if os.environ.get(MULTIPROC_ENV):
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+    else:
+        registry.register(_Default())
+    if read_store is not None:
+        registry.register(_StoreCollector(read_store))
+    return generate_latest(registry), CONTENT_TYPE_LATEST
+
+
+def process_exited(pid: int) -> None:
+    """gunicorn's child_exit: forget a dead worker's live gauges."""
+    if os.environ.get(MULTIPROC_ENV):
+        multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]

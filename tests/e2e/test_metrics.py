@@ -1,0 +1,123 @@
+"""Metrics for Prometheus (service/metrics.py): requests, latency, commands by outcome,
+events, games by status, streams, jobs, deliveries, pool use; open to this machine and
+to operators; summed over gunicorn's workers; the Grafana dashboard asks only for them."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from tests.e2e.test_serve_process import Served, start, stop
+from tests.support.api import OPERATOR, Api
+from tests.support.postgres import new_database
+
+DASHBOARD = Path(__file__).resolve().parents[2] / "deploy" / "grafana" / "yokai-dashboard.json"
+
+
+def samples(text: str) -> dict[str, list[tuple[dict[str, str], float]]]:
+    out: dict[str, list[tuple[dict[str, str], float]]] = {}
+    for family in text_string_to_metric_families(text):
+        for s in family.samples:
+            out.setdefault(s.name, []).append((dict(s.labels), s.value))
+    return out
+
+
+Samples = dict[str, list[tuple[dict[str, str], float]]]
+
+
+def value(found: Samples, name: str, **labels: str) -> float:
+    return float(
+        sum(v for ls, v in found.get(name, []) if all(ls.get(k) == x for k, x in labels.items()))
+    )
+
+
+def test_metrics_count_what_the_service_did(api: Api, sql: Any) -> None:
+    before = samples(api.get("/metrics").get_data(as_text=True))
+    game = api.start(3)
+    for _ in api.play_out(game, random.Random(4)):
+        pass
+    refused = api.post(f"/v1/games/{game.id}/play", {"card": "green-1"}, **game.seat_headers(0))
+    assert refused.status_code == 409
+    r = api.get("/metrics")
+    assert r.status_code == 200 and r.mimetype == "text/plain"
+    after = samples(r.get_data(as_text=True))
+    created = value(after, "yokai_http_requests_total", method="POST", route="/v1/games")
+    assert (
+        created - value(before, "yokai_http_requests_total", method="POST", route="/v1/games") == 1
+    )
+    wrong = {"route": "/v1/games/<game_id>/play", "outcome": "wrong_phase"}
+    assert (
+        value(after, "yokai_commands_total", **wrong)
+        - value(before, "yokai_commands_total", **wrong)
+        == 1
+    )
+    events = api.get(f"/v1/games/{game.id}/audit?limit=1000", **OPERATOR).get_json()["events"]
+    appended = value(after, "yokai_events_appended_total") - value(
+        before, "yokai_events_appended_total"
+    )
+    assert appended >= len(events)
+    finished = sql("SELECT count(*) FROM games WHERE status = 'finished'")[0][0]
+    assert value(after, "yokai_games", status="finished") == finished
+    assert value(after, "yokai_http_request_duration_seconds_count", route="/v1/games") >= 1
+    assert value(after, "yokai_db_pool_size") >= 1
+    for name in (
+        "yokai_jobs_due",
+        "yokai_job_lag_seconds",
+        "yokai_open_streams",
+        "yokai_webhook_deliveries_pending",
+        "yokai_webhook_delivery_lag_seconds",
+    ):
+        assert name in after, name
+
+
+def test_metrics_are_for_this_machine_and_operators(api: Api) -> None:
+    far = {"REMOTE_ADDR": "203.0.113.9"}
+    assert api.client.get("/metrics", environ_base=far).status_code == 403
+    with_token = api.client.get("/metrics", environ_base=far, headers=OPERATOR)
+    assert with_token.status_code == 200
+
+
+def test_the_dashboard_asks_only_for_metrics_the_service_exports(api: Api) -> None:
+    exported = set(samples(api.get("/metrics").get_data(as_text=True)))
+    dashboard = json.loads(DASHBOARD.read_text())
+    exprs = [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
+    assert len(exprs) >= 11
+    for expr in exprs:
+        names = set(re.findall(r"\byokai_[a-z_]+", expr))
+        assert names and names <= exported, expr
+
+
+@pytest.mark.slow
+def test_yokai_serve_sums_the_metrics_of_all_its_workers(server_url: str, tmp_path: Path) -> None:
+    url = new_database(server_url, "yokai_metrics")
+    served: Served = start(
+        {
+            "DATABASE_URL": url,
+            "YOKAI_WORKERS": "2",
+            "YOKAI_EMBEDDED_WORKER": "0",
+            "YOKAI_LOG_LEVEL": "WARNING",
+        },
+        tmp_path,
+    )
+    try:
+        for _ in range(30):  # a new connection each: both workers answer some
+            status, _, _ = served.request(
+                "POST", "/v1/games", b'{"players": 3}', {"Content-Type": "application/json"}
+            )
+            assert status == 201
+        totals = set()
+        for _ in range(10):  # whichever worker answers, it counts every worker's requests
+            with urllib.request.urlopen(served.base + "/metrics", timeout=10) as r:
+                found = samples(r.read().decode())
+            totals.add(value(found, "yokai_http_requests_total", method="POST", route="/v1/games"))
+        assert totals == {30.0}
+        assert value(found, "yokai_games", status="waiting") == 30
+    finally:
+        assert stop(served) == 0
