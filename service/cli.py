@@ -71,12 +71,13 @@ def _database(settings: Settings) -> tuple[str, EmbeddedPostgres | None]:
         raise
 
 
-def _migrate(settings: Settings, url: str) -> None:
-    """Migrate as the tables' owner; then grant the service's role (YOKAI_APP_ROLE) what
-    it needs of any new table."""
+def _migrate(settings: Settings, url: str, *, grant: bool) -> None:
+    """Migrate as the tables' owner; with ``grant`` (`yokai migrate`), then grant the
+    service's role (YOKAI_APP_ROLE) what it needs of any new table. (`serve` run as the
+    service's role finds the schema at its head and changes nothing.)"""
     owner = settings.migration_database_url or url
     migrate.upgrade(owner)
-    if settings.app_role:  # made if need be, its password set when given
+    if grant and settings.app_role:  # made if need be, its password set when given
         password = os.environ.get("YOKAI_APP_ROLE_PASSWORD") or None
         roles.grant_app_role(owner, settings.app_role, password)
 
@@ -94,7 +95,7 @@ def serve(host: str, port: int) -> int:
     own_metrics = not os.environ.get(MULTIPROC_ENV)
     metrics_dir = tempfile.mkdtemp(prefix="yokai-metrics-") if own_metrics else None
     try:
-        _migrate(settings, url)
+        _migrate(settings, url, grant=False)
         env = {**os.environ, "DATABASE_URL": url}
         if metrics_dir is not None:
             env[MULTIPROC_ENV] = metrics_dir
@@ -140,7 +141,7 @@ def migrate_only() -> int:
     settings = Settings.from_env()
     url, embedded = _database(settings)
     try:
-        _migrate(settings, url)
+        _migrate(settings, url, grant=True)
         print(f"yokai migrate: at {migrate.head_revision(url)}", flush=True)
         return 0
     finally:
