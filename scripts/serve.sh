@@ -10,5 +10,7 @@ python=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes \
+  -r requirements/runtime.lock
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 exec .venv/bin/yokai serve "$@"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the project and its dev tools into .venv, then runs the whole suite:
+# Installs the project and its dev tools into .venv (the versions of requirements/dev.lock), then runs the whole suite:
 # formatting, lint, types, import-layer contracts and the tests (on a real PostgreSQL:
 # an embedded server unless TEST_DATABASE_URL is set). Extra arguments go to pytest.
 set -euo pipefail
@@ -9,7 +9,11 @@ python=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+# The locked versions, each file checked against its hash (scripts/lock.sh), then the
+# project itself.
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes \
+  -r requirements/dev.lock
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 
 .venv/bin/ruff format --check .
 .venv/bin/ruff check .

@@ -122,3 +122,34 @@ def test_an_installed_wheel_serves_and_writes_its_contract(tmp_path: Path, serve
                 serve.kill()
             log.close()
     assert not re.search(r"Traceback", (tmp_path / "serve.log").read_text())
+
+
+def _pinned(lock: Path) -> dict[str, str]:
+    """Each locked package's version, checking that every pin carries its hashes."""
+    text = lock.read_text()
+    pins = dict(re.findall(r"^([A-Za-z0-9_.-]+)==([^ ;\n]+)", text, re.M))
+    for name in pins:
+        entry = re.search(
+            rf"^{re.escape(name)}==[^\n]*\\\n(\s+--hash=sha256:[0-9a-f]{{64}}.*)", text, re.M
+        )
+        assert entry is not None, f"{lock.name}: {name} has no hash"
+    return {re.sub(r"[-_.]+", "-", n).lower(): v for n, v in pins.items()}
+
+
+def test_the_lock_files_pin_every_dependency_with_hashes() -> None:
+    """scripts/lock.sh wrote them from pyproject.toml: run it after changing a dependency."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    runtime = _pinned(ROOT / "requirements" / "runtime.lock")
+    dev = _pinned(ROOT / "requirements" / "dev.lock")
+
+    def name(requirement: str) -> str:
+        found = re.match(r"[A-Za-z0-9_.-]+", requirement)
+        assert found is not None
+        return re.sub(r"[-_.]+", "-", found[0]).lower()
+
+    for requirement in project["dependencies"]:
+        assert name(requirement) in runtime, requirement
+        assert name(requirement) in dev, requirement
+    for requirement in project["optional-dependencies"]["dev"]:
+        assert name(requirement) in dev, requirement
+    assert {k: v for k, v in dev.items() if k in runtime} == runtime  # the same versions
