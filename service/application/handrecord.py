@@ -38,6 +38,7 @@ from service.rules.events import (
 
 FORMAT = "yokai-record-1"
 HIDDEN = "?"
+NAME_MAX = 40  # as a join takes it (service/web/schemas.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -650,6 +651,9 @@ def replay_of(record: HandRecord) -> Replay:
     for seat, s in enumerate(record.seats):
         if s.name is None:
             raise RecordError(end, f"the tag Seat{seat} is missing")
+        if not 1 <= len(s.name) <= NAME_MAX or not s.name.strip() or not s.name.isprintable():
+            line = record.lines.get(f"Seat{seat}", end)
+            raise RecordError(line, f"a seat's name is 1 to {NAME_MAX} printable characters")
         bot = None if s.bot is None else _choice(rules.BotLevel, s.bot, end, "bot")
         joins.append(rules.JoinSeat(seat, s.name, bot, s.client_seed if fairness else None))
     moves: list[tuple[int, rules.Command]] = []

@@ -62,7 +62,9 @@ def _header(name: str, description: str) -> dict[str, Any]:
 _IDEMPOTENCY_KEY = _header(
     "Idempotency-Key",
     "1-255 visible ASCII characters (use a random UUID). A retry with the same key and body "
-    "gets the first response (or refusal) and appends nothing; another body gets 422.",
+    "gets the first response (or refusal) and appends nothing; another body gets 422. "
+    "Without a token the key needs 32 characters or more (400 `weak_idempotency_key`): "
+    "it alone keeps a join's seat token from another client behind the same address.",
 )
 _IF_MATCH = _header("If-Match", 'act only if the game is at this version: `"<version>"` (412)')
 _IF_NONE_MATCH = _header("If-None-Match", 'answer 304 if the game is still at `"<version>"`')

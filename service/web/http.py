@@ -21,7 +21,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from service.application.commands import ANY_VERSION, Context
 from service.application.deps import Deps
 from service.application.errors import GameNotFoundError
-from service.application.identity import PlayerHolder, Principal
+from service.application.identity import Anonymous, PlayerHolder, Principal
 from service.application.ports import Health, Stats
 from service.application.results import Unchanged, Versioned
 from service.settings import MAX_BODY_BYTES
@@ -148,6 +148,10 @@ def _request_fingerprint() -> str:
     return hashlib.sha256(f"{request.method} {request.path}\n".encode() + canonical).hexdigest()
 
 
+ANONYMOUS_KEY_MIN = 32
+"""Characters an anonymous caller's Idempotency-Key needs: room for 128 random bits."""
+
+
 def command_context() -> Context:
     """Who sends this command, its request id, Idempotency-Key and If-Match."""
     key = request.headers.get("Idempotency-Key")
@@ -155,8 +159,18 @@ def command_context() -> Context:
         raise RequestProblemError(
             400, "invalid_idempotency_key", "Idempotency-Key must be 1-255 visible ASCII characters"
         )
+    who = principal()
+    if key is not None and isinstance(who, Anonymous) and len(key) < ANONYMOUS_KEY_MIN:
+        # Without a token, the key alone (and the address, which a NAT shares) keeps the
+        # first response, a seat token among them, from whoever sends the key again.
+        raise RequestProblemError(
+            400,
+            "weak_idempotency_key",
+            f"without a token, an Idempotency-Key needs at least {ANONYMOUS_KEY_MIN} "
+            "characters: use a random UUID",
+        )
     return Context(
-        principal=principal(),
+        principal=who,
         client=request.remote_addr or "",
         request_id=g.get("request_id"),
         idempotency_key=key,

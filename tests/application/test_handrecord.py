@@ -5,6 +5,7 @@ record; no record shows a viewer a card it may not see, at any point of a game."
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import re
 from pathlib import Path
@@ -266,3 +267,11 @@ def test_the_worked_examples_of_docs_record_format_md_replay() -> None:
         parsed = handrecord.parse(text)
         again = replayed(parsed)
         assert handrecord.to_text(record_of(again)) == text
+
+
+@pytest.mark.parametrize("name", ["", "x" * 41, "tab\there", "   "])
+def test_a_seat_name_a_join_would_refuse_is_refused(good: str, name: str) -> None:
+    line = _line_of(good, "[Seat2 ")
+    lines = good.splitlines()
+    lines[line - 1] = f"[Seat2 {json.dumps(name)}]"
+    assert _refusal("\n".join(lines)).line == line

@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import cli
-from tests.support.api import Api
+from tests.support.api import Api, Game
 from tests.support.deals import assert_problem, event_count, start_playing, version
 from tests.support.postgres import MakeApp, new_database
 
@@ -128,3 +128,25 @@ def test_unrouted_paths_do_not_spend_the_budget(make_app: MakeApp) -> None:
     for _ in range(3):
         assert client.get("/no/such/path").status_code == 404
     assert client.post("/v1/games", json={"players": 4}).status_code == 201
+
+
+def test_an_anonymous_client_must_send_a_key_too_long_to_guess(app: Flask, api: Api) -> None:
+    """Behind one NAT, clients share an address: a short, guessable key would let one
+    replay another's join and get its seat token. Keys with a token are that token's."""
+    game_id = api.create(4)["id"]
+    path, body = f"/v1/games/{game_id}/seats/0", {"name": "alice"}
+    client = app.test_client()
+    short = client.post(path, json=body, headers={"Idempotency-Key": "join-0"})
+    assert_problem(short, 400, "weak_idempotency_key")
+    assert api.public(game_id)["seats"][0]["joined"] is False
+    created = client.post("/v1/games", json={"players": 3}, headers={"Idempotency-Key": "c" * 31})
+    assert_problem(created, 400, "weak_idempotency_key")
+    joined = client.post(path, json=body, headers={"Idempotency-Key": str(uuid.uuid4())})
+    assert joined.status_code == 201
+    token = joined.get_json()["token"]
+    game = Game(game_id, 4)
+    game.tokens = [token]
+    seat_key = api.post(
+        f"/v1/games/{game_id}/leave", None, **game.seat_headers(0), Idempotency_Key="k"
+    )
+    assert seat_key.status_code != 400  # a seat's keys are scoped by its token
