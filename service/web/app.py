@@ -25,6 +25,9 @@ OPENAPI = "/v1/openapi.json"
 API_VERSION = "1.0.0"
 
 
+_MINTING = frozenset({"games.create_game", "games.join_seat", "players.create_player"})
+
+
 def _rate_key() -> str:
     """Seats and operators are limited by who they are; anyone else by address (so
     made-up tokens buy no extra requests)."""
@@ -103,9 +106,16 @@ def create_app(settings: Settings | None = None, container: Container | None = N
         ):
             return
         # Each endpoint has its own count, as flask-limiter's default limits had.
-        verdict = g.rate = limiter.hit(f"{_rate_key()}|{request.endpoint}")
+        key = _rate_key()
+        verdict = g.rate = limiter.hit(f"{key}|{request.endpoint}")
         if not verdict.allowed:
             raise errors.RateLimitedError(verdict.retry_after())
+        if request.endpoint in _MINTING and not key.startswith("ip:"):
+            # What makes tokens also counts against the address: tokens made from one
+            # address cannot buy it more games, seats or players.
+            by_address = limiter.hit(f"ip:{request.remote_addr or ''}|{request.endpoint}")
+            if not by_address.allowed:
+                raise errors.RateLimitedError(by_address.retry_after())
 
     @app.after_request
     def _finish(response: Response) -> Response:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ipaddress
+import threading
+import time
 
 from flask import Response, current_app, jsonify, request
 
@@ -23,12 +25,35 @@ def healthz() -> Response:
     return jsonify({"status": "ok", "detail": "up"})
 
 
+_PROBE_SECONDS = 1.0
+
+
+class _Probe:
+    """The database probe, at most once a second per process: /readyz is exempt from
+    rate limits, so asking it often must not cost a query each time."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.at = float("-inf")
+        self.result = (False, "")
+
+
+def _probe() -> tuple[bool, str]:
+    probe: _Probe = current_app.extensions.setdefault("yokai_probe", _Probe())
+    with probe.lock:
+        now = time.monotonic()
+        if now - probe.at >= _PROBE_SECONDS:
+            probe.result = services().health.ready()
+            probe.at = now
+        return probe.result
+
+
 @blp.route("/readyz", methods=["GET"])
 @blp.response(200, s.HealthSchema)
 @blp.alt_response(503, schema=s.HealthSchema, description="database unreachable or not migrated")
 def readyz() -> Response:
     """200 only when the database is reachable and migrated to the head revision."""
-    ready, detail = services().health.ready()
+    ready, detail = _probe()
     response = jsonify({"status": "ok" if ready else "unavailable", "detail": detail})
     response.status_code = 200 if ready else 503
     return response

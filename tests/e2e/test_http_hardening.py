@@ -150,3 +150,54 @@ def test_an_anonymous_client_must_send_a_key_too_long_to_guess(app: Flask, api: 
         f"/v1/games/{game_id}/leave", None, **game.seat_headers(0), Idempotency_Key="k"
     )
     assert seat_key.status_code != 400  # a seat's keys are scoped by its token
+
+
+def test_player_tokens_made_from_one_address_share_its_budget_for_joins(
+    make_app: MakeApp,
+) -> None:
+    """Each player token has its own budget, but joins (and creations, and new players)
+    also count against the address: minting players buys no extra seats."""
+    client = make_app(shared=True, rate_limit="3 per minute").client()
+    client.environ_base["REMOTE_ADDR"] = "198.51.100.7"
+    players = [client.post("/v1/players", json={"name": f"p{i}"}) for i in range(3)]
+    assert [p.status_code for p in players] == [201, 201, 201]
+    assert client.post("/v1/players", json={"name": "p3"}).status_code == 429
+    games = []
+    other = make_app(shared=True, rate_limit="3 per minute").client()  # another address
+    other.environ_base["REMOTE_ADDR"] = "198.51.100.8"
+    for _ in range(2):
+        games.append(other.post("/v1/games", json={"players": 4}).get_json()["id"])
+    tokens = [p.get_json()["token"] for p in players]
+    joins = [
+        client.post(
+            f"/v1/games/{games[i % 2]}/seats/{i}",
+            json={},
+            headers={"Authorization": f"Bearer {token}"},
+        ).status_code
+        for i, token in enumerate(tokens)
+    ]
+    fourth = client.post(
+        f"/v1/games/{games[1]}/seats/3", json={}, headers={"Authorization": f"Bearer {tokens[0]}"}
+    )
+    assert joins == [201, 201, 201]
+    assert_problem(fourth, 429, "rate_limited")
+
+
+def test_readyz_asks_the_database_at_most_once_a_second(app: Flask) -> None:
+    health = app.extensions["yokai"].health
+    calls = []
+    original = health.ready
+
+    def counted() -> tuple[bool, str]:
+        calls.append(1)
+        ready: tuple[bool, str] = original()
+        return ready
+
+    health.ready = counted
+    try:
+        client = app.test_client()
+        answers = [client.get("/readyz").status_code for _ in range(20)]
+    finally:
+        health.ready = original
+    assert answers == [200] * 20
+    assert len(calls) <= 1
