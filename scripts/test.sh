@@ -9,6 +9,15 @@ python=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
+# PgBouncer (Debian's package) for tests/integration/test_pgbouncer.py, if missing.
+if ! command -v pgbouncer >/dev/null && [ ! -x /usr/sbin/pgbouncer ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get install -y -q pgbouncer >/dev/null || (apt-get update -q >/dev/null && apt-get install -y -q pgbouncer >/dev/null)
+  else
+    sudo apt-get install -y -q pgbouncer >/dev/null
+  fi
+fi
+
 # The locked versions, each file checked against its hash (scripts/lock.sh), then the
 # project itself.
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes \

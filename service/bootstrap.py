@@ -44,7 +44,9 @@ def build(
             "DATABASE_URL is not set: run `yokai serve` (it starts an embedded PostgreSQL) "
             "or set DATABASE_URL=postgresql://user:pass@host:port/db"
         )
-    engine = make_engine(settings.database_url, settings.db_pool_size)
+    engine = make_engine(
+        settings.database_url, settings.db_pool_size, prepared=settings.db_prepared_statements
+    )
 
     def unit_of_work(*, snapshot: bool = False) -> UnitOfWork:
         return SqlUnitOfWork(engine, snapshot=snapshot)
@@ -53,7 +55,7 @@ def build(
     # fork, in the process that serves it); nothing else needs it.
     hub = Hub()
     recent = RecentCommits()
-    listener = Listener(settings.database_url, hub, recent=recent)
+    listener = Listener(settings.listen_database_url or settings.database_url, hub, recent=recent)
     hub.on_first_subscription(listener.start)
     if dealer is None:
         vault = SeedVault.configured(

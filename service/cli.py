@@ -160,7 +160,7 @@ def worker() -> int:
         sender = HttpSender(allow_private=settings.webhook_allow_private)
         runner = Worker(
             container.deps,
-            url,
+            settings.listen_database_url or url,  # LISTEN: a direct connection
             lease=lease,
             sender=sender,
             webhook_lease=timedelta(seconds=settings.webhook_lease_seconds),

@@ -59,6 +59,10 @@ class Settings:
     # as DATABASE_URL's role, which should be YOKAI_APP_ROLE (docs/security.md).
     migration_database_url: str | None = None
     app_role: str | None = None
+    # Behind PgBouncer in transaction mode (docs/operations.md): LISTEN needs a direct
+    # connection, and prepared statements must be off (PgBouncer before 1.21).
+    listen_database_url: str | None = None
+    db_prepared_statements: bool = True
     operator_token: str | None = None
     data_dir: Path = field(default_factory=default_data_dir)
     rate_limit: str = "600 per minute"
@@ -87,6 +91,8 @@ class Settings:
             database_url=env.get("DATABASE_URL") or None,
             migration_database_url=env.get("YOKAI_MIGRATION_DATABASE_URL") or None,
             app_role=env.get("YOKAI_APP_ROLE") or None,
+            listen_database_url=env.get("YOKAI_LISTEN_DATABASE_URL") or None,
+            db_prepared_statements=_int(env, "YOKAI_DB_PREPARED_STATEMENTS", 1) != 0,
             operator_token=env.get("YOKAI_OPERATOR_TOKEN") or None,
             data_dir=Path(env["YOKAI_DATA_DIR"])
             if env.get("YOKAI_DATA_DIR")

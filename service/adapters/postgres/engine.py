@@ -16,14 +16,20 @@ def sqlalchemy_url(database_url: str) -> URL:
     raise ValueError(f"DATABASE_URL must be a postgresql:// URL, not {url.drivername}://")
 
 
-def make_engine(database_url: str, pool_size: int = 5) -> Engine:
+def make_engine(database_url: str, pool_size: int = 5, *, prepared: bool = True) -> Engine:
+    """The service's pool. ``prepared=False`` keeps psycopg from preparing statements on
+    the server, which PgBouncer in transaction mode (before 1.21) cannot follow: the next
+    transaction may run on another server connection."""
+    connect_args: dict[str, object] = {"connect_timeout": 5}
+    if not prepared:
+        connect_args["prepare_threshold"] = None
     engine = create_engine(
         sqlalchemy_url(database_url),
         pool_size=pool_size,
         max_overflow=pool_size,
         pool_recycle=1800,
         # An unreachable server must fail fast (readyz answers 503, not a worker timeout).
-        connect_args={"connect_timeout": 5},
+        connect_args=connect_args,
     )
     check_connections_on_checkout(engine)
     return engine
