@@ -68,7 +68,7 @@ from service.rules import (
 ROOT = Path(__file__).resolve().parents[1]
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
 LUA = Path(__file__).with_name("wrk_requests.lua")
-OPERATOR_TOKEN = "bench-operator-token"
+OPERATOR_TOKEN = "bench-operator-token-of-32-characters"
 
 
 def free_port() -> int:

@@ -8,8 +8,9 @@ client timing does not count). Also the games' total time and moves per second.
 
 Run it against a running service with an operator token, e.g.:
 
-    YOKAI_OPERATOR_TOKEN=op bash scripts/serve.sh &
-    .venv/bin/python -m bench.worker_bench --api http://127.0.0.1:8000 --token op --games 20
+    export OP=$(openssl rand -hex 32)
+    YOKAI_OPERATOR_TOKEN=$OP bash scripts/serve.sh &
+    .venv/bin/python -m bench.worker_bench --api http://127.0.0.1:8000 --token "$OP" --games 20
 
 With ``--clocks N`` it also creates N four-player games whose seats are joined and
 never act, with a ``--turn-seconds`` autoplay clock, lets them run ``--clock-seconds``,

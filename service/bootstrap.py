@@ -20,7 +20,7 @@ from service.application.deps import Deps
 from service.application.identity import Identity
 from service.application.ports import Clock, Dealer, UnitOfWork
 from service.application.recent import RecentCommits
-from service.settings import Settings
+from service.settings import OPERATOR_TOKEN_MIN, Settings
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,12 @@ class Container:
 def build(
     settings: Settings, *, clock: Clock | None = None, dealer: Dealer | None = None
 ) -> Container:
+    token = settings.operator_token
+    if token is not None and len(token) < OPERATOR_TOKEN_MIN:
+        raise RuntimeError(
+            f"YOKAI_OPERATOR_TOKEN has {len(token)} characters: an operator token needs at "
+            f"least {OPERATOR_TOKEN_MIN} (e.g. openssl rand -hex 32)"
+        )
     if not settings.database_url:
         raise RuntimeError(
             "DATABASE_URL is not set: run `yokai serve` (it starts an embedded PostgreSQL) "

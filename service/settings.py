@@ -10,6 +10,8 @@ from pathlib import Path
 import platformdirs
 
 MAX_BODY_BYTES = 64 * 1024
+OPERATOR_TOKEN_MIN = 32
+"""Characters an operator token needs: it opens every hand and the audit."""
 
 
 def default_data_dir() -> Path:

@@ -60,7 +60,7 @@ from service.application.ports import (
 )
 from service.rules import DealRound, FairShuffle, GameConfig
 
-OPERATOR_TOKEN = "operator-token-for-tests"
+OPERATOR_TOKEN = "operator-token-for-the-application-tests"
 
 
 class IntegrityViolation(Exception):

@@ -32,7 +32,7 @@ from tests.support.postgres import new_database
 pytestmark = pytest.mark.slow
 
 YOKAI = [sys.executable, "-m", "service.cli"]
-OP = "fault-operator"
+OP = "fault-operator-token-of-32-characters"
 
 
 def free_port() -> int:

@@ -4,12 +4,15 @@ request ids on 429s, and verify on an unmigrated database."""
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from service import cli
+from service.bootstrap import build
+from service.settings import Settings
 from tests.support.api import Api, Game
 from tests.support.deals import assert_problem, event_count, start_playing, version
 from tests.support.postgres import MakeApp, new_database
@@ -201,3 +204,9 @@ def test_readyz_asks_the_database_at_most_once_a_second(app: Flask) -> None:
         health.ready = original
     assert answers == [200] * 20
     assert len(calls) <= 1
+
+
+def test_a_short_operator_token_is_refused_at_start(settings: Settings) -> None:
+    """An operator token opens every hand and the audit: 32 characters or more."""
+    with pytest.raises(RuntimeError, match="at least 32"):
+        build(replace(settings, operator_token="x" * 31))

@@ -91,7 +91,7 @@ def test_yokai_serve_writes_only_json_lines(server_url: str, tmp_path: Path) -> 
     served: Served = start(
         {
             "DATABASE_URL": url,
-            "YOKAI_OPERATOR_TOKEN": "logs-operator-token",
+            "YOKAI_OPERATOR_TOKEN": "logs-operator-token-of-32-characters",
             "YOKAI_EMBEDDED_WORKER": "0",
         },
         tmp_path,

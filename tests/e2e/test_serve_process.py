@@ -25,6 +25,7 @@ from tests.support.sse import SseStream
 
 ROOT = Path(__file__).resolve().parents[2]
 YOKAI = [sys.executable, "-m", "service.cli"]
+SERVE_OPERATOR = "serve-operator-token-of-32-characters"
 pytestmark = pytest.mark.slow
 
 
@@ -98,7 +99,7 @@ def served(server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     """`yokai serve` on a fresh database of the test server: it applies the migrations."""
     url = new_database(server_url, "yokai_serve")
     running = start(
-        {"DATABASE_URL": url, "YOKAI_OPERATOR_TOKEN": "serve-op"},
+        {"DATABASE_URL": url, "YOKAI_OPERATOR_TOKEN": SERVE_OPERATOR},
         tmp_path_factory.mktemp("serve-cwd"),
     )
     yield running

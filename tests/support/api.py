@@ -10,7 +10,7 @@ from typing import Any
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-OPERATOR_TOKEN = "test-operator-token"
+OPERATOR_TOKEN = "test-operator-token-of-32-characters"
 OPERATOR = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
 
 
