@@ -83,6 +83,7 @@ class Settings:
     webhook_first_retry_seconds: float = 5.0  # doubles with each failed attempt
     webhook_lease_seconds: int = 60  # a delivery claimed by a worker that died waits this long
     idempotency_keep_hours: int = 24  # outcomes under Idempotency-Keys are kept this long
+    waiting_game_hours: int = 168  # a game waiting for players this long, unchanged, expires
     fairness_key: str | None = None  # seals fair games' server seeds (else a data-dir file)
     fairness_old_keys: str | None = None  # comma-separated: keys rotated out, still opened
 
@@ -115,6 +116,7 @@ class Settings:
             webhook_first_retry_seconds=_float(env, "YOKAI_WEBHOOK_FIRST_RETRY_SECONDS", 5.0),
             webhook_lease_seconds=_int(env, "YOKAI_WEBHOOK_LEASE_SECONDS", 60, minimum=11),
             idempotency_keep_hours=_int(env, "YOKAI_IDEMPOTENCY_KEEP_HOURS", 24, minimum=1),
+            waiting_game_hours=_int(env, "YOKAI_WAITING_GAME_HOURS", 168, minimum=1),
             fairness_key=env.get("YOKAI_FAIRNESS_KEY") or None,
             fairness_old_keys=env.get("YOKAI_FAIRNESS_OLD_KEYS") or None,
         )

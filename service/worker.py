@@ -68,13 +68,14 @@ class Worker:
         webhook_lease: timedelta = timedelta(seconds=60),
         first_retry: float = FIRST_RETRY,
         keep_keys: timedelta = timedelta(hours=24),
+        waiting: timedelta = timedelta(days=7),
     ) -> None:
         self.name = name or f"worker-{socket.gethostname()}-{os.getpid()}"
         self._deps = deps
         self._woken = threading.Event()
         default: list[JobSource] = [
             DueGames(lease=lease, worker=self.name),
-            Housekeeping(keep=keep_keys),
+            Housekeeping(keep=keep_keys, waiting=waiting),
         ]
         if sender is not None:
             default.append(

@@ -5,6 +5,7 @@ requests; the worker builds them from jobs. Nothing here knows HTTP."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from uuid import UUID
 
 from service.application.identity import Principal
@@ -98,6 +99,15 @@ class PlayCard:
 
 
 @dataclass(frozen=True, slots=True)
+class ExpireGame:
+    """The worker's housekeeping: end a game that has waited for players, unchanged,
+    since before ``idle_since``."""
+
+    game_id: UUID
+    idle_since: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class ImportRecord:
     """An operator brings in a finished game's hand record (docs/record-format.md)."""
 
@@ -115,6 +125,7 @@ Command = (
     | Resign
     | Advance
     | ImportRecord
+    | ExpireGame
 )
 
 

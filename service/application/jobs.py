@@ -18,8 +18,9 @@ from typing import Protocol
 from uuid import UUID
 
 from service.application import webhooks
-from service.application.commands import Advance, Context
+from service.application.commands import Advance, Context, ExpireGame
 from service.application.deps import Deps
+from service.application.errors import ApplicationError
 from service.application.handlers import execute
 from service.application.identity import Operator
 from service.application.ports import StoreUnavailableError, WebhookDelivery
@@ -90,9 +91,11 @@ class DueGames:
 @dataclass
 class Housekeeping:
     """Forgets what need not be kept for ever, every ``every``: outcomes stored under
-    Idempotency-Keys older than ``keep`` (a retry after that is a new command)."""
+    Idempotency-Keys older than ``keep`` (a retry after that is a new command); and
+    ends games left waiting for players, unchanged, for ``waiting`` (GameExpired)."""
 
     keep: timedelta = timedelta(hours=24)
+    waiting: timedelta = timedelta(days=7)
     every: timedelta = timedelta(minutes=10)
     batch: int = 1000
     _next: datetime | None = None
@@ -111,7 +114,23 @@ class Housekeeping:
                 break
         if forgotten:
             log.info("forgot %d idempotency records older than %s", forgotten, self.keep)
+        expired = self._expire_waiting(deps, now - self.waiting)
+        if expired:
+            log.info("expired %d games left waiting for players since %s", expired, self.waiting)
         return 1
+
+    def _expire_waiting(self, deps: Deps, idle_since: datetime) -> int:
+        with deps.uow(snapshot=True) as uow:
+            ids = uow.games.idle(status="waiting", before=idle_since, limit=self.batch)
+        done = 0
+        for game_id in ids:
+            try:
+                result = execute(deps, ExpireGame(game_id, idle_since), Context(Operator()))
+            except ApplicationError as error:  # gone meanwhile: the next run looks again
+                log.warning("could not expire game %s: %s", game_id, error)
+                continue
+            done += int(result.result.acted)
+        return done
 
     def next_due(self, deps: Deps) -> datetime | None:
         return self._next

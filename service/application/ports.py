@@ -239,6 +239,10 @@ class GameIndex(Protocol):
         """Games newest first, strictly older than ``before`` (created_at, id)."""
         ...
 
+    def idle(self, *, status: str, before: datetime, limit: int) -> list[UUID]:
+        """Games of ``status`` that have not changed since ``before``, oldest first."""
+        ...
+
     def changed(
         self,
         *,

@@ -70,6 +70,8 @@ def events_of(
             out.append(WebhookEvent("round_finished", {**base, "round": row.data["number"]}))
         elif row.type == "GameEnded":
             out.append(WebhookEvent("game_finished", {**base, "winner": row.data["winners"]}))
+        elif row.type == "GameExpired":  # never filled: over, without a winner
+            out.append(WebhookEvent("game_finished", {**base, "winner": None, "expired": True}))
     key = clocks.turn_key(after.state)
     if key is not None and key != clocks.turn_key(before.state):
         state = after.state

@@ -29,6 +29,11 @@ class JoinSeat:
 
 
 @dataclass(frozen=True, slots=True)
+class Expire:
+    """End a game still waiting for players (the service's housekeeping)."""
+
+
+@dataclass(frozen=True, slots=True)
 class RevealSeed:
     """Reveal a finished fair game's server seed (hex): it must hash to the commitment."""
 
@@ -77,5 +82,14 @@ class PlayCard:
 
 
 Command = (
-    CreateGame | JoinSeat | DealRound | PassCards | PlayCard | Leave | Resign | TimeOut | RevealSeed
+    CreateGame
+    | JoinSeat
+    | DealRound
+    | PassCards
+    | PlayCard
+    | Leave
+    | Resign
+    | TimeOut
+    | RevealSeed
+    | Expire
 )

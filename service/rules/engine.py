@@ -22,6 +22,7 @@ from service.rules.commands import (
     Command,
     CreateGame,
     DealRound,
+    Expire,
     JoinSeat,
     Leave,
     PassCards,
@@ -45,6 +46,7 @@ from service.rules.events import (
     Event,
     GameCreated,
     GameEnded,
+    GameExpired,
     PassedCard,
     PassesExchanged,
     PresetDeal,
@@ -155,6 +157,10 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
             return _resign(state, command)
         case RevealSeed():
             return _reveal(state, command)
+        case Expire():
+            if state.phase is not Phase.WAITING:
+                raise _refuse(Violation.WRONG_PHASE, "only a game waiting for players expires")
+            return (GameExpired(),)
     raise TypeError(f"not a command: {command!r}")  # pragma: no cover
 
 
@@ -212,6 +218,8 @@ def _is_sha256(text: str) -> bool:
 def _join(state: GameState, cmd: JoinSeat) -> tuple[Event, ...]:
     cfg = _config(state)
     _check_seat(cfg, cmd.seat)
+    if state.phase is Phase.EXPIRED:
+        raise _refuse(Violation.GAME_OVER, "the game expired waiting for players")
     if state.names[cmd.seat] is not None:
         raise _refuse(Violation.SEAT_TAKEN, f"seat {cmd.seat} is taken")
     if state.phase is not Phase.WAITING:  # pragma: no cover - every seat is taken then
@@ -252,7 +260,7 @@ def _playing_seat(state: GameState, seat: int, doing: str) -> GameConfig:
     """The config of a game in progress whose ``seat`` a person holds (not a bot)."""
     cfg = _config(state)
     _check_seat(cfg, seat)
-    if state.phase is Phase.FINISHED:
+    if state.phase in (Phase.FINISHED, Phase.EXPIRED):
         raise _refuse(Violation.GAME_OVER, f"the game is over: nobody may {doing}")
     if state.names[seat] is None:
         raise _refuse(Violation.SEAT_EMPTY, f"nobody holds seat {seat}")
@@ -587,6 +595,9 @@ def evolve(state: GameState, event: Event) -> GameState:
         case SeatResigned():
             _expect(state.phase in _UNDER_WAY, "a seat resigns from a game under way")
             return state
+        case GameExpired():
+            _expect(state.phase is Phase.WAITING, "only a waiting game expires")
+            return replace(state, phase=Phase.EXPIRED)
         case SeedRevealed():
             _expect(
                 state.phase is Phase.FINISHED

@@ -153,6 +153,13 @@ class GameEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class GameExpired:
+    """The game waited for players too long; it is over without a round played."""
+
+    TYPE: ClassVar[str] = "GameExpired"
+
+
+@dataclass(frozen=True, slots=True)
 class SeedRevealed:
     """A provably fair game is over: its server seed (hex), which hashes to the
     commitment, and from which anyone can deal every round again."""
@@ -176,6 +183,7 @@ Event = (
     | TurnTimedOut
     | SeatResigned
     | SeedRevealed
+    | GameExpired
 )
 
 SCHEMA_VERSION = 1
@@ -224,6 +232,8 @@ def to_data(event: Event) -> JSON:
             return joined
         case SeedRevealed(server_seed):
             return {"server_seed": server_seed}
+        case GameExpired():
+            return {}
         case SeatLeft(seat, bot):
             return {"seat": seat, "bot": bot.value}
         case TurnTimedOut(seat, outcome):
@@ -377,6 +387,7 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
         _int(d["seat"]), _str(d["name"]), _opt_bot(d.get("bot")), _opt_str(d.get("client_seed"))
     ),
     "SeedRevealed": lambda d: SeedRevealed(_str(d["server_seed"])),
+    "GameExpired": lambda d: GameExpired(),
     "SeatLeft": lambda d: SeatLeft(_int(d["seat"]), BotLevel(_str(d["bot"]))),
     "TurnTimedOut": lambda d: TurnTimedOut(_int(d["seat"]), OnTimeout(_str(d["outcome"]))),
     "SeatResigned": lambda d: SeatResigned(_int(d["seat"])),

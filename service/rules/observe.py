@@ -141,6 +141,9 @@ class PublicView:
     seals: tuple[tuple[str, ...], ...] | None  # Seven Followers only
     clock: ClockView | None
     fairness: FairnessView | None  # None only before the game exists
+    # A game left waiting for players too long that the service ended (GameExpired):
+    # its status is "finished" (API.md's statuses stay four), with no round and no winner.
+    expired: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,13 +227,17 @@ def public_status(state: GameState) -> str:
     next deal, which the service makes in the same command)."""
     if state.phase is Phase.NEW:
         return Phase.WAITING.value
+    if state.phase is Phase.EXPIRED:
+        return Phase.FINISHED.value
     return state.phase.value
 
 
 def _public(state: GameState) -> PublicView:
     cfg = state.config
     if cfg is None:
-        return PublicView(0, "", "", public_status(state), (), None, (), (), None, None, None, None)
+        return PublicView(
+            0, "", "", public_status(state), (), None, (), (), None, None, None, None, False
+        )
     r = state.round
     seats = tuple(
         SeatSummary(
@@ -291,6 +298,7 @@ def _public(state: GameState) -> PublicView:
         if cfg.clock is None
         else ClockView(cfg.clock.turn_seconds, cfg.clock.on_timeout.value),
         fairness=_fairness_view(state),
+        expired=state.phase is Phase.EXPIRED,
     )
 
 

@@ -8,6 +8,7 @@ from service.rules.commands import (
     Command,
     CreateGame,
     DealRound,
+    Expire,
     JoinSeat,
     Leave,
     PassCards,
@@ -23,6 +24,7 @@ from service.rules.events import (
     CardsPassed,
     Event,
     GameCreated,
+    GameExpired,
     RoundDealt,
     SeatJoined,
     SeatLeft,
@@ -74,6 +76,8 @@ def _command_of(events: Sequence[Event], i: int) -> Command | None:
             return CreateGame(players, scoring, variant, seed, deals, clock, fairness)
         case SeedRevealed(server_seed):
             return RevealSeed(server_seed)
+        case GameExpired():
+            return Expire()
     return None
 
 

@@ -17,6 +17,7 @@ class Phase(StrEnum):
     PASSING = "passing"
     PLAYING = "playing"
     FINISHED = "finished"
+    EXPIRED = "expired"  # left waiting for players too long (the service expires it)
 
 
 @dataclass(frozen=True, slots=True)

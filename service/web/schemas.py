@@ -25,7 +25,7 @@ from service.rules import (
 MAX_INT32 = 2**31 - 1
 MAX_SEED = 2**63 - 1
 # What views show as a game's status: `new` and `dealing` never leave a command.
-STATUSES = [p.value for p in Phase if p not in (Phase.NEW, Phase.DEALING)]
+STATUSES = [p.value for p in Phase if p not in (Phase.NEW, Phase.DEALING, Phase.EXPIRED)]
 
 
 def _values(kind: type[Enum], *extra: object) -> dict[str, list[object]]:
@@ -329,6 +329,12 @@ class GameViewSchema(ma.Schema):
     )
     clock = fields.Nested(ClockViewSchema, allow_none=True)
     fairness = fields.Nested(FairnessSchema)
+    expired = fields.Boolean(
+        metadata={
+            "description": "the game waited for players too long and the service ended it "
+            "(status `finished`, no round, no winner)"
+        }
+    )
 
 
 class RecordSeatSchema(ma.Schema):

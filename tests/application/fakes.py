@@ -523,6 +523,13 @@ class FakeGameIndex:
         games.sort(key=lambda g: (g.created_at, g.id), reverse=True)
         return games[:limit]
 
+    def idle(self, *, status: str, before: datetime, limit: int) -> list[UUID]:
+        games = [
+            g for g in self._visible().values() if g.status == status and g.updated_at < before
+        ]
+        games.sort(key=lambda g: (g.updated_at, g.id))
+        return [g.id for g in games[:limit]]
+
     def changed(
         self,
         *,
@@ -702,7 +709,7 @@ class FakeInbox:
 
     def watched(self, player_id: UUID, since: datetime) -> list[InboxEntry]:
         rows = [e for e in self._all().values() if e.player_id == player_id]
-        rows = [e for e in rows if e.status != "finished" or e.updated_at >= since]
+        rows = [e for e in rows if e.status not in ("finished", "expired") or e.updated_at >= since]
         return sorted(rows, key=lambda e: (e.updated_at, e.game_id))
 
 

@@ -47,6 +47,7 @@ from service.rules.events import (
     CardsPassed,
     GameCreated,
     GameEnded,
+    GameExpired,
     PassedCard,
     PassesExchanged,
     RoundDealt,
@@ -149,6 +150,7 @@ SAMPLES: list[Event] = [
     SeatJoined(0, "Mio", None, "any printable ASCII ~"),
     SeatJoined(2, "Bot (basic)", BotLevel.BASIC, "0123abcd"),
     SeedRevealed("cd" * 32),
+    GameExpired(),
 ]
 
 

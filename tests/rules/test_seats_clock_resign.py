@@ -15,6 +15,7 @@ from service.rules import (
     STANDARD_DECK,
     BotLevel,
     CreateGame,
+    Expire,
     GameState,
     JoinSeat,
     Leave,
@@ -208,3 +209,28 @@ def test_a_seat_view_of_a_bot_seat_is_still_only_that_seats_view() -> None:
 def test_self_play_games_keep_no_bot_on_any_seat_unless_one_joins() -> None:
     for step in play_game(3, Scoring.BASIC, Variant.STANDARD, rng=random.Random(3)):
         assert all(b is None for b in step.after.bots)
+
+
+def test_a_game_left_waiting_expires_and_then_nobody_joins_or_acts() -> None:
+    """Issue 15: the service ends games never filled (GameExpired). Only a waiting game
+    expires; after that a join, a leave or a resignation is refused as game over."""
+    table = Table()
+    table.do(CreateGame(4, Scoring.BASIC))
+    table.do(JoinSeat(0, "Ann"))
+    table.do(Expire())
+    assert table.state.phase is Phase.EXPIRED
+    public = observe(table.state, PUBLIC)
+    assert (public.status, public.expired, public.winner, public.rounds) == (
+        "finished",
+        True,
+        None,
+        (),
+    )
+    assert all(expected_action(table.state, seat) is None for seat in range(4))
+    assert refused(table.state, JoinSeat(1, "Bob")) is Violation.GAME_OVER
+    assert refused(table.state, Leave(0, BotLevel.RANDOM)) is Violation.GAME_OVER
+    assert refused(table.state, Resign(0)) is Violation.GAME_OVER
+    assert refused(table.state, Expire()) is Violation.WRONG_PHASE
+    assert fold(table.events) == table.state
+    assert state_from_snapshot(snapshot_of(table.state)) == table.state
+    assert refused(passing().state, Expire()) is Violation.WRONG_PHASE

@@ -71,6 +71,14 @@ class SqlGameIndex:
     def ids(self) -> list[UUID]:
         return [r[0] for r in self._session.fetch("SELECT id FROM games ORDER BY created_at")]
 
+    def idle(self, *, status: str, before: datetime, limit: int) -> list[UUID]:
+        rows = self._session.fetch(
+            "SELECT id FROM games WHERE status = %s AND updated_at < %s "
+            "ORDER BY updated_at, id LIMIT %s",
+            [status, before, limit],
+        )
+        return [r[0] for r in rows]
+
     def changed(
         self,
         *,

@@ -13,6 +13,7 @@ from service.application.commands import (
     Context,
     CreateGame,
     CreatePlayer,
+    ExpireGame,
     ImportRecord,
     JoinSeat,
     Leave,
@@ -44,6 +45,7 @@ HANDLERS: dict[type[Command], idempotency.Registered] = {
     Resign: idempotency.Registered(seats.authorize_seat_command, seats.resign),
     Advance: idempotency.Registered(worker.authorize_advance, worker.advance),
     ImportRecord: idempotency.Registered(imports.authorize_import, imports.import_record),
+    ExpireGame: idempotency.Registered(worker.authorize_expire, worker.expire),
 }
 
 
@@ -58,7 +60,7 @@ def execute(
 @overload
 def execute(deps: Deps, command: CreatePlayer, ctx: Context) -> Executed[PlayerCreated]: ...
 @overload
-def execute(deps: Deps, command: Advance, ctx: Context) -> Executed[Advanced]: ...
+def execute(deps: Deps, command: Advance | ExpireGame, ctx: Context) -> Executed[Advanced]: ...
 def execute(deps: Deps, command: Command, ctx: Context) -> Executed[Result]:
     """Do ``command`` for ``ctx.principal``: its events and projections in one
     transaction, once per idempotency key. Raises the refusal (an ApplicationError or

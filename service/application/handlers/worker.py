@@ -14,7 +14,7 @@ import random
 
 from service import rules
 from service.application import clocks
-from service.application.commands import Advance
+from service.application.commands import Advance, ExpireGame
 from service.application.identity import Principal, require_operator
 from service.application.ports import SYSTEM, Actor, ActorKind
 from service.application.results import Advanced
@@ -57,6 +57,23 @@ def advance(cmd: Advance, actor: Actor, tx: Transaction) -> Advanced:
     # Nothing is due (yet): the claim moved the wakeup to its lease's end; put it right.
     tx.uow.wakeups.set(cmd.game_id, clocks.wake_at(game), game.version)
     return Advanced(cmd.game_id, game.version, False)
+
+
+def authorize_expire(cmd: ExpireGame, principal: Principal) -> Actor:
+    require_operator(principal)
+    return SYSTEM
+
+
+def expire(cmd: ExpireGame, actor: Actor, tx: Transaction) -> Advanced:
+    """End the game if it still waits for players and has not changed since the job
+    chose it (a join in between keeps it)."""
+    game = tx.load(cmd.game_id, fresh=True)
+    summary = tx.uow.games.get(cmd.game_id)
+    waiting = game.state.phase is rules.Phase.WAITING
+    if not waiting or summary is None or summary.updated_at >= cmd.idle_since:
+        return Advanced(cmd.game_id, game.version, False)
+    after = tx.apply(cmd.game_id, game, rules.Expire(), actor)
+    return Advanced(cmd.game_id, after.version, True)
 
 
 def _move(state: rules.GameState, seat: int, level: rules.BotLevel) -> rules.Command:
