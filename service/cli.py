@@ -166,6 +166,8 @@ def worker() -> int:
             webhook_lease=timedelta(seconds=settings.webhook_lease_seconds),
             first_retry=settings.webhook_first_retry_seconds,
             keep_keys=timedelta(hours=settings.idempotency_keep_hours),
+            waiting=timedelta(hours=settings.waiting_game_hours),
+            webhook_keep=timedelta(days=settings.webhook_keep_days),
         )
         run_until_signalled(runner)
         return 0

@@ -37,6 +37,7 @@ from service.adapters.postgres.wakeups import CHANNEL
 from service.application.deps import Deps
 from service.application.jobs import (
     LEASE,
+    OUTBOX_NOTE,
     DueGames,
     Housekeeping,
     JobSource,
@@ -69,13 +70,14 @@ class Worker:
         first_retry: float = FIRST_RETRY,
         keep_keys: timedelta = timedelta(hours=24),
         waiting: timedelta = timedelta(days=7),
+        webhook_keep: timedelta = timedelta(days=7),
     ) -> None:
         self.name = name or f"worker-{socket.gethostname()}-{os.getpid()}"
         self._deps = deps
         self._woken = threading.Event()
         default: list[JobSource] = [
             DueGames(lease=lease, worker=self.name),
-            Housekeeping(keep=keep_keys, waiting=waiting),
+            Housekeeping(keep=keep_keys, waiting=waiting, webhook_keep=webhook_keep),
         ]
         if sender is not None:
             default.append(
@@ -117,15 +119,12 @@ class Worker:
             log.info("%s: stopped", self.name)
 
     def _run_due(self) -> None:
-        """Every source's due jobs, batch after batch, until none has any left."""
-        busy = True
+        """Every source's due jobs, batch after batch, until none has any left (a source
+        that had none is asked again after the next wait, not at once: new work for it
+        is announced, or falls due, by then)."""
+        busy = list(self._sources)
         while busy and not self._stopping.is_set():
-            busy = False
-            for source in self._sources:
-                if self._stopping.is_set():
-                    return
-                if source.run_due(self._deps) > 0:
-                    busy = True
+            busy = [s for s in busy if not self._stopping.is_set() and s.run_due(self._deps) > 0]
 
     def _next_due(self) -> datetime | None:
         dues = [d for s in self._sources if (d := s.next_due(self._deps)) is not None]
@@ -139,6 +138,7 @@ class Worker:
         wake = now + timedelta(seconds=POLL_SECONDS)
         if due is not None:
             wake = min(wake, due)
+        heard = False
         while not self._stopping.is_set():
             left = (wake - self._deps.clock.now()).total_seconds()
             if left <= 0 or self._woken.is_set():
@@ -146,10 +146,20 @@ class Worker:
             # While attempts run in threads, their ends are looked for often.
             busy = any(source.in_flight() for source in self._sources)
             for note in conn.notifies(timeout=min(left, BUSY_SLICE if busy else SLICE_SECONDS)):
-                if _sooner(note.payload, wake):
+                heard = True
+                if self._wanted(note.payload, wake):
                     return  # look again now
         self._woken.clear()
-        conn.execute("SELECT 1")  # a dead connection raises here, not in silence
+        if not heard:
+            conn.execute("SELECT 1")  # a dead connection raises here, not in silence
+
+    def _wanted(self, note: str, wake: datetime) -> bool:
+        """Whether an announcement calls for a look now: one that some source may take
+        work from (a new outbox row while every delivery place is taken does not: the end
+        of an attempt wakes the loop) and, for a due time, one sooner than ``wake``."""
+        if not any(source.wants(note) for source in self._sources):
+            return False
+        return note == OUTBOX_NOTE or _sooner(note, wake)
 
     def _listen(self) -> None:
         if self._conn is not None and not self._conn.closed:

@@ -131,7 +131,7 @@ def _tls() -> ssl.SSLContext:
 _Key = tuple[str, str, int, str]  # scheme, host, port, the checked address
 _idle: dict[_Key, list[_Connection]] = {}
 _idle_lock = threading.Lock()
-IDLE_PER_TARGET = 4  # kept-alive connections to one receiver address, for later attempts
+IDLE_PER_TARGET = 16  # kept-alive connections to one receiver address (one per delivery thread)
 
 
 def _take(key: _Key, target: Target, timeout: float) -> tuple[_Connection, bool]:

@@ -23,9 +23,13 @@ from service.application.deps import Deps
 from service.application.errors import ApplicationError
 from service.application.handlers import execute
 from service.application.identity import Operator
-from service.application.ports import StoreUnavailableError, WebhookDelivery
+from service.application.ports import StoreUnavailableError, UnitOfWork, WebhookDelivery
 
 log = logging.getLogger("yokai.worker")
+
+OUTBOX_NOTE = "outbox"
+"""What the outbox's trigger announces on the worker's channel when a row is added
+(migrations/versions/0007_webhooks.py); wakeups announce their due time instead."""
 
 LEASE = timedelta(seconds=30)
 """How long a claimed game is left to the worker that claimed it: a worker that stops
@@ -47,6 +51,11 @@ class JobSource(Protocol):
 
     def close(self) -> None:
         """Let the jobs in hand finish."""
+        ...
+
+    def wants(self, note: str) -> bool:
+        """Whether an announcement on the worker's channel (a due time, ISO 8601, or
+        ``outbox``) may give this source work it can take now."""
         ...
 
 
@@ -87,15 +96,20 @@ class DueGames:
     def close(self) -> None:
         pass
 
+    def wants(self, note: str) -> bool:
+        return note != OUTBOX_NOTE  # a game's wakeup: its due time
+
 
 @dataclass
 class Housekeeping:
     """Forgets what need not be kept for ever, every ``every``: outcomes stored under
-    Idempotency-Keys older than ``keep`` (a retry after that is a new command); and
-    ends games left waiting for players, unchanged, for ``waiting`` (GameExpired)."""
+    Idempotency-Keys older than ``keep`` (a retry after that is a new command), and
+    webhook deliveries finished (and attempts logged) more than ``webhook_keep`` ago;
+    and ends games left waiting for players, unchanged, for ``waiting`` (GameExpired)."""
 
     keep: timedelta = timedelta(hours=24)
     waiting: timedelta = timedelta(days=7)
+    webhook_keep: timedelta = timedelta(days=7)
     every: timedelta = timedelta(minutes=10)
     batch: int = 1000
     _next: datetime | None = None
@@ -105,19 +119,33 @@ class Housekeeping:
         if self._next is not None and now < self._next:
             return 0
         self._next = now + self.every
-        forgotten = 0
-        while True:
-            with deps.uow() as uow:
-                gone = uow.idempotency.expire(now - self.keep, self.batch)
-            forgotten += gone
-            if gone < self.batch:
-                break
+        forgotten = self._in_batches(deps, lambda uow: uow.idempotency.expire)(now - self.keep)
         if forgotten:
             log.info("forgot %d idempotency records older than %s", forgotten, self.keep)
+        forgotten = self._in_batches(deps, lambda uow: uow.webhooks.forget)(now - self.webhook_keep)
+        if forgotten:
+            log.info("forgot %d webhook rows older than %s", forgotten, self.webhook_keep)
         expired = self._expire_waiting(deps, now - self.waiting)
         if expired:
             log.info("expired %d games left waiting for players since %s", expired, self.waiting)
         return 1
+
+    def _in_batches(
+        self, deps: Deps, delete: Callable[[UnitOfWork], Callable[[datetime, int], int]]
+    ) -> Callable[[datetime], int]:
+        """Run a deletion of rows older than a time, ``batch`` rows a transaction, until
+        it deletes fewer; how many went in all."""
+
+        def run(before: datetime) -> int:
+            total = 0
+            while True:
+                with deps.uow() as uow:
+                    gone = delete(uow)(before, self.batch)
+                total += gone
+                if gone < self.batch:
+                    return total
+
+        return run
 
     def _expire_waiting(self, deps: Deps, idle_since: datetime) -> int:
         with deps.uow(snapshot=True) as uow:
@@ -141,14 +169,26 @@ class Housekeeping:
     def close(self) -> None:
         pass
 
+    def wants(self, note: str) -> bool:
+        return False  # it runs by the clock, every ``every``
+
 
 @dataclass
 class WebhookDeliveries:
     """Webhook deliveries, each attempt in a thread of a bounded pool: a slow endpoint
-    holds its own deliveries (at most PER_ENDPOINT at once), never the others'."""
+    holds its own deliveries (at most ``per_endpoint`` at once), never the others'.
+
+    Up to ``queued`` claimed deliveries wait for a thread beside the ``threads`` that
+    run, and a claim is made only for a batch (``threads // 4`` free places, or when
+    nothing is in hand): under load each claim takes many deliveries and the worker's
+    loop is not woken by every new outbox row, while an idle worker still sends a
+    single delivery at once. A queued delivery waits at most one attempt (10 s) for a
+    thread; one whose lease would end before its attempt could (a short lease) is not
+    sent but left to the next claim after the lease, so no two workers send it at once."""
 
     sender: webhooks.Sender
     threads: int = 16
+    queued: int = 16
     per_endpoint: int = 2
     lease: timedelta = timedelta(seconds=60)  # longer than an attempt (10 s) can take
     first_retry: float = webhooks.FIRST_RETRY
@@ -160,9 +200,16 @@ class WebhookDeliveries:
     _outcomes: list[webhooks.Outcome] = field(default_factory=list)
     _chance: random.Random = field(default_factory=random.SystemRandom)
 
+    def _room(self) -> int:
+        """How many deliveries to claim now (0 until a batch's worth of places is free);
+        call with ``_lock`` held."""
+        taken = sum(self._busy.values())
+        free = self.threads + self.queued - taken
+        return free if taken == 0 or free >= max(1, self.threads // 4) else 0
+
     def run_due(self, deps: Deps) -> int:
         with self._lock:
-            free = self.threads - sum(self._busy.values())
+            free = self._room()
             full = [w for w, n in self._busy.items() if n >= self.per_endpoint]
         if free <= 0:
             return 0
@@ -176,10 +223,16 @@ class WebhookDeliveries:
         for delivery in claimed:
             with self._lock:
                 self._busy[delivery.webhook_id] += 1
-            self._pool.submit(self._attempt, deps, delivery)
+            self._pool.submit(self._attempt, deps, delivery, now + self.lease)
         return len(claimed)
 
-    def _attempt(self, deps: Deps, delivery: WebhookDelivery) -> None:
+    def _attempt(self, deps: Deps, delivery: WebhookDelivery, lease_end: datetime) -> None:
+        if deps.clock.now() + webhooks.ATTEMPT_TIME >= lease_end:
+            # Waited so long for a thread that the attempt could outlast the lease, when
+            # another worker may claim the delivery: left to that claim (at least once).
+            log.warning("webhook delivery %s: lease too short, left", delivery.message_id)
+            self._release([delivery])
+            return
         try:
             outcome = webhooks.send(deps, self.sender, delivery, self._chance, self.first_retry)
         except Exception:
@@ -220,11 +273,13 @@ class WebhookDeliveries:
                 self._busy[delivery.webhook_id] -= 1
                 if self._busy[delivery.webhook_id] <= 0:
                     del self._busy[delivery.webhook_id]
-        self.wake()
+            room = self._room() > 0
+        if room:  # a batch's worth of places: the loop may claim again
+            self.wake()
 
     def next_due(self, deps: Deps) -> datetime | None:
         with self._lock:
-            if sum(self._busy.values()) >= self.threads:
+            if not self._room():
                 return None  # an attempt that ends wakes the loop
             full = [w for w, n in self._busy.items() if n >= self.per_endpoint]
         with deps.uow() as uow:
@@ -237,3 +292,7 @@ class WebhookDeliveries:
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True)
+
+    def wants(self, note: str) -> bool:
+        with self._lock:
+            return self._room() > 0  # a new outbox row, or a due time (a retry's)

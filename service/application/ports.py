@@ -469,11 +469,13 @@ class Webhooks(Protocol):
         events: Sequence[WebhookEvent],
         bound: Sequence[tuple[int, UUID]],
         now: datetime,
+        left: Sequence[int] = (),
     ) -> None:
         """(Queued with the events that cause them.) A delivery to every enabled endpoint
         that wants each event: the operators' for every game, a player's for the games
         where they hold a seat (for ``turn``: the seat that must act). ``bound``: seats
-        taken by players in this same transaction (not yet visible to its statement)."""
+        taken by players in this same transaction (not yet visible to its statement);
+        ``left``: seats a bot holds now, whose player (if any) left and hears no more."""
         ...
 
     def claim(
@@ -495,6 +497,11 @@ class Webhooks(Protocol):
         ...
 
     def next_due(self, busy: Sequence[UUID]) -> datetime | None: ...
+
+    def forget(self, before: datetime, limit: int) -> int:
+        """Delete up to ``limit`` finished deliveries (delivered or given up) and logged
+        attempts older than ``before``; how many rows went."""
+        ...
 
 
 class UrlPolicy(Protocol):

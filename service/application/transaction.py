@@ -161,7 +161,8 @@ class Transaction:
             self.uow.snapshots.put(snapshot(game_id, after))
         told = webhooks.events_of(game_id, before, after, rows)
         if told:
-            self.uow.webhooks.fan_out(game_id, told, self.bound.get(game_id, ()), self.now)
+            left = [seat for seat, bot in enumerate(state.bots) if bot is not None]
+            self.uow.webhooks.fan_out(game_id, told, self.bound.get(game_id, ()), self.now, left)
         wake = clocks.wake_at(after)
         if wake != clocks.wake_at(before) or game_id in self.rewake:
             self.uow.wakeups.set(game_id, wake, after.version)

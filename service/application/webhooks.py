@@ -46,6 +46,8 @@ RETRY_FOR = timedelta(hours=26)  # at least 24 h of retries, then the delivery i
 DISABLE_AFTER = timedelta(days=3)  # an endpoint failing this long is disabled
 FIRST_RETRY = 5.0  # seconds; doubles each attempt, up to MAX_RETRY
 MAX_RETRY = 3600.0
+ATTEMPT_TIME = timedelta(seconds=11)
+"""The longest an attempt takes: the sender's 10 s deadline, with room to record it."""
 
 
 class WebhookNotFoundError(ApplicationError):

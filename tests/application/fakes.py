@@ -192,6 +192,9 @@ class Database:
         self._interposing = False
         # Like the triggers of migration 0005: a commit announces its games and players.
         self.hub: Hub | None = None
+        # Webhook deliveries a claim hands out (in order), and the recorded attempts.
+        self.deliveries: list[WebhookDelivery] = []
+        self.recorded: list[tuple[WebhookDelivery, WebhookAttempt, bool]] = []
 
     def unit_of_work(self, *, snapshot: bool = False) -> FakeUnitOfWork:
         """The UnitOfWorkFactory: a write transaction, or a read-only snapshot."""
@@ -848,8 +851,10 @@ class FakeWakeups:
 
 
 class FakeWebhooks:
-    """Records what commits tell webhooks (``Tables.told``); endpoints and deliveries
-    are the PostgreSQL adapter's, tested against the real database."""
+    """Records what commits tell webhooks (``Tables.told``), hands out the deliveries a
+    test puts in ``Database.deliveries`` and keeps what is recorded of them; endpoints,
+    and the deliveries' SQL, are the PostgreSQL adapter's, tested against the real
+    database."""
 
     def __init__(self, uow: FakeUnitOfWork) -> None:
         self._uow = uow
@@ -860,6 +865,7 @@ class FakeWebhooks:
         events: Sequence[WebhookEvent],
         bound: Sequence[tuple[int, UUID]],
         now: datetime,
+        left: Sequence[int] = (),
     ) -> None:
         staged = self._uow.writing()
         staged.told.extend((game_id, e, tuple(bound)) for e in events)
@@ -882,7 +888,10 @@ class FakeWebhooks:
     def claim(
         self, now: datetime, lease_until: datetime, limit: int, busy: Sequence[UUID]
     ) -> list[WebhookDelivery]:
-        return []
+        db = self._uow.db
+        claimed = [d for d in db.deliveries if d.webhook_id not in busy][:limit]
+        db.deliveries = [d for d in db.deliveries if d not in claimed]
+        return claimed
 
     def record(
         self,
@@ -890,10 +899,13 @@ class FakeWebhooks:
         *,
         disable_failing_since: datetime,
     ) -> None:
-        raise NotImplementedError
+        self._uow.db.recorded.extend(attempts)
 
     def next_due(self, busy: Sequence[UUID]) -> datetime | None:
         return None
+
+    def forget(self, before: datetime, limit: int) -> int:
+        return 0
 
 
 class FixedClock:

@@ -6,21 +6,29 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from uuid import uuid4
 
 import pytest
 from standardwebhooks import Webhook, WebhookVerificationError
 
+from service.application.deps import Deps
+from service.application.jobs import WebhookDeliveries
 from service.application.ports import WebhookDelivery
 from service.application.webhooks import (
     FIRST_RETRY,
     MAX_RETRY,
     RETRY_FOR,
+    Sent,
     new_secret,
     retry_at,
     signed,
 )
+from tests.application.fakes import Database, FixedClock
 
 NOW = datetime.now(UTC)  # the verifier refuses timestamps over 5 minutes off its clock
 
@@ -81,3 +89,74 @@ def test_a_delivery_is_retried_for_at_least_a_day_then_given_up() -> None:
     assert retry_at(still, NOW, chance) is not None
     old = delivery(new_secret(), attempts=30, age=RETRY_FOR)
     assert retry_at(old, NOW, chance) is None
+
+
+class _HeldSender:
+    """Answers 200 to every POST; the first one only once ``release`` is set."""
+
+    def __init__(self) -> None:
+        self.urls: list[str] = []
+        self.first_started = threading.Event()
+        self.release = threading.Event()
+
+    def post(self, url: str, body: bytes, headers: dict[str, str]) -> Sent:
+        self.urls.append(url)
+        if len(self.urls) == 1:
+            self.first_started.set()
+            assert self.release.wait(10)
+        return Sent(200, None)
+
+
+def _wait_until(check: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + 10
+    while not check():
+        assert time.monotonic() < deadline, "not reached in 10 s"
+        time.sleep(0.01)
+
+
+def test_a_delivery_queued_until_its_lease_could_end_mid_attempt_is_not_sent(
+    deps: Deps, db: Database, clock: FixedClock
+) -> None:
+    """A claimed delivery that waits for a thread so long that its attempt could outlast
+    the lease (when another worker may claim and send it) is left to that next claim:
+    never two senders at once. One that starts in time is sent and recorded."""
+    first, second = (
+        replace(delivery(new_secret()), id=n, webhook_id=uuid4(), url=f"https://h{n}.test/")
+        for n in (1, 2)
+    )
+    db.deliveries = [first, second]
+    sender = _HeldSender()
+    source = WebhookDeliveries(sender, threads=1, queued=1, lease=timedelta(seconds=15))
+    try:
+        assert source.run_due(deps) == 2  # one runs, one waits for the thread
+        assert sender.first_started.wait(10)
+        clock.advance(timedelta(seconds=5))  # 10 s of lease left: less than an attempt
+        sender.release.set()
+        _wait_until(lambda: source.in_flight() == 0)
+    finally:
+        source.close()
+    assert sender.urls == [first.url]
+    assert [(d.id, a.status, done) for d, a, done in db.recorded] == [(1, 200, True)]
+    assert db.deliveries == []  # the other stays claimed until its lease ends
+
+
+def test_a_delivery_that_gets_a_thread_in_time_is_sent(
+    deps: Deps, db: Database, clock: FixedClock
+) -> None:
+    first, second = (
+        replace(delivery(new_secret()), id=n, webhook_id=uuid4(), url=f"https://h{n}.test/")
+        for n in (1, 2)
+    )
+    db.deliveries = [first, second]
+    sender = _HeldSender()
+    source = WebhookDeliveries(sender, threads=1, queued=1, lease=timedelta(seconds=15))
+    try:
+        assert source.run_due(deps) == 2
+        assert sender.first_started.wait(10)
+        clock.advance(timedelta(seconds=3))  # 12 s left: room for a whole attempt
+        sender.release.set()
+        _wait_until(lambda: source.in_flight() == 0)
+    finally:
+        source.close()
+    assert sender.urls == [first.url, second.url]
+    assert sorted(d.id for d, _, _ in db.recorded) == [1, 2]

@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import random
 import signal
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
 import pytest
+from sqlalchemy import create_engine, text
 
+from service.adapters.postgres.engine import sqlalchemy_url
+from service.application.jobs import Housekeeping
 from service.application.ports import WebhookAttempt, WebhookDelivery
 from service.application.webhooks import DISABLE_AFTER
 from tests.support.api import OPERATOR, Api, bearer
@@ -85,9 +90,11 @@ def test_bad_requests_for_webhooks(api: Api) -> None:
     r = api.post(
         "/v1/webhooks", {"url": "https://93.184.216.34/h", "events": ["nap"]}, **bearer(me)
     )
-    assert r.status_code == 422
+    assert (r.status_code, r.get_json()["code"]) == (422, "unknown_event")
     r = api.post("/v1/webhooks", {"url": "https://93.184.216.34/h", "events": []}, **bearer(me))
-    assert r.status_code == 422
+    assert (r.status_code, r.get_json()["code"]) == (422, "invalid_request")
+    r = api.post("/v1/webhooks", {"url": "ftp://93.184.216.34/h", "events": ["turn"]}, **bearer(me))
+    assert (r.status_code, r.get_json()["code"]) == (422, "webhook_url_forbidden")
     assert (
         api.post("/v1/webhooks", {"url": "https://93.184.216.34/h", "events": ["turn"]}).status_code
         == 401
@@ -272,3 +279,170 @@ def test_an_endpoint_failing_for_days_is_disabled_and_says_so(setup: Setup) -> N
     got = setup.api.get(f"/v1/webhooks/{made['id']}", **bearer(player)).get_json()
     assert got["enabled"] is False and got["disabled_at"] is not None
     assert "failed since" in got["disabled_reason"]
+
+
+def test_a_success_clears_a_failure_recorded_before_it(setup: Setup) -> None:
+    """The last attempt of an endpoint decides whether it is failing: a success in the
+    same batch after a failure, or in a later batch (a delivery claimed before another
+    worker recorded the failure), clears ``failing_since``, so a failure days later does
+    not disable an endpoint that worked in between."""
+    player = new_player(setup.api)
+    made = register(setup.api, player, "http://127.0.0.1:9/sometimes", ["turn"])
+    hook = UUID(made["id"])
+    start = datetime.now(UTC) - timedelta(days=4)
+
+    def record(*attempts: tuple[datetime, int | None]) -> dict[str, Any]:
+        rows = []
+        for when, status in attempts:
+            delivery = WebhookDelivery(0, hook, "msg_y", "", "", {}, start, 0)
+            error = None if status == 200 else "connection refused"
+            rows.append((delivery, WebhookAttempt("msg_y", "turn", when, status, error, None)))
+        with setup.deps.uow() as uow:
+            uow.webhooks.record(
+                [(d, a, a.status == 200) for d, a in rows],
+                disable_failing_since=attempts[-1][0] - DISABLE_AFTER,
+            )
+            uow.commit()
+        got: dict[str, Any] = setup.api.get(f"/v1/webhooks/{hook}", **bearer(player)).get_json()
+        return got
+
+    assert record((start, None))["failing_since"] is not None
+    assert record((start + timedelta(minutes=1), 200))["failing_since"] is None
+    assert record((start, None), (start + timedelta(minutes=2), 200))["failing_since"] is None
+    later = record((start + DISABLE_AFTER + timedelta(hours=1), None))
+    assert later["enabled"] is True and later["failing_since"] is not None
+
+
+def _outbox(setup: Setup, game_id: str) -> list[tuple[str, int, int | None]]:
+    """The game's deliveries in the outbox: (type, version, seat)."""
+    engine = create_engine(sqlalchemy_url(setup.url))
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                text(
+                    "SELECT payload->>'type', (payload->'data'->>'version')::int, "
+                    "(payload->'data'->>'seat')::int FROM outbox WHERE game_id = :g"
+                ),
+                {"g": game_id},
+            )
+            return [(r[0], r[1], r[2]) for r in rows]
+    finally:
+        engine.dispose()
+
+
+def test_an_operators_webhook_hears_every_game_and_a_lost_race_writes_nothing(
+    setup: Setup,
+) -> None:
+    """An operator's endpoint hears games nobody registered for (anonymous seats); when
+    eight clients of the seat to move play at once, the outbox holds the deliveries of
+    the one command that committed, and none of the commands that lost (their fan-out
+    was part of the statement that failed)."""
+    api = setup.api
+    made = register(api, OPERATOR["Authorization"].split()[1], "http://127.0.0.1:9/ops")
+    listed = api.get("/v1/webhooks", **OPERATOR).get_json()["webhooks"]
+    assert [w["id"] for w in listed] == [made["id"]]
+    game = api.start(4, seed=3, scoring="basic")
+    rng = random.Random(3)
+    for seat in range(4):
+        r = api.pass_cards(game, seat, rng.sample(api.view(game, seat)["legal"], 3))
+        assert r.status_code == 200
+    before = api.public(game.id)
+    seat = before["round"]["turn"]
+    legal = api.view(game, seat)["legal"]
+    app = api.client.application
+    barrier = threading.Barrier(8)
+
+    def play(card: str) -> int:
+        client = app.test_client()
+        barrier.wait(timeout=60)
+        r = client.post(
+            f"/v1/games/{game.id}/play", json={"card": card}, headers=game.seat_headers(seat)
+        )
+        return r.status_code
+
+    with ThreadPoolExecutor(8) as pool:
+        codes = list(pool.map(play, [legal[i % len(legal)] for i in range(8)]))
+    assert codes.count(200) == 1, codes
+    after = api.public(game.id)
+    assert after["version"] == before["version"] + 1
+    rows = _outbox(setup, game.id)
+    assert len(rows) == len(set(rows))  # nothing twice
+    assert {v for _, v, _ in rows} <= set(range(1, after["version"] + 1))
+    assert [r for r in rows if r[1] == after["version"]] == [
+        ("turn", after["version"], after["round"]["turn"])
+    ]
+    assert [r for r in rows if r[0] == "game_started"] != []  # heard with no player seated
+
+
+def test_a_player_who_left_hears_no_more_of_the_game(setup: Setup) -> None:
+    """A player's webhooks hear of the games where the player holds a seat: after
+    leaving (a bot holds the seat), not even the game's end reaches them."""
+    api = setup.api
+    player = new_player(api)
+    made = register(api, player, "http://127.0.0.1:9/left", ALL)
+    game_id = api.create(4)["id"]
+    assert api.post(f"/v1/games/{game_id}/seats/0", {}, **bearer(player)).status_code == 201
+    tokens = [api.join(game_id, seat) for seat in (1, 2, 3)]
+    left = api.post(f"/v1/games/{game_id}/leave", {}, **bearer(player))
+    assert left.status_code == 200, left.get_json()
+    ended = api.post(f"/v1/games/{game_id}/resign", {}, **bearer(tokens[0]))
+    assert ended.status_code == 200, ended.get_json()
+    assert api.public(game_id)["status"] == "finished"
+    engine = create_engine(sqlalchemy_url(setup.url))
+    try:
+        with engine.connect() as conn:
+            heard = [
+                r[0]
+                for r in conn.execute(
+                    text("SELECT payload->>'type' FROM outbox WHERE webhook_id = :w"),
+                    {"w": made["id"]},
+                )
+            ]
+    finally:
+        engine.dispose()
+    assert sorted(heard) == ["game_started", "turn"]  # while seated; nothing after leaving
+
+
+def test_housekeeping_forgets_finished_deliveries_and_old_attempts(setup: Setup) -> None:
+    """Finished deliveries (delivered or given up) and logged attempts older than the
+    retention go, a batch at a time; deliveries still due and recent rows stay."""
+    player = new_player(setup.api)
+    hook = register(setup.api, player, "http://127.0.0.1:9/kept", ["turn"])["id"]
+    now = datetime.now(UTC)
+    old, recent = now - timedelta(days=8), now - timedelta(days=1)
+    engine = create_engine(sqlalchemy_url(setup.url), isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            for n, (created, done) in enumerate(
+                [(old, old), (old, old), (old, None), (recent, recent)]
+            ):
+                conn.execute(
+                    text(
+                        "INSERT INTO outbox (kind, payload, created_at, available_at, done_at, "
+                        "webhook_id, message_id) VALUES ('webhook', '{}', :c, :c, :d, :w, :m)"
+                    ),
+                    {"c": created, "d": done, "w": hook, "m": f"msg_keep{n}"},
+                )
+            for n, at in enumerate([old, old, old, recent]):
+                conn.execute(
+                    text(
+                        "INSERT INTO webhook_attempts (webhook_id, message_id, event_type, "
+                        "attempted_at, status) VALUES (:w, :m, 'turn', :a, 200)"
+                    ),
+                    {"w": hook, "m": f"msg_keep{n}", "a": at},
+                )
+        job = Housekeeping(webhook_keep=timedelta(days=7), batch=2)
+        assert job.run_due(setup.deps) == 1
+        with engine.connect() as conn:
+            kept = conn.execute(
+                text("SELECT message_id FROM outbox WHERE webhook_id = :w ORDER BY message_id"),
+                {"w": hook},
+            )
+            assert [r[0] for r in kept] == ["msg_keep2", "msg_keep3"]  # still due; recent
+            logged = conn.execute(
+                text("SELECT message_id FROM webhook_attempts WHERE webhook_id = :w"),
+                {"w": hook},
+            )
+            assert [r[0] for r in logged] == ["msg_keep3"]
+    finally:
+        engine.dispose()

@@ -54,7 +54,7 @@ class Setup:
                     "YOKAI_WORKER_LEASE_SECONDS": str(LEASE_SECONDS),
                     "YOKAI_WEBHOOK_ALLOW_PRIVATE": "1",  # the receivers are on 127.0.0.1
                     "YOKAI_WEBHOOK_FIRST_RETRY_SECONDS": "0.5",
-                    "YOKAI_WEBHOOK_LEASE_SECONDS": "12",
+                    "YOKAI_WEBHOOK_LEASE_SECONDS": "15",
                     **env,
                 },
                 stdout=out,

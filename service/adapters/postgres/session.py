@@ -86,6 +86,14 @@ class Session:
         if game_id is not None:
             self._write_games.append(game_id)
 
+    def commit_lazily(self) -> None:
+        """Let this unit of work's commit return before its WAL reaches the disk
+        (``synchronous_commit = off`` for this transaction only). Only for writes whose
+        loss in a crash of the server costs nothing but doing them again: the worker's
+        webhook records (a lost one is delivered again: at least once, as any
+        unrecorded attempt is)."""
+        self._checks.append(_LAZY_COMMIT)
+
     def notify(self, channel: str, payload: str) -> None:
         """Announce ``payload`` on ``channel`` with the writes: sent only if they commit."""
         self._notices.append((channel, payload))
@@ -235,6 +243,9 @@ class Session:
         self._in_transaction = False
         self._checks, self._locks, self._writes = [], [], []
         self._write_games, self._notices = [], []
+
+
+_LAZY_COMMIT = Statement("SELECT set_config('synchronous_commit', 'off', true)")
 
 
 def _guarded(checks: list[Statement], query: Statement, order: str | None) -> Statement:

@@ -43,7 +43,7 @@ _FAN_OUT = (
     "SELECT w.id FROM (SELECT seat, player_id FROM seat_players WHERE game_id = %s "
     "UNION ALL SELECT * FROM unnest(%s::smallint[], %s::uuid[])) AS sp(seat, player_id) "
     "JOIN webhooks AS w ON w.player_id = sp.player_id "
-    "WHERE (e.seat IS NULL OR sp.seat = e.seat) "
+    "WHERE (e.seat IS NULL OR sp.seat = e.seat) AND NOT (sp.seat = ANY(%s::smallint[])) "
     "AND w.disabled_at IS NULL AND e.type = ANY(w.events)"
     ") AS h ON true"
 )
@@ -52,6 +52,10 @@ _CLAIM = (
     # The oldest due deliveries (a bounded look), at most PER_ENDPOINT of each endpoint,
     # none of the endpoints already busy here; the rows another worker is claiming are
     # skipped. Each claimed row is due again at the lease's end unless recorded first.
+    # A claim lost in a crash of the server leaves its rows due as they were: it is
+    # committed without waiting for the disk (synchronous_commit off, this statement's
+    # transaction only; the ``lazy`` part runs because the UPDATE reads it).
+    "WITH lazy AS (SELECT set_config('synchronous_commit', 'off', true)) "
     "UPDATE outbox AS o SET available_at = %s FROM ("
     "SELECT id FROM outbox WHERE id IN ("
     "SELECT c.id FROM (SELECT d.id, d.available_at, row_number() OVER ("
@@ -62,7 +66,7 @@ _CLAIM = (
     "AND NOT (o2.webhook_id = ANY(%s::uuid[])) "
     "ORDER BY o2.available_at, o2.id LIMIT 1000) AS d) AS c "
     "WHERE c.r <= %s ORDER BY c.available_at, c.id LIMIT %s) "
-    "FOR UPDATE SKIP LOCKED) AS f, webhooks AS w "
+    "FOR UPDATE SKIP LOCKED) AS f, webhooks AS w, lazy "
     "WHERE o.id = f.id AND w.id = o.webhook_id AND w.disabled_at IS NULL "
     "RETURNING o.id, o.webhook_id, o.message_id, w.url, w.secret, o.payload, o.created_at, "
     "o.attempts"
@@ -126,6 +130,7 @@ class SqlWebhooks:
         events: Sequence[WebhookEvent],
         bound: Sequence[tuple[int, UUID]],
         now: datetime,
+        left: Sequence[int] = (),
     ) -> None:
         if not events:
             return
@@ -143,6 +148,7 @@ class SqlWebhooks:
                     game_id,
                     [s for s, _ in bound],
                     [p for _, p in bound],
+                    list(left),
                 ),
             )
         )
@@ -164,6 +170,8 @@ class SqlWebhooks:
     ) -> None:
         if not attempts:
             return
+        # Lost in a crash of the server, the attempts are made again: committed lazily.
+        self._session.commit_lazily()
         self._session.write(
             Statement(
                 "INSERT INTO webhook_attempts (webhook_id, message_id, event_type, "
@@ -195,8 +203,11 @@ class SqlWebhooks:
                 ),
             )
         )
-        # Each endpoint once (a row is updated once per statement): as its last attempt
-        # here left it; one that succeeded and was not failing is not written at all.
+        # Each endpoint once (a row is updated once per statement), as its last attempt
+        # here left it: a success clears ``failing_since`` even when the endpoint was not
+        # failing at the claim (another worker may have recorded a failure since), so
+        # every endpoint of the batch is looked at; only the failing ones are written.
+        # The ids go in twice: ``= ANY`` lets the primary key find the rows.
         last = {d.webhook_id: a for d, a, _ in attempts}
         self._session.write(
             Statement(
@@ -209,16 +220,33 @@ class SqlWebhooks:
                 "OR coalesce(w.failing_since, v.at) >= %s THEN w.disabled_reason "
                 "ELSE 'every delivery failed since ' || w.failing_since::text END "
                 "FROM unnest(%s::uuid[], %s::bool[], %s::timestamptz[]) AS v(id, ok, at) "
-                "WHERE w.id = v.id AND (NOT v.ok OR w.failing_since IS NOT NULL)",
+                "WHERE w.id = v.id AND w.id = ANY(%s::uuid[]) "
+                "AND (NOT v.ok OR w.failing_since IS NOT NULL)",
                 (
                     disable_failing_since,
                     disable_failing_since,
                     list(last),
                     [_ok(a) for a in last.values()],
                     [a.attempted_at for a in last.values()],
+                    list(last),
                 ),
             )
         )
+
+    def forget(self, before: datetime, limit: int) -> int:
+        # Oldest first by id (the primary keys): each batch reads from the start of the
+        # index and stops at ``limit``; rows still being retried are only passed over.
+        rows = self._session.fetch(
+            "WITH d AS (DELETE FROM outbox WHERE id IN (SELECT id FROM outbox "
+            "WHERE kind = 'webhook' AND done_at < %s ORDER BY id LIMIT %s) RETURNING 1), "
+            "a AS (DELETE FROM webhook_attempts WHERE id IN (SELECT id FROM webhook_attempts "
+            "WHERE attempted_at < %s ORDER BY id LIMIT %s) RETURNING 1) "
+            "SELECT (SELECT count(*) FROM d) + (SELECT count(*) FROM a)",
+            [before, limit, before, limit],
+            one_row=True,
+        )
+        gone: int = rows[0][0]
+        return gone
 
     def next_due(self, busy: Sequence[UUID]) -> datetime | None:
         rows = self._session.fetch(
