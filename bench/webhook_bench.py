@@ -12,7 +12,9 @@
      kept for each), none with a webhook: what the webhooks add, alone;
    - with webhooks: every seat held by a player of its own who registered one webhook
      (``turn``) at the receiver, so every turn of every game is delivered.
-3. Prints play req/s, p50 and p99 of the runs and the p99 ratios, then waits until no
+3. Prints play req/s, p50 and p99 of the runs and the p99 ratios, and for each run
+   the CPU time per request of each part (bench/cpu.py: web workers, the worker,
+   PostgreSQL, this process with its receiver, wrk), then waits until no
    delivery has arrived for 5 s and prints how many arrived and their lag: arrival time
    minus the commit time the payload carries (both this machine's clock).
 
@@ -37,6 +39,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from bench.cpu import Accounts, per_request
 from bench.http_bench import (
     OPERATOR_TOKEN,
     Client,
@@ -142,6 +145,7 @@ def main() -> None:
             hooked = [hooked_game(client, args.seed + count + i, url, i) for i in range(count)]
             setup_deliveries = len(arrivals.lags)  # the first turns, at the deals
             runs = []
+            cpu: list[dict[str, float]] = []
             for name, games in (
                 ("without webhooks", plain),
                 ("by players, no webhooks", players),
@@ -149,13 +153,17 @@ def main() -> None:
             ):
                 folder = tmp / name.replace(" ", "-")
                 write_lists(folder, command_lists(games, args.connections))
-                runs.append((name, wrk(port, folder, args.connections, args.seconds, False)))
+                before = Accounts.take(port, [str(tmp)])
+                run = wrk(port, folder, args.connections, args.seconds, False)
+                runs.append((name, run))
+                cpu.append(Accounts.take(port, [str(tmp)]).since(before))
             while time.monotonic() - arrivals.last < 5:  # a benchmark: let deliveries drain
                 time.sleep(0.5)
         base = runs[0][1]
         print(f"{count} four-player games a run, wrk {args.connections} connections, closed loop")
-        for name, run in runs:
+        for (name, run), used in zip(runs, cpu, strict=True):
             print(line(f"plays {name}", run, base if run is not base else None))
+            print(f"  {per_request(used, run.requests)}")
         hooked_run = runs[-1][1]
         print(
             f"play p99 with webhooks / without: {hooked_run.p99_ms / base.p99_ms:.2f}, "

@@ -55,6 +55,12 @@ SLICE_SECONDS = 1.0
 BUSY_SLICE = 0.05
 """The slices while deliveries run in threads: one that ends frees a slot soon."""
 
+OUTBOX_LINGER = 0.05
+"""How long the loop waits, once told of a new outbox row, before it claims: the rows
+committed meanwhile are claimed (and their attempts recorded) together, so a busy
+service pays one claim and one record per batch of deliveries, not per delivery, for
+at most this much more delivery lag."""
+
 
 class Worker:
     def __init__(
@@ -145,10 +151,22 @@ class Worker:
                 break
             # While attempts run in threads, their ends are looked for often.
             busy = any(source.in_flight() for source in self._sources)
+            deliveries = False
             for note in conn.notifies(timeout=min(left, BUSY_SLICE if busy else SLICE_SECONDS)):
                 heard = True
-                if self._wanted(note.payload, wake):
+                if not self._wanted(note.payload, wake):
+                    continue
+                if note.payload != OUTBOX_NOTE:
                     return  # look again now
+                deliveries = True
+                break
+            if deliveries:
+                # New deliveries: claimed after the linger with the rows committed
+                # meanwhile. The connection is not read during it (those rows' notes wait
+                # for the next sleep), so a busy service wakes once a linger, not once a
+                # commit.
+                self._stopping.wait(OUTBOX_LINGER)
+                break
         self._woken.clear()
         if not heard:
             conn.execute("SELECT 1")  # a dead connection raises here, not in silence

@@ -60,17 +60,59 @@ class JobSource(Protocol):
 
 
 @dataclass
+class Soonest:
+    """A source's soonest due time as last read from the store, kept (so the worker's
+    loop does not ask the store each time it goes to sleep) until it has passed, is
+    ``max_age`` old, or is forgotten; an announced sooner time replaces it. A kept time
+    that is too early (the job was taken meanwhile) only wakes the loop to read again;
+    one that is too late is what ``max_age`` bounds, for the changes nobody announces
+    (a lease ending)."""
+
+    max_age: timedelta
+    _at: datetime | None = None
+    _read_at: datetime | None = None  # None: not known
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def get(self, now: datetime, read: Callable[[], datetime | None]) -> datetime | None:
+        with self._lock:
+            stale = self._read_at is None or now - self._read_at >= self.max_age
+            if stale or (self._at is not None and self._at <= now):
+                self._at, self._read_at = read(), now
+            return self._at
+
+    def forget(self) -> None:
+        with self._lock:
+            self._read_at = None
+
+    def later_than(self, now: datetime) -> bool:
+        """Whether nothing is due by ``now``, as far as is known (without reading)."""
+        with self._lock:
+            fresh = self._read_at is not None and now - self._read_at < self.max_age
+            return fresh and (self._at is None or self._at > now)
+
+    def sooner(self, at: datetime) -> None:
+        with self._lock:
+            if self._read_at is not None and (self._at is None or at < self._at):
+                self._at = at
+
+
+@dataclass
 class DueGames:
     """Games whose bot must move or whose turn clock ran out."""
 
     lease: timedelta = LEASE
     batch: int = 20
     worker: str = "worker"
+    # Every wakeup set is announced with its time; what this worker claims it forgets.
+    _soonest: Soonest = field(default_factory=lambda: Soonest(timedelta(seconds=30)))
 
     def run_due(self, deps: Deps) -> int:
         now = deps.clock.now()
+        if self._soonest.later_than(now):
+            return 0  # the loop was woken for other work (a webhook delivery)
         with deps.uow() as uow:
             claimed = uow.wakeups.claim(now, now + self.lease, self.batch)
+        self._soonest.forget()
         for game_id in claimed:
             ctx = Context(Operator(), request_id=f"{self.worker}:{game_id}")
             try:
@@ -87,8 +129,11 @@ class DueGames:
         return len(claimed)
 
     def next_due(self, deps: Deps) -> datetime | None:
-        with deps.uow() as uow:
-            return uow.wakeups.next_due()
+        def read() -> datetime | None:
+            with deps.uow() as uow:
+                return uow.wakeups.next_due()
+
+        return self._soonest.get(deps.clock.now(), read)
 
     def in_flight(self) -> int:
         return 0  # each game is advanced in the worker's own thread
@@ -97,7 +142,13 @@ class DueGames:
         pass
 
     def wants(self, note: str) -> bool:
-        return note != OUTBOX_NOTE  # a game's wakeup: its due time
+        if note == OUTBOX_NOTE:
+            return False
+        try:  # a game's wakeup: its due time
+            self._soonest.sooner(datetime.fromisoformat(note))
+        except ValueError:
+            self._soonest.forget()
+        return True
 
 
 @dataclass
@@ -192,6 +243,7 @@ class WebhookDeliveries:
     per_endpoint: int = 2
     lease: timedelta = timedelta(seconds=60)  # longer than an attempt (10 s) can take
     first_retry: float = webhooks.FIRST_RETRY
+    record_linger: float = 0.02
     wake: Callable[[], None] = lambda: None  # told when an attempt ends
     _pool: ThreadPoolExecutor | None = None
     _busy: Counter[UUID] = field(default_factory=Counter)
@@ -199,6 +251,12 @@ class WebhookDeliveries:
     _recording: threading.Lock = field(default_factory=threading.Lock)
     _outcomes: list[webhooks.Outcome] = field(default_factory=list)
     _chance: random.Random = field(default_factory=random.SystemRandom)
+    _backlog: bool = False  # the last claim was full: more may be due
+    _soonest: Soonest = field(default_factory=lambda: Soonest(timedelta(seconds=5)))
+    _ended: threading.Condition = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._ended = threading.Condition(self._lock)  # an attempt ended
 
     def _room(self) -> int:
         """How many deliveries to claim now (0 until a batch's worth of places is free);
@@ -216,15 +274,25 @@ class WebhookDeliveries:
         now = deps.clock.now()
         with deps.uow() as uow:
             claimed = uow.webhooks.claim(now, now + self.lease, free, full)
+        with self._lock:
+            for delivery in claimed:
+                self._busy[delivery.webhook_id] += 1
+            # Got as many as it asked for, or an endpoint is (or was) at its limit: more
+            # may be due, so the end of an attempt calls for another claim (else new
+            # rows are announced as they commit).
+            self._backlog = (
+                len(claimed) >= free
+                or bool(full)
+                or any(self._busy[d.webhook_id] >= self.per_endpoint for d in claimed)
+            )
         if not claimed:
             return 0
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="yokai-webhook")
         for delivery in claimed:
-            with self._lock:
-                self._busy[delivery.webhook_id] += 1
             self._pool.submit(self._attempt, deps, delivery, now + self.lease)
-        return len(claimed)
+        # A claim that was not full left nothing due: not asked again at once.
+        return len(claimed) if len(claimed) >= free else 0
 
     def _attempt(self, deps: Deps, delivery: WebhookDelivery, lease_end: datetime) -> None:
         if deps.clock.now() + webhooks.ATTEMPT_TIME >= lease_end:
@@ -240,16 +308,23 @@ class WebhookDeliveries:
             log.exception("webhook delivery %s failed", delivery.message_id)
             self._release([delivery])
             return
-        with self._lock:
+        with self._ended:
             self._outcomes.append(outcome)
+            self._ended.notify_all()
         self._record(deps)
 
     def _record(self, deps: Deps) -> None:
         """Record every finished attempt, in one transaction, by whichever thread gets
-        there first; the others' attempts ride along (one commit for many)."""
+        there first; the others' attempts ride along (one commit for many). The recorder
+        first waits (at most ``record_linger`` seconds) for the attempts still in hand,
+        so the attempts of one claim are mostly recorded together."""
         while self._recording.acquire(blocking=False):
             try:
-                with self._lock:
+                with self._ended:
+                    self._ended.wait_for(
+                        lambda: len(self._outcomes) >= sum(self._busy.values()),
+                        timeout=self.record_linger,
+                    )
                     batch, self._outcomes = self._outcomes, []
                 if not batch:
                     return
@@ -257,6 +332,12 @@ class WebhookDeliveries:
                     webhooks.record(deps, batch)
                 except Exception:
                     log.exception("recording %d webhook attempts failed", len(batch))
+                retries = [o.attempt.next_attempt_at for o in batch if not o.done]
+                for at in retries:
+                    if at is not None:
+                        self._soonest.sooner(at)
+                if retries:
+                    self.wake()  # the loop's planned wake-up may be later than a retry
                 for o in batch:
                     a = o.attempt
                     log.debug("webhook %s: %s", a.message_id, a.status or a.error)
@@ -268,13 +349,14 @@ class WebhookDeliveries:
                     return
 
     def _release(self, done: list[WebhookDelivery]) -> None:
-        with self._lock:
+        with self._ended:
             for delivery in done:
                 self._busy[delivery.webhook_id] -= 1
                 if self._busy[delivery.webhook_id] <= 0:
                     del self._busy[delivery.webhook_id]
-            room = self._room() > 0
-        if room:  # a batch's worth of places: the loop may claim again
+            self._ended.notify_all()
+            room = self._backlog and self._room() > 0
+        if room:  # a batch's worth of places, and rows left behind: claim again
             self.wake()
 
     def next_due(self, deps: Deps) -> datetime | None:
@@ -282,8 +364,14 @@ class WebhookDeliveries:
             if not self._room():
                 return None  # an attempt that ends wakes the loop
             full = [w for w, n in self._busy.items() if n >= self.per_endpoint]
-        with deps.uow() as uow:
-            return uow.webhooks.next_due(full)
+
+        def read() -> datetime | None:
+            with deps.uow() as uow:
+                return uow.webhooks.next_due(full)
+
+        # New rows are announced, retries this worker schedules are noted when recorded;
+        # a lease of a worker that stopped ends unannounced: read at least every 5 s.
+        return self._soonest.get(deps.clock.now(), read)
 
     def in_flight(self) -> int:
         with self._lock:
