@@ -160,3 +160,54 @@ def test_a_delivery_that_gets_a_thread_in_time_is_sent(
         source.close()
     assert sender.urls == [first.url, second.url]
     assert sorted(d.id for d, _, _ in db.recorded) == [1, 2]
+
+
+class _Refusing:
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+
+    def post(self, url: str, body: bytes, headers: dict[str, str]) -> Sent:
+        self.ids.append(headers["webhook-id"])
+        return Sent(503, None)
+
+
+def test_a_failing_receiver_is_retried_on_the_schedule_until_given_up(
+    deps: Deps, db: Database, clock: FixedClock
+) -> None:
+    """The delivery job with a fixed clock: every attempt at a receiver that answers 503
+    is recorded with its next attempt (backoff with jitter, from the first retry), the
+    same webhook-id each time, until the delivery has been retried for RETRY_FOR; then
+    it is recorded as given up (done, no next attempt)."""
+    start = clock.now()
+    current = replace(delivery(new_secret()), created_at=start)
+    sender = _Refusing()
+    source = WebhookDeliveries(sender, threads=1, queued=0, lease=timedelta(seconds=60))
+    gaps: list[float] = []
+    try:
+        for attempt in range(60):
+            db.deliveries = [current]
+            assert source.run_due(deps) == 1
+            recorded_so_far = attempt + 1
+
+            def settled(n: int = recorded_so_far) -> bool:
+                return len(db.recorded) == n and source.in_flight() == 0
+
+            _wait_until(settled)
+            _, recorded, done = db.recorded[-1]
+            assert recorded.status == 503
+            if done:
+                break
+            assert recorded.next_attempt_at is not None
+            gaps.append((recorded.next_attempt_at - clock.now()).total_seconds())
+            clock.moment = recorded.next_attempt_at
+            current = replace(current, attempts=current.attempts + 1)
+    finally:
+        source.close()
+    assert done and recorded.next_attempt_at is None
+    assert "given up" in (recorded.error or "")
+    assert clock.now() - start >= RETRY_FOR >= timedelta(hours=24)
+    assert set(sender.ids) == {current.message_id}  # one webhook-id for every attempt
+    for n, gap in enumerate(gaps):
+        base = min(FIRST_RETRY * 2**n, MAX_RETRY)
+        assert base * 0.8 <= gap <= base * 1.2
+    assert len(gaps) > 10  # it reached the hour-long retries
