@@ -15,6 +15,12 @@ LOCKED, and what is done is decided in the command's own transaction, so nothing
 done twice (jobs.py). SIGTERM or SIGINT stops the loop after the job in hand; a job
 claimed but not done is taken by another worker when its lease ends. A worker whose
 database goes away retries with backoff (up to 5 s) and carries on when it is back.
+
+While its loop turns (every batch of jobs, every second of sleep, every retry) the worker
+touches a heartbeat file (YOKAI_WORKER_HEARTBEAT); `yokai worker --check-alive`, the
+containers' health check and liveness probe, fails once it is older than a minute: a
+worker stuck in a job or a wait that never ends is restarted, one waiting for its
+database is not (it still beats).
 """
 
 from __future__ import annotations
@@ -25,8 +31,10 @@ import os
 import signal
 import socket
 import threading
+import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -53,6 +61,39 @@ SLICE_SECONDS = 1.0
 """Waits are cut into slices this long, so a stop request is heard within one."""
 BUSY_SLICE = 0.05
 """The slices while deliveries run in threads: one that ends frees a slot soon."""
+HEARTBEAT_SECONDS = 1.0
+"""The heartbeat file is touched at most this often."""
+ALIVE_SECONDS = 60.0
+"""`yokai worker --check-alive`: a heartbeat older than this is a worker stuck."""
+
+
+class Heartbeat:
+    """A file whose modification time says when the worker's loop last turned."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._last = float("-inf")
+        self._warned = False
+
+    def beat(self) -> None:
+        now = time.monotonic()
+        if now - self._last < HEARTBEAT_SECONDS:
+            return
+        self._last = now
+        try:
+            self.path.touch()
+        except OSError as error:
+            if not self._warned:  # the probe will say so; once in the log is enough
+                log.warning("heartbeat %s: %s", self.path, error)
+                self._warned = True
+
+
+def heartbeat_age(path: Path) -> float | None:
+    """Seconds since the worker whose heartbeat is ``path`` last beat; None: never."""
+    try:
+        return max(0.0, time.time() - path.stat().st_mtime)
+    except FileNotFoundError:
+        return None
 
 
 class Worker:
@@ -69,9 +110,11 @@ class Worker:
         first_retry: float = FIRST_RETRY,
         keep_keys: timedelta = timedelta(hours=24),
         waiting: timedelta = timedelta(days=7),
+        heartbeat: Path | None = None,
     ) -> None:
         self.name = name or f"worker-{socket.gethostname()}-{os.getpid()}"
         self._deps = deps
+        self._heartbeat = Heartbeat(heartbeat) if heartbeat is not None else None
         self._woken = threading.Event()
         default: list[JobSource] = [
             DueGames(lease=lease, worker=self.name),
@@ -98,6 +141,7 @@ class Worker:
         delay = 0.1
         try:
             while not self._stopping.is_set():
+                self._beat()
                 try:
                     self._listen()
                     self._run_due()
@@ -121,6 +165,7 @@ class Worker:
         busy = True
         while busy and not self._stopping.is_set():
             busy = False
+            self._beat()
             for source in self._sources:
                 if self._stopping.is_set():
                     return
@@ -140,6 +185,7 @@ class Worker:
         if due is not None:
             wake = min(wake, due)
         while not self._stopping.is_set():
+            self._beat()
             left = (wake - self._deps.clock.now()).total_seconds()
             if left <= 0 or self._woken.is_set():
                 break
@@ -150,6 +196,10 @@ class Worker:
                     return  # look again now
         self._woken.clear()
         conn.execute("SELECT 1")  # a dead connection raises here, not in silence
+
+    def _beat(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.beat()
 
     def _listen(self) -> None:
         if self._conn is not None and not self._conn.closed:
