@@ -252,7 +252,8 @@ def test_a_record_that_stops_before_the_game_does_is_refused(
     before = games_count(sql)
     status, problem = import_(api, good[: last + 1])
     assert (status, problem["code"]) == (422, "invalid_record"), problem
-    assert "does not hold" in str(problem["detail"])
+    rounds = len(api.public(game.id)["rounds"])
+    assert f"goes on to round {rounds}, which the record does not hold" in str(problem["detail"])
     assert games_count(sql) == before
 
 
