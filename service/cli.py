@@ -20,7 +20,7 @@ from pathlib import Path
 from types import FrameType
 from uuid import UUID
 
-from service import logs
+from service import logs, metrics
 from service.adapters import migrate
 from service.adapters.embedded import EmbeddedPostgres
 from service.adapters.postgres import roles
@@ -31,10 +31,10 @@ from service.application.handlers import execute
 from service.application.identity import Operator
 from service.application.queries import games, records
 from service.bootstrap import Container, build
-from service.metrics import MULTIPROC_ENV
+from service.metrics import MULTIPROC_ENV, WORKER_METRICS_PORT_ENV
 from service.settings import Settings
 from service.web.app import openapi_yaml
-from service.worker import Worker, run_until_signalled
+from service.worker import ALIVE_SECONDS, Worker, heartbeat_age, run_until_signalled
 
 
 def _gunicorn_conf() -> Path:
@@ -105,7 +105,11 @@ def serve(host: str, port: int) -> int:
         command.append("service.web.wsgi:app")
         child = subprocess.Popen(command, env=env)
         if settings.embedded_worker:
-            worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env)
+            # Its metrics are in this instance's folder: gunicorn's /metrics has them.
+            worker_env = {k: v for k, v in env.items() if k != WORKER_METRICS_PORT_ENV}
+            worker = subprocess.Popen(
+                [sys.executable, "-m", "service.cli", "worker"], env=worker_env
+            )
 
         def forward(signum: int, _: FrameType | None) -> None:
             child.send_signal(signum)
@@ -150,12 +154,18 @@ def migrate_only() -> int:
 
 
 def worker() -> int:
-    """Run the worker until SIGTERM/SIGINT (see service/worker.py)."""
+    """Run the worker until SIGTERM/SIGINT (see service/worker.py); with
+    YOKAI_WORKER_METRICS_PORT, serve its metrics there meanwhile."""
     settings = Settings.from_env()
     logs.configure(settings.log_level, settings.log_format)
     url, embedded = _database(settings)
     container = build(replace(settings, database_url=url))
+    exposition = None
     try:
+        if settings.worker_metrics_port is not None:
+            host, port = settings.worker_metrics_host, settings.worker_metrics_port
+            exposition = metrics.serve(host, port, container.stats.read)
+            log.info("worker metrics on %s:%d", host, port)
         lease = timedelta(seconds=settings.worker_lease_seconds)
         sender = HttpSender(allow_private=settings.webhook_allow_private)
         runner = Worker(
@@ -168,13 +178,32 @@ def worker() -> int:
             keep_keys=timedelta(hours=settings.idempotency_keep_hours),
             waiting=timedelta(hours=settings.waiting_game_hours),
             webhook_keep=timedelta(days=settings.webhook_keep_days),
+            heartbeat=settings.worker_heartbeat,
         )
         run_until_signalled(runner)
         return 0
     finally:
+        if exposition is not None:
+            exposition.shutdown()
         container.close()
         if embedded is not None:
             embedded.stop()
+
+
+def check_alive(max_age: float) -> int:
+    """Exit 0 while the worker's heartbeat (YOKAI_WORKER_HEARTBEAT) is at most
+    ``max_age`` seconds old, 1 otherwise: the containers' health check and liveness
+    probe. Reads one file: no database, no embedded server."""
+    path = Settings.from_env().worker_heartbeat
+    age = heartbeat_age(path)
+    if age is None:
+        print(f"yokai worker: no heartbeat at {path}", file=sys.stderr)
+        return 1
+    if age > max_age:
+        print(f"yokai worker: last heartbeat {age:.0f} s ago (over {max_age:g} s)", file=sys.stderr)
+        return 1
+    print(f"yokai worker: alive (last heartbeat {age:.1f} s ago)")
+    return 0
 
 
 class _NotReadyError(Exception):
@@ -311,7 +340,21 @@ def main(argv: list[str] | None = None) -> int:
     p_serve = sub.add_parser("serve", help="apply migrations, then serve the API with gunicorn")
     p_serve.add_argument("--host", default="127.0.0.1")
     p_serve.add_argument("--port", type=int, default=8000)
-    sub.add_parser("worker", help="run the worker: bots, clocks, webhooks (until SIGTERM)")
+    p_worker = sub.add_parser(
+        "worker", help="run the worker: bots, clocks, webhooks (until SIGTERM)"
+    )
+    p_worker.add_argument(
+        "--check-alive",
+        action="store_true",
+        help="do not run: exit 0 if the worker's heartbeat is recent, else 1 (a probe)",
+    )
+    p_worker.add_argument(
+        "--max-age",
+        type=float,
+        default=ALIVE_SECONDS,
+        metavar="SECONDS",
+        help=f"with --check-alive: the oldest heartbeat still alive (default {ALIVE_SECONDS:g})",
+    )
     sub.add_parser("migrate", help="apply the database migrations, then exit")
     p_verify = sub.add_parser("verify", help="check hash chains and replay stored games")
     p_verify.add_argument("game_ids", nargs="*", metavar="GAME_ID")
@@ -345,7 +388,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "serve":
         return serve(args.host, args.port)
     if args.command == "worker":
-        return worker()
+        return check_alive(args.max_age) if args.check_alive else worker()
     if args.command == "migrate":
         return migrate_only()
     if args.command == "verify":

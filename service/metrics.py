@@ -8,12 +8,20 @@ processes). Without that variable (tests, a single process) the default registry
 What the store says (games by status, jobs due and their lag, webhook deliveries
 waiting and theirs) is read from the database when `/metrics` is scraped: it is the same
 whichever process answers, and whichever process does the work.
+
+A stand-alone `yokai worker` (a container or pod of its own) serves the same exposition
+on a port of its own (YOKAI_WORKER_METRICS_PORT, :func:`serve`): its webhook deliveries,
+the events it appended, and the store's gauges. Those gauges are then exported by every
+API and worker replica alike: aggregate them with ``max()``, not ``sum()``
+(:data:`STORE_GAUGES`; deploy/grafana does).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Iterable, Iterator
+from wsgiref.simple_server import WSGIServer
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -24,6 +32,7 @@ from prometheus_client import (
     Histogram,
     generate_latest,
     multiprocess,
+    start_http_server,
 )
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.metrics_core import Metric
@@ -32,6 +41,9 @@ from prometheus_client.registry import Collector
 from service.application.ports import StoreStats
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+WORKER_METRICS_PORT_ENV = "YOKAI_WORKER_METRICS_PORT"
+
+log = logging.getLogger("yokai.metrics")
 
 REQUESTS = Counter("yokai_http_requests", "HTTP requests answered", ["method", "route", "status"])
 LATENCY = Histogram(
@@ -70,16 +82,28 @@ for _outcome in ("delivered", "failed", "error"):  # shown (as 0) before the fir
     DELIVERIES.labels(_outcome)
 
 
+STORE_GAUGES = (
+    "yokai_games",
+    "yokai_jobs_due",
+    "yokai_job_lag_seconds",
+    "yokai_webhook_deliveries_pending",
+    "yokai_webhook_delivery_lag_seconds",
+)
+"""The gauges read from the store: the same value from every process that exports them."""
+
+
 def command_outcome(status: int, problem: str | None) -> str:
     return "accepted" if status < 400 else problem or f"http_{status}"
 
 
 class _StoreCollector(Collector):
-    def __init__(self, read: Callable[[], StoreStats]) -> None:
+    def __init__(self, read: Callable[[], StoreStats | None]) -> None:
         self._read = read
 
     def collect(self) -> Iterable[Metric]:
         stats = self._read()
+        if stats is None:  # the store did not answer: the process's own metrics only
+            return
         games = GaugeMetricFamily("yokai_games", "Games by status", labels=["status"])
         for status, count in sorted(stats.games_by_status.items()):
             games.add_metric([status], count)
@@ -109,8 +133,9 @@ class _Default(Collector):
         yield from REGISTRY.collect()
 
 
-def render(read_store: Callable[[], StoreStats] | None) -> tuple[bytes, str]:
-    """The exposition of every process's metrics and the store's, and its content type."""
+def _registry(read_store: Callable[[], StoreStats | None] | None) -> CollectorRegistry:
+    """Every process's metrics (this one's alone outside multiprocess mode), and the
+    store's when ``read_store`` is given."""
     registry = CollectorRegistry()
     if os.environ.get(MULTIPROC_ENV):
         multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
@@ -118,7 +143,29 @@ def render(read_store: Callable[[], StoreStats] | None) -> tuple[bytes, str]:
         registry.register(_Default())
     if read_store is not None:
         registry.register(_StoreCollector(read_store))
-    return generate_latest(registry), CONTENT_TYPE_LATEST
+    return registry
+
+
+def render(read_store: Callable[[], StoreStats] | None) -> tuple[bytes, str]:
+    """The exposition of every process's metrics and the store's, and its content type."""
+    return generate_latest(_registry(read_store)), CONTENT_TYPE_LATEST
+
+
+def serve(host: str, port: int, read_store: Callable[[], StoreStats] | None) -> WSGIServer:
+    """Serve the exposition over HTTP on ``host:port`` (a daemon thread; any path): the
+    stand-alone worker's metrics. ``shutdown()`` the server returned to stop it."""
+
+    def read() -> StoreStats | None:
+        if read_store is None:
+            return None
+        try:
+            return read_store()
+        except Exception as error:  # a scrape must not fail with the store
+            log.warning("metrics: the store's gauges are left out: %s", error)
+            return None
+
+    server, _ = start_http_server(port, addr=host, registry=_registry(read))
+    return server
 
 
 def process_exited(pid: int) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,18 @@ def _int(env: Mapping[str, str], name: str, default: int, minimum: int = 0) -> i
     if value < minimum:
         raise ValueError(f"{name} must be at least {minimum}")
     return value
+
+
+def default_heartbeat() -> Path:
+    """The file a worker touches while its loop runs (`yokai worker --check-alive`)."""
+    return Path(tempfile.gettempdir()) / "yokai-worker.heartbeat"
+
+
+def _port(env: Mapping[str, str], name: str) -> int | None:
+    value = _int(env, name, 0)
+    if value > 65535:
+        raise ValueError(f"{name} must be a TCP port (1 to 65535), not {value}")
+    return value or None
 
 
 def _float(env: Mapping[str, str], name: str, default: float) -> float:
@@ -79,6 +92,9 @@ class Settings:
     keepalive_seconds: float = 15.0
     embedded_worker: bool = True  # `yokai serve` starts a `yokai worker` beside gunicorn
     worker_lease_seconds: int = 30  # a claimed job left this long goes to another worker
+    worker_metrics_port: int | None = None  # a stand-alone worker's /metrics (unset: none)
+    worker_metrics_host: str = "0.0.0.0"  # a container or pod of its own
+    worker_heartbeat: Path = field(default_factory=default_heartbeat)
     webhook_allow_private: bool = False  # tests and private networks only (SSRF guard off)
     webhook_first_retry_seconds: float = 5.0  # doubles with each failed attempt
     webhook_lease_seconds: int = 60  # a delivery claimed by a worker that died waits this long
@@ -113,6 +129,11 @@ class Settings:
             keepalive_seconds=_int(env, "YOKAI_KEEPALIVE_SECONDS", 15, minimum=1),
             embedded_worker=_int(env, "YOKAI_EMBEDDED_WORKER", 1) != 0,
             worker_lease_seconds=_int(env, "YOKAI_WORKER_LEASE_SECONDS", 30, minimum=1),
+            worker_metrics_port=_port(env, "YOKAI_WORKER_METRICS_PORT"),
+            worker_metrics_host=env.get("YOKAI_WORKER_METRICS_HOST") or "0.0.0.0",
+            worker_heartbeat=Path(env["YOKAI_WORKER_HEARTBEAT"])
+            if env.get("YOKAI_WORKER_HEARTBEAT")
+            else default_heartbeat(),
             webhook_allow_private=_int(env, "YOKAI_WEBHOOK_ALLOW_PRIVATE", 0) != 0,
             webhook_first_retry_seconds=_float(env, "YOKAI_WEBHOOK_FIRST_RETRY_SECONDS", 5.0),
             webhook_lease_seconds=_int(env, "YOKAI_WEBHOOK_LEASE_SECONDS", 60, minimum=15),

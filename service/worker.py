@@ -15,6 +15,12 @@ LOCKED, and what is done is decided in the command's own transaction, so nothing
 done twice (jobs.py). SIGTERM or SIGINT stops the loop after the job in hand; a job
 claimed but not done is taken by another worker when its lease ends. A worker whose
 database goes away retries with backoff (up to 5 s) and carries on when it is back.
+
+While its loop turns (every batch of jobs, every second of sleep, every retry) the worker
+touches a heartbeat file (YOKAI_WORKER_HEARTBEAT); `yokai worker --check-alive`, the
+containers' health check and liveness probe, fails once it is older than a minute: a
+worker stuck in a job or a wait that never ends is restarted, one waiting for its
+database is not (it still beats).
 """
 
 from __future__ import annotations
@@ -25,8 +31,10 @@ import os
 import signal
 import socket
 import threading
+import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -54,12 +62,44 @@ SLICE_SECONDS = 1.0
 """Waits are cut into slices this long, so a stop request is heard within one."""
 BUSY_SLICE = 0.05
 """The slices while deliveries run in threads: one that ends frees a slot soon."""
-
 OUTBOX_LINGER = 0.05
 """How long the loop waits, once told of a new outbox row, before it claims: the rows
 committed meanwhile are claimed (and their attempts recorded) together, so a busy
 service pays one claim and one record per batch of deliveries, not per delivery, for
 at most this much more delivery lag."""
+HEARTBEAT_SECONDS = 1.0
+"""The heartbeat file is touched at most this often."""
+ALIVE_SECONDS = 60.0
+"""`yokai worker --check-alive`: a heartbeat older than this is a worker stuck."""
+
+
+class Heartbeat:
+    """A file whose modification time says when the worker's loop last turned."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._last = float("-inf")
+        self._warned = False
+
+    def beat(self) -> None:
+        now = time.monotonic()
+        if now - self._last < HEARTBEAT_SECONDS:
+            return
+        self._last = now
+        try:
+            self.path.touch()
+        except OSError as error:
+            if not self._warned:  # the probe will say so; once in the log is enough
+                log.warning("heartbeat %s: %s", self.path, error)
+                self._warned = True
+
+
+def heartbeat_age(path: Path) -> float | None:
+    """Seconds since the worker whose heartbeat is ``path`` last beat; None: never."""
+    try:
+        return max(0.0, time.time() - path.stat().st_mtime)
+    except FileNotFoundError:
+        return None
 
 
 class Worker:
@@ -77,9 +117,11 @@ class Worker:
         keep_keys: timedelta = timedelta(hours=24),
         waiting: timedelta = timedelta(days=7),
         webhook_keep: timedelta = timedelta(days=7),
+        heartbeat: Path | None = None,
     ) -> None:
         self.name = name or f"worker-{socket.gethostname()}-{os.getpid()}"
         self._deps = deps
+        self._heartbeat = Heartbeat(heartbeat) if heartbeat is not None else None
         self._woken = threading.Event()
         default: list[JobSource] = [
             DueGames(lease=lease, worker=self.name),
@@ -106,6 +148,7 @@ class Worker:
         delay = 0.1
         try:
             while not self._stopping.is_set():
+                self._beat()
                 try:
                     self._listen()
                     self._run_due()
@@ -130,6 +173,7 @@ class Worker:
         is announced, or falls due, by then)."""
         busy = list(self._sources)
         while busy and not self._stopping.is_set():
+            self._beat()
             busy = [s for s in busy if not self._stopping.is_set() and s.run_due(self._deps) > 0]
 
     def _next_due(self) -> datetime | None:
@@ -146,6 +190,7 @@ class Worker:
             wake = min(wake, due)
         heard = False
         while not self._stopping.is_set():
+            self._beat()
             left = (wake - self._deps.clock.now()).total_seconds()
             if left <= 0 or self._woken.is_set():
                 break
@@ -178,6 +223,10 @@ class Worker:
         if not any(source.wants(note) for source in self._sources):
             return False
         return note == OUTBOX_NOTE or _sooner(note, wake)
+
+    def _beat(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.beat()
 
     def _listen(self) -> None:
         if self._conn is not None and not self._conn.closed:

@@ -1,18 +1,26 @@
-"""The deployment files (issue 16, first step), checked without a registry or a Docker
-daemon: the Dockerfile by hadolint, the YAML by yamllint, the compose file's services
-against the `yokai` commands that exist, and `yokai migrate` against PostgreSQL."""
+"""The deployment files (issue 16), checked without a registry or a Docker daemon: the
+Dockerfile by hadolint, every YAML file by yamllint, the compose file against the
+Compose Specification's JSON schema (as check-jsonschema ships it) and its services
+against the `yokai` commands that exist, the manifests against the Kubernetes schemas,
+and `yokai migrate` against PostgreSQL."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import time
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import kubernetes_validate
+import pytest
 import yaml
 from sqlalchemy import create_engine
 
@@ -42,9 +50,21 @@ def test_the_image_runs_yokai_as_a_user_without_privileges_and_checks_its_health
     assert "HEALTHCHECK" in text and "/healthz" in text
 
 
-def test_the_deployment_yaml_passes_yamllint() -> None:
-    files = sorted((ROOT / "deploy").rglob("*.yaml"))
-    assert files
+def _yaml_files() -> list[Path]:
+    """Every YAML file of the tree (not under a dot folder such as .venv), and .yamllint."""
+    found = [
+        p
+        for pattern in ("*.yaml", "*.yml")
+        for p in ROOT.rglob(pattern)
+        if not any(part.startswith(".") for part in p.relative_to(ROOT).parts)
+    ]
+    return [*sorted(found), ROOT / ".yamllint"]
+
+
+def test_every_yaml_file_passes_yamllint() -> None:
+    files = _yaml_files()
+    names = {p.relative_to(ROOT).as_posix() for p in files}
+    assert {"deploy/compose.yaml", "openapi/openapi.yaml", ".yamllint"} <= names
     result = subprocess.run(
         [BIN / "yamllint", "-c", ROOT / ".yamllint", "--strict", *files],
         capture_output=True,
@@ -52,6 +72,92 @@ def test_the_deployment_yaml_passes_yamllint() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _compose_schema() -> dict[str, Any]:
+    """The Compose Specification's JSON schema, as the pinned check-jsonschema package
+    vendors it (requirements/dev.lock), checked against the digest it ships beside it."""
+    vendor = resources.files("check_jsonschema.builtin_schemas.vendor")
+    raw = (vendor / "compose-spec.json").read_bytes()
+    digest = (vendor / "sha256" / "compose-spec.sha256").read_text().strip()
+    assert hashlib.sha256(raw).hexdigest() == digest
+    schema: dict[str, Any] = json.loads(raw)
+    assert schema["title"] == "Compose Specification"
+    return schema
+
+
+def _compose_errors(document: Any) -> list[str]:
+    schema = _compose_schema()
+    validator = jsonschema.validators.validator_for(schema)
+    validator.check_schema(schema)
+    checker = validator(schema, format_checker=validator.FORMAT_CHECKER)
+    return [
+        f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in checker.iter_errors(document)
+    ]
+
+
+def _compose() -> dict[str, Any]:
+    compose: dict[str, Any] = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())
+    return compose
+
+
+def test_the_compose_file_is_valid_against_the_compose_specification() -> None:
+    assert _compose_errors(_compose()) == []
+
+
+@pytest.mark.parametrize(
+    ("where", "key", "bad"),
+    [
+        (("services", "api"), "restart", 5),  # a string
+        (("services", "worker"), "healthcheck", {"test": ["CMD", "x"], "every": "5s"}),
+        (("services", "db"), "image_name", "postgres:16"),  # no such key
+        ((), "service", {}),  # a typo of a top-level key
+    ],
+)
+def test_the_compose_schema_refuses_what_compose_would(
+    where: tuple[str, ...], key: str, bad: object
+) -> None:
+    """The schema is not one that lets everything through."""
+    compose = _compose()
+    node = compose
+    for part in where:
+        node = node[part]
+    node[key] = bad
+    assert _compose_errors(compose)
+
+
+def _check_alive(command: list[str], heartbeat: Path) -> int:
+    """Run a probe's ``yokai worker --check-alive ...`` here, on ``heartbeat``."""
+    assert command[:2] == ["yokai", "worker"], command
+    env = {**os.environ, "YOKAI_WORKER_HEARTBEAT": str(heartbeat)}
+    done = subprocess.run(
+        [*YOKAI, *command[1:]], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode in (0, 1), done.stderr  # not a usage error (2)
+    return done.returncode
+
+
+def test_the_compose_health_checks_fit_each_service(tmp_path: Path) -> None:
+    """The image checks /healthz; the migration serves nothing (its check is off) and the
+    worker's check is its heartbeat: fresh passes, stale or missing fails."""
+    services = _compose()["services"]
+    assert "healthcheck" not in services["api"]  # the image's, on /healthz
+    assert services["migrate"]["healthcheck"] == {"disable": True}
+    check = services["worker"]["healthcheck"]["test"]
+    assert check[0] == "CMD"
+    heartbeat = tmp_path / "heartbeat"
+    assert _check_alive(check[1:], heartbeat) == 1  # no heartbeat yet
+    heartbeat.touch()
+    assert _check_alive(check[1:], heartbeat) == 0
+    old = time.time() - 3600
+    os.utime(heartbeat, (old, old))
+    assert _check_alive(check[1:], heartbeat) == 1
+
+
+def test_the_worker_serves_its_metrics_on_the_compose_network() -> None:
+    worker = _compose()["services"]["worker"]
+    port = worker["environment"]["YOKAI_WORKER_METRICS_PORT"]
+    assert worker["expose"] == [port]
 
 
 def test_the_compose_services_run_commands_that_exist() -> None:
@@ -157,6 +263,9 @@ def test_the_pods_run_yokai_commands_without_privileges() -> None:
             assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
             assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
             assert pod["terminationGracePeriodSeconds"] > graceful
+        if container["args"][0] == "worker":
+            probe = container["livenessProbe"]["exec"]["command"]
+            assert probe[:3] == ["yokai", "worker", "--check-alive"], probe
         refs = [e.get("secretRef", {}).get("name") for e in container["envFrom"]]
         # The owner's credentials go to the migration Job only.
         assert ("yokai-migration-secrets" in refs) == (container["args"][0] == "migrate"), name
@@ -166,3 +275,31 @@ def test_the_pods_run_yokai_commands_without_privileges() -> None:
             [*YOKAI, command, "--help"], capture_output=True, text=True, check=False
         )
         assert help_run.returncode == 0, (command, help_run.stderr)
+
+
+def _worker_pod() -> dict[str, Any]:
+    (pod,) = [p for _, p in _pods() if p["containers"][0]["args"] == ["worker"]]
+    return pod
+
+
+def test_the_worker_pod_is_probed_by_its_heartbeat_and_scraped_on_its_metrics_port(
+    tmp_path: Path,
+) -> None:
+    (deployment,) = [d for n, d in _k8s_documents() if n == "worker-deployment.yaml"]
+    pod = _worker_pod()
+    (container,) = pod["containers"]
+    env = {e["name"]: e["value"] for e in container["env"]}
+    # The heartbeat is written where the read-only root filesystem lets it be.
+    mounts = [m["mountPath"] for m in container["volumeMounts"]]
+    assert any(env["YOKAI_WORKER_HEARTBEAT"].startswith(m.rstrip("/") + "/") for m in mounts)
+    probe = container["livenessProbe"]
+    assert probe["timeoutSeconds"] >= 5  # the command starts a Python
+    heartbeat = tmp_path / "heartbeat"
+    assert _check_alive(probe["exec"]["command"], heartbeat) == 1
+    heartbeat.touch()
+    assert _check_alive(probe["exec"]["command"], heartbeat) == 0
+    (port,) = container["ports"]
+    assert str(port["containerPort"]) == env["YOKAI_WORKER_METRICS_PORT"]
+    annotations = deployment["spec"]["template"]["metadata"]["annotations"]
+    assert annotations["prometheus.io/port"] == env["YOKAI_WORKER_METRICS_PORT"]
+    assert annotations["prometheus.io/path"] == "/metrics"

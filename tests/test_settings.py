@@ -27,3 +27,17 @@ def test_yokai_data_dir_chooses_another_folder(tmp_path: Path) -> None:
 def test_bad_values_are_refused_with_the_variables_name(name: str, value: str) -> None:
     with pytest.raises(ValueError, match=name):
         Settings.from_env({name: value})
+
+
+@pytest.mark.parametrize("value", ["70000", "http", "-1"])
+def test_a_worker_metrics_port_must_be_a_port(value: str) -> None:
+    with pytest.raises(ValueError, match="YOKAI_WORKER_METRICS_PORT"):
+        Settings.from_env({"YOKAI_WORKER_METRICS_PORT": value})
+
+
+def test_the_worker_serves_no_metrics_unless_given_a_port(tmp_path: Path) -> None:
+    assert Settings.from_env({}).worker_metrics_port is None
+    chosen = Settings.from_env(
+        {"YOKAI_WORKER_METRICS_PORT": "9000", "YOKAI_WORKER_HEARTBEAT": str(tmp_path / "hb")}
+    )
+    assert (chosen.worker_metrics_port, chosen.worker_heartbeat) == (9000, tmp_path / "hb")

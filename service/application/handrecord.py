@@ -698,6 +698,9 @@ def mismatch(record: HandRecord, replayed: HandRecord) -> RecordError | None:
                 f"round {mine.number}: the tricks were won by "
                 f"{_ints(theirs.tricks)}, not {_ints(mine.tricks)}",
             )
+        if mine.result is None and theirs.result is not None:  # cut off before it
+            line = max((m.line for m in mine.moves), default=mine.line)
+            return RecordError(line, f"round {mine.number} ends here, but the record has no Result")
         if mine.result != theirs.result:
             line = mine.result.line if mine.result is not None else mine.line
             return RecordError(line, f"round {mine.number} ends otherwise under the rules")

@@ -1,11 +1,15 @@
 """The webhook sender's network guard and its one POST (service/adapters/webhook_http.py):
 URLs refused at registration and again at delivery, against a real receiver on
-127.0.0.1: delivered, an error status, a receiver that hangs, a redirect not followed."""
+127.0.0.1: delivered, an error status, a receiver that hangs, a redirect not followed;
+and each attempt counted in the metrics by its outcome."""
 
 from __future__ import annotations
 
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
+from service import metrics
+from service.adapters.webhook_delivery import HttpSender
 from service.adapters.webhook_http import UrlForbiddenError, check_url, post
 from tests.support.webhook_receiver import receiving
 
@@ -111,3 +115,37 @@ def test_a_kept_connection_the_receiver_closed_is_replaced() -> None:
             assert (done.status, done.error) == (204, None)
         got = receiver.wait_for(2)
     assert len({r.peer for r in got}) == 2
+
+
+def _deliveries() -> dict[str, float]:
+    """yokai_webhook_deliveries_total by outcome, as /metrics gives it."""
+    body, _ = metrics.render(None)
+    return {
+        s.labels["outcome"]: s.value
+        for family in text_string_to_metric_families(body.decode())
+        for s in family.samples
+        if s.name == "yokai_webhook_deliveries_total"
+    }
+
+
+def test_the_sender_counts_each_attempt_by_its_outcome() -> None:
+    """yokai_webhook_deliveries_total: delivered (a 2xx), failed (any other answer),
+    error (no answer), one attempt each."""
+    sender = HttpSender(allow_private=True)
+    before = _deliveries()
+
+    def added() -> dict[str, float]:
+        now = _deliveries()
+        return {k: now[k] - before[k] for k in ("delivered", "failed", "error")}
+
+    with receiving() as receiver:
+        receiver.answers = [500, 302]
+        assert sender.post(receiver.url, b"{}", {}).status == 500
+        assert added() == {"delivered": 0, "failed": 1, "error": 0}
+        assert sender.post(receiver.url, b"{}", {}).status == 302
+        assert sender.post(receiver.url, b"{}", {}).status == 204
+        assert added() == {"delivered": 1, "failed": 2, "error": 0}
+        url = receiver.url
+    assert sender.post(url, b"{}", {}).status is None  # the receiver is gone
+    assert HttpSender(allow_private=False).post(url, b"{}", {}).status is None  # forbidden
+    assert added() == {"delivered": 1, "failed": 2, "error": 2}

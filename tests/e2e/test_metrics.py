@@ -4,9 +4,12 @@ to operators; summed over gunicorn's workers; the Grafana dashboard asks only fo
 
 from __future__ import annotations
 
+import http.client
 import json
 import random
 import re
+import threading
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -14,9 +17,11 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from service import metrics
 from tests.e2e.test_serve_process import Served, start, stop
 from tests.support.api import OPERATOR, Api
-from tests.support.postgres import new_database
+from tests.support.postgres import MakeApp, new_database
+from tests.support.sse import SseStream, served
 
 DASHBOARD = Path(__file__).resolve().parents[2] / "deploy" / "grafana" / "yokai-dashboard.json"
 
@@ -85,6 +90,7 @@ def test_metrics_are_for_this_machine_and_operators(api: Api) -> None:
 
 
 def test_the_dashboard_asks_only_for_metrics_the_service_exports(api: Api) -> None:
+    api.get("/healthz")  # a request counted before the scrape: its series exist
     exported = set(samples(api.get("/metrics").get_data(as_text=True)))
     dashboard = json.loads(DASHBOARD.read_text())
     exprs = [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
@@ -92,6 +98,18 @@ def test_the_dashboard_asks_only_for_metrics_the_service_exports(api: Api) -> No
     for expr in exprs:
         names = set(re.findall(r"\byokai_[a-z_]+", expr))
         assert names and names <= exported, expr
+
+
+def test_the_dashboard_takes_the_stores_gauges_once_not_once_per_replica() -> None:
+    """Every API and worker replica exports the store's gauges (the same value each):
+    the dashboard takes their max(), never a sum or each replica's series."""
+    dashboard = json.loads(DASHBOARD.read_text())
+    exprs = [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
+    for name in metrics.STORE_GAUGES:
+        using = [e for e in exprs if re.search(rf"\b{name}\b", e)]
+        assert using, name
+        for expr in using:
+            assert re.fullmatch(rf"max(?: by \([a-z_, ]+\))? ?\({name}\)", expr), expr
 
 
 @pytest.mark.slow
@@ -121,3 +139,58 @@ def test_yokai_serve_sums_the_metrics_of_all_its_workers(server_url: str, tmp_pa
         assert value(found, "yokai_games", status="waiting") == 30
     finally:
         assert stop(served) == 0
+
+
+def test_open_streams_counts_each_stream_and_waiting_long_poll_while_it_is_open(
+    make_app: MakeApp,
+) -> None:
+    """yokai_open_streams goes up as a stream opens or a long-poll starts waiting, and
+    down as each ends: a long-poll answered, a stream whose client went away."""
+    app = make_app(keepalive_seconds=1)
+    api = app.api()
+    game = api.start(3)
+
+    def open_streams() -> float:
+        return value(samples(api.get("/metrics").get_data(as_text=True)), "yokai_open_streams")
+
+    def settles_at(expected: float) -> None:
+        deadline = time.monotonic() + 30
+        while open_streams() != expected:
+            assert time.monotonic() < deadline, f"{open_streams()} streams open, not {expected}"
+            time.sleep(0.05)
+
+    with served(app.flask) as host:
+        base = open_streams()
+        public = SseStream(host, f"/v1/games/{game.id}/stream")
+        assert (first := public.next()) is not None and first.event == "view"
+        assert open_streams() == base + 1
+        seat = SseStream(host, f"/v1/games/{game.id}/stream", game.seat_headers(0))
+        assert (first := seat.next()) is not None and first.event == "view"
+        assert open_streams() == base + 2
+
+        version = api.public(game.id)["version"]
+        polled: list[int] = []
+
+        def long_poll() -> None:
+            conn = http.client.HTTPConnection(host, timeout=30)
+            path = f"/v1/games/{game.id}/events?after={version}&wait=20"
+            conn.request("GET", path, headers=game.seat_headers(1))
+            response = conn.getresponse()
+            response.read()
+            polled.append(response.status)
+            conn.close()
+
+        poller = threading.Thread(target=long_poll)
+        poller.start()
+        try:
+            settles_at(base + 3)
+            cards = api.view(game, 1)["legal"][:3]
+            assert api.pass_cards(game, 1, cards).status_code == 200  # the poll is answered
+        finally:
+            poller.join(timeout=30)
+        assert polled == [200]
+        settles_at(base + 2)
+        public.close()
+        settles_at(base + 1)  # noticed at the next keep-alive it fails to send
+        seat.close()
+        settles_at(base)

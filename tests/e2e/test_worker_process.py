@@ -7,15 +7,23 @@ started it.
 
 from __future__ import annotations
 
+import os
 import signal
+import socket
+import subprocess
+import urllib.error
+import urllib.request
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
-from tests.support.api import OPERATOR, Api, Game
-from tests.support.workers import Setup, setup, stop, wait_for
+from tests.support.api import OPERATOR, OPERATOR_TOKEN, Api, Game, bearer
+from tests.support.webhook_receiver import receiving
+from tests.support.workers import YOKAI, Setup, setup, stop, wait_for
 
 __all__ = ["setup"]  # the fixture
 
@@ -161,3 +169,137 @@ def test_a_worker_without_its_database_retries_and_stops_cleanly(setup: Setup) -
     wait_for(lambda: "trying again" in worker.output(), "the worker to retry")
     assert worker.process.poll() is None  # still running, backing off
     assert stop(worker) == 0
+
+
+# --- liveness: the heartbeat, and `yokai worker --check-alive` --------------------------
+
+
+def check_alive(heartbeat: Path, max_age: float = 3) -> int:
+    """The probe the containers run, with a short ``max_age`` (the default is a minute)."""
+    done = subprocess.run(
+        [*YOKAI, "worker", "--check-alive", "--max-age", str(max_age)],
+        env={**os.environ, "YOKAI_WORKER_HEARTBEAT": str(heartbeat)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode
+
+
+def test_check_alive_fails_while_the_worker_is_stuck_in_a_job_and_passes_again_after(
+    setup: Setup, tmp_path: Path
+) -> None:
+    """The worker claims a game and blocks in its command's commit (the test holds the
+    game's row): its loop stops turning, so the check fails; once the row is let go the
+    job ends and the check passes again."""
+    heartbeat = tmp_path / "heartbeat"
+    assert check_alive(heartbeat) == 1  # no worker has beaten yet
+    worker = setup.worker(YOKAI_WORKER_HEARTBEAT=str(heartbeat))
+    wait_for(lambda: check_alive(heartbeat) == 0, "the worker's first heartbeat")
+    game = clocked(setup.api, 4, 1, "autoplay")
+    with psycopg.connect(setup.url) as holder:
+        holder.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (game.id,))
+        wait_for(lambda: check_alive(heartbeat) == 1, "the check to see the worker stuck")
+        assert worker.process.poll() is None
+        holder.rollback()
+    wait_for(lambda: status(setup.api, game.id) != "passing", "the job to finish")
+    wait_for(lambda: check_alive(heartbeat) == 0, "the worker to beat again")
+    assert stop(worker) == 0
+
+
+def test_a_worker_waiting_for_its_database_is_still_alive(setup: Setup, tmp_path: Path) -> None:
+    """Restarting it would not bring the database back: it keeps beating while it
+    retries."""
+    heartbeat = tmp_path / "heartbeat"
+    worker = setup.worker(
+        DATABASE_URL="postgresql://nobody:x@127.0.0.1:9/none",
+        YOKAI_WORKER_HEARTBEAT=str(heartbeat),
+    )
+    wait_for(lambda: "trying again" in worker.output(), "the worker to retry")
+    first = heartbeat.stat().st_mtime
+    wait_for(lambda: heartbeat.stat().st_mtime > first, "another heartbeat while retrying")
+    assert check_alive(heartbeat) == 0
+    assert stop(worker) == 0
+
+
+# --- the stand-alone worker's metrics ---------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+
+
+def scrape(port: int) -> Samples:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+        text = r.read().decode()
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
+
+
+def metric(found: Samples, name: str, **labels: str) -> float | None:
+    return found.get((name, tuple(sorted(labels.items()))))
+
+
+def test_a_stand_alone_worker_serves_metrics_of_the_work_it_did(setup: Setup) -> None:
+    """A real `yokai worker` with YOKAI_WORKER_METRICS_PORT plays a four-bot game and
+    delivers the operators' webhooks (the first attempt refused): its metrics count the
+    events it appended and each delivery by outcome, and give the store's gauges."""
+    port = free_port()
+    worker = setup.worker(
+        YOKAI_WORKER_METRICS_PORT=str(port), YOKAI_WORKER_METRICS_HOST="127.0.0.1"
+    )
+
+    def scraped() -> Samples | None:
+        try:
+            return scrape(port)
+        except OSError:
+            return None
+
+    before = wait_for(scraped, "the worker's metrics port")
+    for outcome in ("delivered", "failed", "error"):
+        assert metric(before, "yokai_webhook_deliveries_total", outcome=outcome) == 0
+    assert metric(before, "yokai_events_appended_total") == 0
+    with receiving() as receiver:
+        receiver.answers = [500]  # game_started: refused once, then delivered
+        r = setup.api.post(
+            "/v1/webhooks",
+            {"url": receiver.url, "events": ["game_started", "game_finished"]},
+            **bearer(OPERATOR_TOKEN),
+        )
+        assert r.status_code == 201, r.get_json()
+        receiver.secret = r.get_json()["secret"]
+        created = setup.api.create(4, bots=[{"seat": s, "level": "basic"} for s in range(4)])
+        wait_for(lambda: status(setup.api, created["id"]) == "finished", "the bot game", 120)
+        got = receiver.wait_for(3)
+    assert sorted(m.answered for m in got) == [204, 204, 500] and all(m.verified for m in got)
+    worker_events = setup.api.public(created["id"])["version"] - created["version"]
+    assert worker_events > 0
+
+    def counted() -> Samples | None:
+        found = scrape(port)
+        done = metric(found, "yokai_webhook_deliveries_total", outcome="delivered") == 2
+        return found if done else None
+
+    after = wait_for(counted, "the worker to count its deliveries")
+    assert metric(after, "yokai_webhook_deliveries_total", outcome="failed") == 1
+    assert metric(after, "yokai_webhook_deliveries_total", outcome="error") == 0
+    assert metric(after, "yokai_events_appended_total") == worker_events
+    # The store's gauges, read at the scrape: the game over, nothing due or waiting.
+    assert metric(after, "yokai_games", status="finished") == 1
+    assert metric(after, "yokai_jobs_due") == 0
+    assert metric(after, "yokai_job_lag_seconds") == 0
+    assert metric(after, "yokai_webhook_deliveries_pending") == 0
+    assert stop(worker) == 0
+    with pytest.raises(urllib.error.URLError):
+        scrape(port)  # the port closes with the worker

@@ -36,6 +36,7 @@ def import_record(cmd: ImportRecord, actor: Actor, tx: Transaction) -> Created:
         replay = handrecord.replay_of(record)
     except handrecord.RecordError as exc:
         raise _refused(exc, "invalid_record") from None
+    _check_deals(record, replay.create)
     game_id = uuid4()
     first = record.rounds[0].line if record.rounds else 1
     after = _step(tx, game_id, tx.new_game(), replay.create, actor, first)
@@ -46,6 +47,9 @@ def import_record(cmd: ImportRecord, actor: Actor, tx: Transaction) -> Created:
         dealt = after.state.round.number if after.state.round is not None else 0
         if dealt > len(record.rounds):
             raise _refused(_short(line, dealt), "invalid_record")
+    if after.state.phase is not rules.Phase.FINISHED:  # cut short: named at its last line
+        end = handrecord.RecordError(record.lines["end"], "the record ends before the game does")
+        raise _refused(end, "invalid_record")
     if replay.reveal is not None:
         after = _step(tx, game_id, after, replay.reveal, actor, record.lines.get("ServerSeed", 1))
     events = [decode(row) for row in tx.appended[game_id]]
@@ -60,13 +64,25 @@ def import_record(cmd: ImportRecord, actor: Actor, tx: Transaction) -> Created:
     return Created(game_id, after.version)
 
 
+def _check_deals(record: handrecord.HandRecord, create: rules.CreateGame) -> None:
+    """Each round's recorded deal is a deal of this game (a record cut inside one is
+    not), named at the round's last Deal line."""
+    config = rules.GameConfig(create.players, create.scoring, create.variant)
+    for r, deal in zip(record.rounds, create.deals or (), strict=True):
+        problem = rules.deal_problem(config, deal.hands, deal.trump)
+        if problem is not None:
+            line = max((r.line, *r.hand_lines))
+            error = handrecord.RecordError(line, f"round {r.number}'s deal: {problem}")
+            raise _refused(error, "invalid_record")
+
+
 def _step(
     tx: Transaction, game_id: UUID, game: Loaded, command: rules.Command, actor: Actor, line: int
 ) -> Loaded:
     try:
         return tx.decide(game_id, game, command, actor)
     except DealerError:  # a fair game's next round, not in the record
-        number = len(game.state.results) + 1
+        number = len(game.state.results) + 2  # the command ended round results + 1
         raise _refused(_short(line, number), "invalid_record") from None
     except rules.RuleViolationError as exc:
         error = handrecord.RecordError(line, f"the rules refuse it ({exc.code}): {exc.detail}")

@@ -55,18 +55,26 @@ def export_line(summary: GameSummary, record: handrecord.HandRecord) -> bytes:
 
 
 def export(
-    deps: Deps, principal: Principal, status: str | None, since: datetime | None
+    deps: Deps,
+    principal: Principal,
+    status: str | None,
+    since: datetime | None,
+    *,
+    page_size: int | None = None,
 ) -> Iterator[tuple[GameSummary, handrecord.HandRecord]]:
     """Every game (of ``status``) that changed at or after ``since``, oldest change
-    first, with its whole record; read :data:`EXPORT_PAGE` games per transaction."""
+    first (ties by id), with its whole record; read ``page_size`` games (default
+    :data:`EXPORT_PAGE`) per transaction, each page after the last one's
+    ``(updated_at, id)``."""
     require_operator(principal)
+    size = page_size or EXPORT_PAGE
     after: tuple[datetime, UUID] | None = None
     while True:
         with deps.uow(snapshot=True) as uow:
-            page = uow.games.changed(status=status, since=since, after=after, limit=EXPORT_PAGE)
+            page = uow.games.changed(status=status, since=since, after=after, limit=size)
             histories = [(g, uow.events.load(g.id)) for g in page]
         for summary, rows in histories:
             yield summary, _record(rows, rules.OPERATOR)
-        if len(page) < EXPORT_PAGE:
+        if len(page) < size:
             return
         after = (page[-1].updated_at, page[-1].id)
