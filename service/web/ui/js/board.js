@@ -4,7 +4,7 @@
 
 import { cardFace, sortCards, suitName } from "./cards.js";
 import { h } from "./dom.js";
-import { formatList, t } from "./i18n.js";
+import { formatList, formatTime, t } from "./i18n.js";
 
 const PLACES = { 4: ["south", "west", "north", "east"], 3: ["south", "west", "east"] };
 
@@ -49,7 +49,7 @@ export function tickCountdowns(root) {
   }
 }
 
-function seatBox(view, seat, { bottom, me, hands }) {
+function seatBox(view, seat, { bottom, me, hands, history }) {
   const info = view.seats[seat];
   const round = view.round;
   const turn = view.status === "playing" && round && round.turn === seat;
@@ -77,13 +77,15 @@ function seatBox(view, seat, { bottom, me, hands }) {
     h("div", { class: "badges" }, badges),
     doing && h("p", { class: "doing" }, doing),
     info.deadline &&
-      h(
-        "p",
-        { class: "deadline", dataset: { deadline: info.deadline } },
-        h("span", { class: "label" }, t("deadline_label")),
-        " ",
-        h("span", { class: "left", role: "timer" }, remaining(info.deadline)),
-      ),
+      (history
+        ? h("p", { class: "deadline" }, t("deadline_at", { time: formatTime(info.deadline) }))
+        : h(
+            "p",
+            { class: "deadline", dataset: { deadline: info.deadline } },
+            h("span", { class: "label" }, t("deadline_label")),
+            " ",
+            h("span", { class: "left", role: "timer" }, remaining(info.deadline)),
+          )),
     info.joined &&
       h(
         "p",
@@ -187,10 +189,11 @@ export function tableHead(view) {
 }
 
 /** Seats around the trick. `me`: the seat at the bottom (null: seat 0, as a watcher);
- * `hands`: every seat's hand, to show them (operators). */
-export function board(view, { me = null, hands = null } = {}) {
+ * `hands`: every seat's hand, to show them (operators); `history`: a past state, whose
+ * deadlines are shown as times, not as countdowns. */
+export function board(view, { me = null, hands = null, history = false } = {}) {
   const bottom = me ?? 0;
-  const seats = view.seats.map((s) => seatBox(view, s.seat, { bottom, me, hands }));
+  const seats = view.seats.map((s) => seatBox(view, s.seat, { bottom, me, hands, history }));
   return h("div", { class: `board p${view.players}` }, seats, trickArea(view, bottom));
 }
 

@@ -223,7 +223,7 @@ export function opsGamePage(main, gameId) {
       fill(
         tableOut,
         tableHead(state),
-        board(state, { hands: state.hands }),
+        board(state, { hands: state.hands, history: true }),
         h("div", { class: "side-row" }, scoresPanel(state), roundsPanel(state)),
       );
     } catch (err) {
