@@ -49,9 +49,10 @@ export function gamePage(main, gameId) {
     if (state.view && view.version < state.view.version) return; // an older answer
     const before = state.view;
     state.view = view;
-    if (!before || before.round?.number !== view.round?.number || view.action !== "pass") {
-      state.chosen = view.action === "pass" ? state.chosen.filter((c) => view.hand.includes(c)) : [];
-    }
+    // Cards chosen to pass stay chosen while the same pass is awaited; a new round
+    // (or no pass to make) starts afresh.
+    if (view.action !== "pass" || before?.round?.number !== view.round?.number) state.chosen = [];
+    else state.chosen = state.chosen.filter((c) => view.hand.includes(c));
     render();
   }
 
