@@ -17,6 +17,17 @@ if ! command -v pgbouncer >/dev/null && [ ! -x /usr/sbin/pgbouncer ]; then
     sudo apt-get install -y -q pgbouncer >/dev/null
   fi
 fi
+# Chromium (Debian's package) for the browser tests (tests/browser), if missing. Without
+# it they are skipped with how to install it, except under CI=true, where they fail.
+if ! command -v chromium >/dev/null && [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get install -y -q chromium >/dev/null \
+      || (apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null) \
+      || echo "scripts/test.sh: could not install chromium: the browser tests will not run" >&2
+  else
+    echo "scripts/test.sh: chromium is missing (sudo apt-get install chromium): the browser tests will be skipped" >&2
+  fi
+fi
 
 # The locked versions, each file checked against its hash (scripts/lock.sh), then the
 # project itself.

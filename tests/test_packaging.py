@@ -33,7 +33,24 @@ def test_the_package_list_is_every_package_of_the_source_tree() -> None:
     }
     mapped = set(config["package-dir"])
     assert listed == found | {"service"} | mapped | {"service.migrations.versions"}
-    assert config["package-dir"] == {"service.migrations": "migrations", "service.deploy": "deploy"}
+    assert config["package-dir"] == {
+        "service.migrations": "migrations",
+        "service.deploy": "deploy",
+        "service.docs": "docs",
+    }
+
+
+def test_the_web_client_files_are_package_data() -> None:
+    """Every file of service/web/ui matches a package-data pattern: a wheel serves the
+    whole client."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    patterns = config["package-data"]["service.web"]
+    web = ROOT / "service" / "web"
+    files = [p for p in (web / "ui").rglob("*") if p.is_file()]
+    assert files
+    for path in files:
+        relative = path.relative_to(web)
+        assert any(relative.match(pattern) for pattern in patterns), relative
 
 
 def _free_port() -> int:
@@ -113,6 +130,15 @@ def test_an_installed_wheel_serves_and_writes_its_contract(tmp_path: Path, serve
                 break
             time.sleep(0.3)
         assert ready, (tmp_path / "serve.log").read_text()
+        # The web client and the documents it links to came with the wheel.
+        for path, expected in (
+            ("/", b'src="/ui/js/main.js"'),
+            ("/ui/js/main.js", b"lobbyPage"),
+            ("/ui/i18n/zh.json", b"suit.green"),
+            ("/docs/fairness.md", b"Checking a game yourself"),
+        ):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
+                assert expected in r.read(), path
     finally:
         serve.send_signal(signal.SIGTERM)
         try:

@@ -15,7 +15,7 @@ from service import logs, metrics
 from service.application.identity import Operator, PlayerHolder, SeatHolder
 from service.bootstrap import Container, build
 from service.settings import MAX_BODY_BYTES, Settings
-from service.web import errors, games, live, ops, players, records, webhooks
+from service.web import client, errors, games, live, ops, players, records, webhooks
 from service.web.api import Api
 from service.web.http import Services, check_body_size, principal, request_id, services
 from service.web.ratelimit import RateLimiter
@@ -87,6 +87,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     api.register_blueprint(ops.blp)
     api.register_blueprint(webhooks.blp)
     api.register_blueprint(records.blp)
+    app.register_blueprint(client.blp)  # the web client: not API, not in the contract
     errors.register(app)
 
     limiter = RateLimiter(settings.rate_limit) if settings.rate_limit else None
@@ -96,12 +97,12 @@ def create_app(settings: Settings | None = None, container: Container | None = N
         g.request_id = request_id()  # first: even a 429 has a request id
         g.started = time.perf_counter()
         check_body_size()
-        # The probes stay reachable for orchestrators, and the contract for anyone; a path
-        # that names no endpoint costs nothing to answer (404).
+        # The probes stay reachable for orchestrators, the contract and the web client's
+        # files for anyone; a path that names no endpoint costs nothing to answer (404).
         if (
             limiter is None
             or request.endpoint is None
-            or request.blueprint == ops.blp.name
+            or request.blueprint in (ops.blp.name, client.blp.name)
             or request.path == OPENAPI
         ):
             return

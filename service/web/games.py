@@ -47,6 +47,7 @@ blp = Blueprint(
 GAME_LIST = s.GameListSchema()
 JOINED = s.JoinedSchema()
 AUDIT = s.AuditSchema()
+VERIFIED = s.VerifySchema()
 
 
 def _header(name: str, description: str) -> dict[str, Any]:
@@ -276,3 +277,20 @@ def audit(query: dict[str, Any], game_id: str) -> Response:
     (operators)."""
     trail = feeds.audit(deps(), game_uuid(game_id), principal(), query["after"], query["limit"])
     return json_response(AUDIT, trail, version=trail.version)
+
+
+@blp.route("/games/<game_id>/verify", methods=["GET"])
+@blp.response(200, s.VerifySchema)
+@blp.doc(security=BEARER)
+@blp.problems(401, 403, 404, 429)
+def verify(game_id: str) -> Response:
+    """Prove the stored history (operators): recompute the hash chain and replay every
+    event under the rules, as `yokai verify` does. Intact, or the first bad `seq`."""
+    report = games.verify_for(deps(), principal(), game_uuid(game_id))
+    body = {
+        "intact": report.intact,
+        "events": report.events,
+        "first_bad_seq": report.bad_seq,
+        "reason": report.reason,
+    }
+    return json_response(VERIFIED, body)

@@ -473,6 +473,17 @@ class AuditSchema(ma.Schema):
     next_after = fields.Integer(allow_none=True)
 
 
+class VerifySchema(ma.Schema):
+    intact = fields.Boolean(
+        metadata={"description": "the hash chain holds and every event replays under the rules"}
+    )
+    events = fields.Integer(metadata={"description": "events stored for the game"})
+    first_bad_seq = fields.Integer(
+        allow_none=True, metadata={"description": "the first event that fails; null if intact"}
+    )
+    reason = fields.String(allow_none=True, metadata={"description": "why it fails"})
+
+
 class GameSummarySchema(ma.Schema):
     id = fields.UUID()
     created_at = fields.DateTime()
@@ -627,6 +638,7 @@ _ALWAYS_PRESENT: tuple[type[ma.Schema], ...] = (
     FeedSchema,
     AuditEventSchema,
     AuditSchema,
+    VerifySchema,
     GameSummarySchema,
     GameListSchema,
     PlayerSchema,

@@ -266,3 +266,33 @@ def test_the_audit_pages_like_the_feed(api: Api) -> None:
     assert rest["events"][0]["prev_hash"] == first["events"][-1]["hash"]
     assert_problem(api.get(f"/v1/games/{game.id}/audit?limit=0", **OPERATOR), 422)
     assert_problem(api.get(f"/v1/games/{game.id}/audit?after=-1", **OPERATOR), 422)
+
+
+# --- GET /v1/games/{id}/verify ----------------------------------------------------------
+
+
+def test_verify_reports_an_untouched_game_intact(api: Api) -> None:
+    game = start_playing(api)
+    assert api.play(game, 0, "purple-2").status_code == 200
+    r = api.get(f"/v1/games/{game.id}/verify", **OPERATOR)
+    assert r.status_code == 200, r.get_json()
+    assert r.headers["Cache-Control"] == "private, no-store"
+    assert r.get_json() == {
+        "intact": True,
+        "events": api.public(game.id)["version"],
+        "first_bad_seq": None,
+        "reason": None,
+    }
+
+
+def test_verify_is_for_operators_only(api: Api) -> None:
+    game = start_playing(api)
+    path = f"/v1/games/{game.id}/verify"
+    assert_problem(api.get(path), 401, "missing_token")
+    assert_problem(api.get(path, Authorization="Bearer not-a-token"), 401)
+    assert_problem(api.get(path, **game.seat_headers(0)), 403)
+
+
+def test_verify_of_an_unknown_game_is_404(api: Api) -> None:
+    assert_problem(api.get(f"/v1/games/{uuid.uuid4()}/verify", **OPERATOR), 404)
+    assert_problem(api.get("/v1/games/not-a-game/verify", **OPERATOR), 404)

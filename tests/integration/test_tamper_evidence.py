@@ -26,7 +26,7 @@ from service.adapters.postgres.unit_of_work import SqlUnitOfWork
 from service.application import chain
 from service.application.ports import StoredEvent
 from service.settings import Settings
-from tests.support.api import Api, Game
+from tests.support.api import OPERATOR, Api, Game
 from tests.support.postgres import MakeApp, new_database, running_app
 
 INSUFFICIENT_PRIVILEGE = "42501"
@@ -213,6 +213,41 @@ def test_every_stored_field_is_covered_by_the_hash(
     code, out = verify(game.id)
     assert code != 0
     assert broken_seqs(out, game.id) == [target.seq]
+
+
+def test_the_verify_endpoint_answers_as_yokai_verify_does(
+    tapi: Api, engine: Engine, verify: Any
+) -> None:
+    """GET /v1/games/{id}/verify (operators) runs the check of `yokai verify`: intact,
+    then, after an edit made around the guard, the same first bad seq and reason."""
+    game = played_game(tapi, seed=8)
+    r = tapi.get(f"/v1/games/{game.id}/verify", **OPERATOR)
+    assert r.status_code == 200, r.get_json()
+    version = tapi.public(game.id)["version"]
+    assert r.get_json() == {
+        "intact": True,
+        "events": version,
+        "first_bad_seq": None,
+        "reason": None,
+    }
+    events = load(engine, game.id)
+    target = first_of(events, "CardPlayed", after=len(events) // 2)
+    with unguarded(engine) as conn:
+        conn.execute(
+            text(
+                "UPDATE events SET actor_seat = (actor_seat + 1) % 4 "
+                "WHERE game_id = :g AND seq = :s"
+            ),
+            {"g": game.id, "s": target.seq},
+        )
+
+    r = tapi.get(f"/v1/games/{game.id}/verify", **OPERATOR)
+    assert r.status_code == 200, r.get_json()
+    body = r.get_json()
+    assert (body["intact"], body["events"], body["first_bad_seq"]) == (False, version, target.seq)
+    code, out = verify(game.id)
+    assert code != 0
+    assert f"BROKEN at seq {target.seq}: {body['reason']}" in out
 
 
 def test_a_deleted_middle_event_is_named_as_a_gap(tapi: Api, engine: Engine, verify: Any) -> None:

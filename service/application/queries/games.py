@@ -40,3 +40,10 @@ def verify(deps: Deps, game_id: UUID) -> VerifyReport:
     if summary is None:
         raise GameNotFoundError(f"no game {game_id}")
     return verify_history(game_id, rows, summary.version)
+
+
+def verify_for(deps: Deps, principal: Principal, game_id: UUID) -> VerifyReport:
+    """`verify` for an operator (GET /v1/games/{id}/verify): the same check as
+    `yokai verify`."""
+    require_operator(principal)
+    return verify(deps, game_id)

@@ -1,0 +1,67 @@
+"""The reference web client: static files served at ``/`` (HTML, CSS, plain ES modules
+and one message catalogue per language, in ``service/web/ui/``), and the two documents it
+links to (the fairness check and the rules), served as text.
+
+It is not part of the API, so it is a plain Flask blueprint, absent from the OpenAPI
+document. Everything it shows it reads from the API with ``fetch``, as any front end
+would; it needs no build step, no CDN and nothing downloaded at run time.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from flask import Blueprint, Response, abort, send_file, send_from_directory
+
+blp = Blueprint("client", __name__)
+
+UI = Path(__file__).resolve().parent / "ui"
+
+# The page runs only our own scripts and styles, talks only to this origin, and may not
+# be framed, submit forms elsewhere or change its base URL. No inline script or style:
+# the markup has none, and nothing the client renders can add one.
+CLIENT_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+
+# The documents the client links to (docs/ in the source tree, service.docs when
+# installed): the fairness check's reader should not need a copy of the repository.
+DOCS = frozenset({"fairness.md", "rules.md"})
+
+
+def _doc(name: str) -> Path:
+    try:
+        # A namespace package's files() is no single folder: join the name to it.
+        return Path(str(resources.files("service.docs") / name))
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parents[2] / "docs" / name
+
+
+def _revalidated(response: Response) -> Response:
+    """Kept by the browser, but asked for again (ETag / Last-Modified give 304s): a new
+    release of the service reaches every open client at its next load."""
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@blp.route("/", methods=["GET"])
+def index() -> Response:
+    response = send_from_directory(UI, "index.html", mimetype="text/html")
+    response.headers["Content-Security-Policy"] = CLIENT_CSP
+    return _revalidated(response)
+
+
+@blp.route("/ui/<path:filename>", methods=["GET"])
+def ui_file(filename: str) -> Response:
+    """Scripts, styles and catalogues (send_from_directory refuses paths out of UI)."""
+    return _revalidated(send_from_directory(UI, filename))
+
+
+@blp.route("/docs/<name>", methods=["GET"])
+def doc(name: str) -> Response:
+    if name not in DOCS:
+        abort(404)
+    response = send_file(_doc(name), mimetype="text/plain")
+    return _revalidated(response)

@@ -1,0 +1,275 @@
+// The table as a view shows it: seats around, the trick in the middle, trump, seals,
+// scores and round results. Shared by the game page (a seat's or the public view) and the
+// operators' console (the state at any event, every hand shown).
+
+import { cardFace, sortCards, suitName } from "./cards.js";
+import { h } from "./dom.js";
+import { formatList, formatTime, t } from "./i18n.js";
+
+const PLACES = { 4: ["south", "west", "north", "east"], 3: ["south", "west", "east"] };
+
+/** Where seat `seat` sits for a viewer at `bottom` (play order is clockwise: the seat
+ * after mine is on my left, R-2.1). */
+export function place(view, seat, bottom) {
+  const n = view.players;
+  return PLACES[n][(seat - bottom + n) % n];
+}
+
+export function seatName(view, seat) {
+  const found = view.seats[seat];
+  return found && found.name ? found.name : t("seat_n", { n: seat + 1 });
+}
+
+/** A side: a team with four players, a seat with three. */
+export function sideName(view, side) {
+  if (view.players === 4) {
+    const members = view.seats.filter((s) => s.team === side).map((s) => seatName(view, s.seat));
+    return t("team_with_members", { n: side + 1, members: formatList(members) });
+  }
+  return seatName(view, side);
+}
+
+/** "0:42", "1:02:03": what is left until `deadline` (ISO time). */
+export function remaining(deadline, now = Date.now()) {
+  let seconds = Math.max(0, Math.ceil((Date.parse(deadline) - now) / 1000));
+  const hours = Math.floor(seconds / 3600);
+  seconds -= hours * 3600;
+  const minutes = Math.floor(seconds / 60);
+  seconds -= minutes * 60;
+  const mm = String(minutes).padStart(hours ? 2 : 1, "0");
+  const ss = String(seconds).padStart(2, "0");
+  return hours ? t("clock_hms", { h: hours, m: mm, s: ss }) : t("clock_ms", { m: mm, s: ss });
+}
+
+/** Refresh every countdown on the page (called once a second: a display timer, not a
+ * poll: nothing is asked of the server). */
+export function tickCountdowns(root) {
+  for (const el of root.querySelectorAll("[data-deadline]")) {
+    el.querySelector(".left").textContent = remaining(el.dataset.deadline);
+  }
+}
+
+function seatBox(view, seat, { bottom, me, hands, history }) {
+  const info = view.seats[seat];
+  const round = view.round;
+  const turn = view.status === "playing" && round && round.turn === seat;
+  const badges = [];
+  if (view.players === 4 && info.team !== null) {
+    badges.push(h("span", { class: `badge team team-${info.team}` }, t("team_n", { n: info.team + 1 })));
+  }
+  if (info.bot) {
+    badges.push(h("span", { class: "badge bot" }, t("bot_badge", { level: t(`bot_level.${info.bot}`) })));
+  }
+  if (seat === me) badges.push(h("span", { class: "badge you" }, t("you")));
+  let doing = null;
+  if (!info.joined) doing = t("seat_open");
+  else if (view.status === "passing") doing = info.passed ? t("seat_passed") : t("seat_choosing");
+  else if (turn) doing = t("seat_to_play");
+  const hand = hands ? hands[seat] : null;
+  return h(
+    "section",
+    {
+      class: `seat ${place(view, seat, bottom)}${turn ? " turn" : ""}`,
+      dataset: { seat },
+      "aria-label": seatName(view, seat),
+    },
+    h("h3", { class: "name" }, seatName(view, seat)),
+    h("div", { class: "badges" }, badges),
+    doing && h("p", { class: "doing" }, doing),
+    info.deadline &&
+      (history
+        ? h("p", { class: "deadline" }, t("deadline_at", { time: formatTime(info.deadline) }))
+        : h(
+            "p",
+            { class: "deadline", dataset: { deadline: info.deadline } },
+            h("span", { class: "label" }, t("deadline_label")),
+            " ",
+            h("span", { class: "left", role: "timer" }, remaining(info.deadline)),
+          )),
+    info.joined &&
+      h(
+        "p",
+        { class: "counts" },
+        t("seat_counts", { cards: info.hand_size, tricks: info.tricks_won }),
+      ),
+    info.bosses.length > 0 &&
+      h(
+        "div",
+        { class: "bosses", "aria-label": t("bosses_captured") },
+        info.bosses.map((c) => cardFace(c, { small: true })),
+      ),
+    hand &&
+      h(
+        "div",
+        { class: "hand-shown", dataset: { handSeat: seat }, "aria-label": t("hand_of", { name: seatName(view, seat) }) },
+        sortCards(hand).map((c) => cardFace(c, { small: true })),
+      ),
+  );
+}
+
+function trickArea(view, bottom) {
+  const round = view.round;
+  if (!round) return h("div", { class: "trick empty" });
+  let cards = round.trick;
+  let caption;
+  let done = false;
+  if (cards.length === 0 && round.last_trick) {
+    cards = round.last_trick.cards;
+    caption = t("last_trick_won", { name: seatName(view, round.last_trick.winner) });
+    done = true;
+  } else if (cards.length === 0) {
+    caption = view.status === "passing" ? t("passing_now") : "";
+  } else {
+    caption = t("current_trick");
+  }
+  return h(
+    "div",
+    { class: `trick${done ? " done" : ""}`, "aria-label": caption || t("current_trick") },
+    h("p", { class: "caption" }, caption),
+    cards.map((p) =>
+      h("div", { class: `played ${place(view, p.seat, bottom)}`, dataset: { seat: p.seat } }, cardFace(p.card)),
+    ),
+  );
+}
+
+function trumpInfo(view) {
+  const round = view.round;
+  if (!round) return null;
+  if (round.trump) {
+    return h(
+      "div",
+      { class: "trump" },
+      h("span", { class: "label" }, t("trump_card")),
+      cardFace(round.trump, { small: true }),
+      h("span", {}, suitName(round.trump_suit)),
+    );
+  }
+  return h(
+    "div",
+    { class: "trump" },
+    h("span", { class: "label" }, t("trump_suit_label")),
+    h("span", {}, round.trump_suit ? suitName(round.trump_suit) : t("trump_suit_pending")),
+  );
+}
+
+function sealsInfo(view) {
+  if (!view.seals) return null;
+  return h(
+    "div",
+    { class: "seals" },
+    view.seals.map((suits, team) =>
+      h(
+        "p",
+        { dataset: { sealsTeam: team } },
+        h("span", { class: "label" }, t("seals_of", { team: sideName(view, team) })),
+        " ",
+        suits.length
+          ? suits.map((s) => h("span", { class: `chip suit-${s}` }, suitName(s)))
+          : h("span", { class: "none" }, t("none")),
+      ),
+    ),
+  );
+}
+
+/** The header of the table: status, round, trump, clock, seals. */
+export function tableHead(view) {
+  const facts = [
+    h("span", { class: "status" }, t(`status.${view.status}`)),
+    view.round && h("span", {}, t("round_n", { n: view.round.number })),
+    h("span", {}, t(`variant.${view.variant}`)),
+    h("span", {}, t(`scoring.${view.scoring}`)),
+    view.clock &&
+      h(
+        "span",
+        {},
+        t("clock_info", { seconds: view.clock.turn_seconds, outcome: t(`on_timeout.${view.clock.on_timeout}`) }),
+      ),
+  ];
+  return h("div", { class: "table-head" }, h("p", { class: "facts" }, facts), trumpInfo(view), sealsInfo(view));
+}
+
+/** Seats around the trick. `me`: the seat at the bottom (null: seat 0, as a watcher);
+ * `hands`: every seat's hand, to show them (operators); `history`: a past state, whose
+ * deadlines are shown as times, not as countdowns. */
+export function board(view, { me = null, hands = null, history = false } = {}) {
+  const bottom = me ?? 0;
+  const seats = view.seats.map((s) => seatBox(view, s.seat, { bottom, me, hands, history }));
+  return h("div", { class: `board p${view.players}` }, seats, trickArea(view, bottom));
+}
+
+export function scoresPanel(view) {
+  const sides = view.scores.map((_, side) => side);
+  return h(
+    "section",
+    { class: "panel scores", "aria-labelledby": "scores-title" },
+    h("h2", { id: "scores-title" }, t("scores")),
+    h(
+      "table",
+      {},
+      h(
+        "tbody",
+        {},
+        sides.map((side) =>
+          h(
+            "tr",
+            { dataset: { side }, class: view.winner && view.winner.includes(side) ? "winner" : null },
+            h("th", { scope: "row" }, sideName(view, side)),
+            h("td", { class: "score" }, String(view.scores[side])),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+export function roundsPanel(view) {
+  if (!view.rounds.length) return null;
+  const sides = view.scores.map((_, side) => side);
+  return h(
+    "section",
+    { class: "panel rounds", "aria-labelledby": "rounds-title" },
+    h("h2", { id: "rounds-title" }, t("round_results")),
+    h(
+      "table",
+      {},
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, t("round")),
+          h("th", { scope: "col" }, t("result")),
+          sides.map((side) => h("th", { scope: "col" }, view.players === 4 ? t("team_n", { n: side + 1 }) : seatName(view, side))),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        view.rounds.map((r) =>
+          h(
+            "tr",
+            {},
+            h("td", {}, String(r.number)),
+            h(
+              "td",
+              {},
+              t("round_won", {
+                winners: formatList(r.winners.map((w) => (view.players === 4 ? t("team_n", { n: w + 1 }) : seatName(view, w)))),
+                reason: t(`reason.${r.reason}`),
+              }),
+            ),
+            sides.map((side) => h("td", { class: "score" }, String(r.points[side] ?? 0))),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Who won, in words. */
+export function winnerText(view) {
+  if (view.expired) return t("game_expired");
+  if (!view.winner || view.winner.length === 0) return t("nobody_won");
+  return t("game_won_by", { winners: formatList(view.winner.map((w) => sideName(view, w))) });
+}

@@ -1,0 +1,92 @@
+// Cards: ids as RULES.md R-1.4 gives them (`green-1` … `blue-13`; in Seven Followers the
+// second 7 of a suit is `<suit>-7b`), their names in the player's language, and how
+// they look.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** The suits in the rulebooks' order (R-1.1): a hand is sorted by it. */
+export const SUITS = ["green", "purple", "pink", "yellow", "black", "red", "blue"];
+
+export function parse(card) {
+  const [suit, rank] = card.split("-");
+  return { suit, rank: parseInt(rank, 10), second: rank.endsWith("b") };
+}
+
+export function suitOf(card) {
+  return parse(card).suit;
+}
+
+/** Suit by suit (R-1.1 order), then by rank; a second 7 after the first. */
+export function sortCards(cards) {
+  const key = (card) => {
+    const { suit, rank, second } = parse(card);
+    return SUITS.indexOf(suit) * 100 + rank * 2 + (second ? 1 : 0);
+  };
+  return [...cards].sort((a, b) => key(a) - key(b));
+}
+
+export function rankLabel(card) {
+  const { rank } = parse(card);
+  return rank === 1 ? t("rank_ace") : String(rank);
+}
+
+export function isBoss(card) {
+  return parse(card).rank === 7;
+}
+
+/** A suit's name, as the rulebook of the language gives it ("Green (Wind)", "famille
+ * Vent"). */
+export function suitName(suit) {
+  return t(`suit.${suit}`);
+}
+
+/** The card's name: "green 5", "Vent 5", "green 7 (second)". */
+export function cardName(card) {
+  const { suit, second } = parse(card);
+  const params = { suit: t(`suit_short.${suit}`), rank: rankLabel(card) };
+  return t(second ? "card_second" : "card", params);
+}
+
+/** The face of a card, as an element (not interactive). */
+export function cardFace(card, { small = false, label = true } = {}) {
+  const { suit } = parse(card);
+  return h(
+    "span",
+    {
+      class: `card suit-${suit}${isBoss(card) ? " boss" : ""}${small ? " small" : ""}`,
+      dataset: { card },
+      role: label ? "img" : null,
+      "aria-label": label ? cardName(card) : null,
+      title: cardName(card),
+    },
+    h("span", { class: "rank", "aria-hidden": "true" }, rankLabel(card)),
+    h("span", { class: "mark", "aria-hidden": "true" }, t(`suit_mark.${suit}`)),
+  );
+}
+
+/** A card as a button of the hand. */
+export function cardButton(card, { state, pressed = null, onclick }) {
+  const { suit } = parse(card);
+  const name = cardName(card);
+  const label = {
+    legal: t("card_legal", { card: name }),
+    illegal: t("card_illegal", { card: name }),
+    idle: name,
+  }[state];
+  return h(
+    "button",
+    {
+      type: "button",
+      class: `card suit-${suit}${isBoss(card) ? " boss" : ""} ${state}${pressed ? " chosen" : ""}`,
+      dataset: { card },
+      "aria-label": label,
+      "aria-pressed": pressed === null ? null : String(pressed),
+      title: label,
+      disabled: state !== "legal",
+      onclick,
+    },
+    h("span", { class: "rank", "aria-hidden": "true" }, rankLabel(card)),
+    h("span", { class: "mark", "aria-hidden": "true" }, t(`suit_mark.${suit}`)),
+  );
+}

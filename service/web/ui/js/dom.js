@@ -1,0 +1,52 @@
+// A few helpers to build the page. Every text goes in as a text node (never as HTML),
+// so nothing a player typed (a name) or the server sent can inject markup or script.
+
+/** An element: h("button", {class: "card", onclick: f, "aria-label": label}, child, …). */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") el.className = value;
+    else if (key === "text") el.textContent = value;
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "value" || key === "checked" || key === "selected") el[key] = value;
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : String(child));
+  }
+}
+
+/** Replace an element's children. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+/** A random key for Idempotency-Key headers (crypto.randomUUID needs a secure context;
+ * getRandomValues does not). */
+export function randomKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Wait this long (milliseconds); resolves early, with false, if the signal aborts. */
+export function pause(ms, signal) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(true), ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve(false);
+    });
+  });
+}

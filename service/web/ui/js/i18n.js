@@ -1,0 +1,64 @@
+// Messages: one catalogue per language (ui/i18n/<lang>.json), chosen from the browser's
+// languages unless the player picked one. Every text shown comes from a template with
+// named placeholders ("{name} plays {card}"): translations may reorder them freely, and
+// no sentence is ever built by pasting pieces together.
+
+export const LANGUAGES = ["en", "fr", "de", "zh"];
+const STORED = "yokai.lang";
+
+let messages = {};
+let english = {};
+let current = "en";
+
+export function language() {
+  return current;
+}
+
+/** The language to show: the one picked before, else the first of the browser's that we
+ * have, else English. */
+export function chooseLanguage() {
+  const picked = localStorage.getItem(STORED);
+  if (LANGUAGES.includes(picked)) return picked;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return "en";
+}
+
+async function catalogue(lang) {
+  const response = await fetch(`/ui/i18n/${lang}.json`, { credentials: "omit" });
+  if (!response.ok) throw new Error(`no catalogue for ${lang}`);
+  return response.json();
+}
+
+/** Load a language's catalogue (English stays loaded for any missing message). */
+export async function useLanguage(lang, { remember = false } = {}) {
+  if (!LANGUAGES.includes(lang)) lang = "en";
+  if (!Object.keys(english).length) english = await catalogue("en");
+  messages = lang === "en" ? english : await catalogue(lang);
+  current = lang;
+  document.documentElement.lang = lang;
+  if (remember) localStorage.setItem(STORED, lang);
+}
+
+/** The message `key`, its {placeholders} filled from `params`. */
+export function t(key, params = {}) {
+  const template = messages[key] ?? english[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (whole, name) =>
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
+  );
+}
+
+/** A time as this language writes it. */
+export function formatTime(iso) {
+  if (!iso) return "";
+  return new Intl.DateTimeFormat(current, { dateStyle: "short", timeStyle: "medium" }).format(
+    new Date(iso),
+  );
+}
+
+/** A list of names as this language joins them ("A, B and C"). */
+export function formatList(items) {
+  return new Intl.ListFormat(current, { style: "long", type: "conjunction" }).format(items);
+}

@@ -1,0 +1,309 @@
+// The lobby: who I am (a player made on first use, its token kept in this browser),
+// a new game (players, scoring, variant, clock, bots on any seats), joining a game by
+// its link, and my games from the inbox, the ones where it is my turn first.
+
+import { becomePlayer, forgetPlayer, get, player, post } from "./api.js";
+import { remaining, tickCountdowns } from "./board.js";
+import { fill, h } from "./dom.js";
+import { formatTime, t } from "./i18n.js";
+import { openStream } from "./sse.js";
+import { problemBox } from "./table.js";
+
+const GAME_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+/** The inbox order (API.md): my turn first, soonest deadline, longest waiting; then the
+ * others, most recently updated first. */
+function inboxOrder(a, b) {
+  if (a.my_turn !== b.my_turn) return a.my_turn ? -1 : 1;
+  if (a.my_turn) {
+    const da = a.deadline ? Date.parse(a.deadline) : Infinity;
+    const db = b.deadline ? Date.parse(b.deadline) : Infinity;
+    if (da !== db) return da - db;
+    return Date.parse(a.due_since || 0) - Date.parse(b.due_since || 0);
+  }
+  return Date.parse(b.updated_at) - Date.parse(a.updated_at);
+}
+
+export function lobbyPage(main, params) {
+  let stream = null;
+  let timer = null;
+  const cleanups = [];
+  const joinAfter = params.get("join");
+
+  function identity() {
+    const who = player();
+    if (who) {
+      return h(
+        "section",
+        { class: "panel identity", "aria-labelledby": "me-title" },
+        h("h2", { id: "me-title" }, t("me_title")),
+        h("p", { id: "me-name", dataset: { player: who.id } }, t("playing_as", { name: who.name })),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "quiet",
+            onclick: () => {
+              if (confirm(t("forget_confirm"))) {
+                forgetPlayer();
+                draw();
+              }
+            },
+          },
+          t("forget_me"),
+        ),
+      );
+    }
+    const error = h("div");
+    const input = h("input", { id: "player-name", name: "name", required: true, maxlength: 40, autocomplete: "nickname" });
+    return h(
+      "section",
+      { class: "panel identity", "aria-labelledby": "me-title" },
+      h("h2", { id: "me-title" }, t("welcome_title")),
+      h("p", {}, t("welcome_text")),
+      h(
+        "form",
+        {
+          onsubmit: async (e) => {
+            e.preventDefault();
+            try {
+              await becomePlayer(input.value.trim());
+              if (joinAfter && GAME_ID.test(joinAfter)) location.hash = `#/game/${joinAfter}`;
+              else draw();
+            } catch (err) {
+              fill(error, problemBox(err));
+            }
+          },
+        },
+        h("label", { for: "player-name" }, t("your_name")),
+        " ",
+        input,
+        " ",
+        h("button", { type: "submit", class: "primary" }, t("become_player")),
+      ),
+      error,
+    );
+  }
+
+  function select(name, options, value, label) {
+    return h(
+      "label",
+      { class: "field" },
+      h("span", {}, label),
+      h(
+        "select",
+        { name, id: `new-${name}` },
+        options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)),
+      ),
+    );
+  }
+
+  function createForm() {
+    const who = player();
+    if (!who) return null;
+    const error = h("div");
+    const seatsBox = h("fieldset", { class: "seats-choice" });
+    const form = h(
+      "form",
+      { id: "new-game", class: "new-game" },
+      h(
+        "div",
+        { class: "fields" },
+        select("players", [["4", t("players_n", { n: 4 })], ["3", t("players_n", { n: 3 })]], "4", t("players")),
+        select("scoring", [["basic", t("scoring.basic")], ["advanced", t("scoring.advanced")]], "basic", t("scoring")),
+        select(
+          "variant",
+          [
+            ["standard", t("variant.standard")],
+            ["seven_followers", t("variant.seven_followers")],
+            ["seven_followers_short", t("variant.seven_followers_short")],
+          ],
+          "standard",
+          t("variant"),
+        ),
+      ),
+      h(
+        "fieldset",
+        { class: "clock-choice" },
+        h("legend", {}, t("clock")),
+        h("label", { class: "check" }, h("input", { type: "checkbox", name: "clock", id: "new-clock" }), " ", t("clock_use")),
+        h(
+          "label",
+          { class: "field" },
+          h("span", {}, t("turn_seconds")),
+          h("input", { type: "number", name: "turn_seconds", id: "new-turn-seconds", min: 1, max: 1209600, value: "60" }),
+        ),
+        select("on_timeout", [["autoplay", t("on_timeout.autoplay")], ["forfeit", t("on_timeout.forfeit")]], "autoplay", t("on_timeout")),
+      ),
+      seatsBox,
+      h("button", { type: "submit", class: "primary", id: "create-game" }, t("create_game")),
+      error,
+    );
+    function seatRows() {
+      const n = Number(form.elements.players.value);
+      const options = [
+        ["me", t("seat_choice.me")],
+        ["open", t("seat_choice.open")],
+        ["basic", t("seat_choice.basic")],
+        ["random", t("seat_choice.random")],
+      ];
+      fill(
+        seatsBox,
+        h("legend", {}, t("seats")),
+        Array.from({ length: n }, (_, seat) =>
+          h(
+            "label",
+            { class: "field" },
+            h("span", {}, t("seat_n", { n: seat + 1 })),
+            h(
+              "select",
+              { name: `seat${seat}`, id: `new-seat-${seat}` },
+              options.map(([v, text]) => h("option", { value: v, selected: v === (seat === 0 ? "me" : "basic") }, text)),
+            ),
+          ),
+        ),
+      );
+    }
+    form.elements.players.addEventListener("change", seatRows);
+    seatRows();
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      fill(error);
+      const f = form.elements;
+      const players = Number(f.players.value);
+      const body = { players, scoring: f.scoring.value, variant: f.variant.value, bots: [] };
+      if (f.clock.checked) body.clock = { turn_seconds: Number(f.turn_seconds.value), on_timeout: f.on_timeout.value };
+      const mine = [];
+      for (let seat = 0; seat < players; seat += 1) {
+        const choice = f[`seat${seat}`].value;
+        if (choice === "basic" || choice === "random") body.bots.push({ seat, level: choice });
+        if (choice === "me") mine.push(seat);
+      }
+      if (mine.length > 1) {
+        fill(error, h("p", { role: "alert", class: "problem" }, t("one_seat_only")));
+        return;
+      }
+      const button = form.querySelector("#create-game");
+      button.disabled = true;
+      try {
+        // The server judges the options (a three-player Seven Followers is its 422).
+        const game = await post("/v1/games", body);
+        if (mine.length) await post(`/v1/games/${game.id}/seats/${mine[0]}`, {}, { token: who.token });
+        location.hash = `#/game/${game.id}`;
+      } catch (err) {
+        fill(error, problemBox(err));
+      } finally {
+        button.disabled = false;
+      }
+    });
+    return h("section", { class: "panel create", "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, t("new_game")), form);
+  }
+
+  function openForm() {
+    const input = h("input", { id: "open-game", name: "game", required: true, placeholder: t("game_link_placeholder") });
+    return h(
+      "section",
+      { class: "panel open", "aria-labelledby": "open-title" },
+      h("h2", { id: "open-title" }, t("open_game")),
+      h(
+        "form",
+        {
+          onsubmit: (e) => {
+            e.preventDefault();
+            const found = input.value.match(GAME_ID);
+            if (found) location.hash = `#/game/${found[0].toLowerCase()}`;
+          },
+        },
+        h("label", { for: "open-game" }, t("game_link")),
+        " ",
+        input,
+        " ",
+        h("button", { type: "submit" }, t("open")),
+      ),
+    );
+  }
+
+  function entryItem(entry) {
+    return h(
+      "li",
+      { class: `inbox-entry${entry.my_turn ? " my-turn" : ""}`, dataset: { game: entry.game_id, myTurn: entry.my_turn ? "1" : "" } },
+      h(
+        "a",
+        { href: `#/game/${entry.game_id}` },
+        t("inbox_entry", {
+          id: entry.game_id.slice(0, 8),
+          variant: t(`variant.${entry.variant}`),
+          players: entry.players,
+          status: t(`status.${entry.status}`),
+        }),
+      ),
+      entry.my_turn && h("span", { class: "badge turn" }, t(`my_action.${entry.action}`)),
+      entry.deadline &&
+        h("span", { class: "deadline", dataset: { deadline: entry.deadline } }, h("span", { class: "left", role: "timer" }, remaining(entry.deadline))),
+      h("span", { class: "updated" }, formatTime(entry.updated_at)),
+    );
+  }
+
+  function gamesSection() {
+    const who = player();
+    if (!who) return null;
+    const list = h("ul", { class: "inbox", id: "inbox" }, h("li", { class: "none" }, t("loading")));
+    const finished = h("ul", { class: "inbox finished", id: "finished-games" });
+    const state = { games: [] };
+    const show = () => {
+      const games = [...state.games].sort(inboxOrder);
+      fill(list, games.length ? games.map(entryItem) : h("li", { class: "none" }, t("no_games")));
+    };
+    stream = openStream("/v1/me/stream", {
+      token: who.token,
+      onMessage: (m) => {
+        if (m.event === "inbox") state.games = m.data.games;
+        else if (m.event === "game") {
+          state.games = state.games.filter((g) => g.game_id !== m.data.game_id);
+          if (m.data.status !== "finished") state.games.push(m.data);
+          else loadFinished();
+        }
+        show();
+      },
+      onStatus: (status, error) => {
+        if (status === "failed") fill(list, h("li", {}, problemBox(error)));
+      },
+    });
+    async function loadFinished() {
+      try {
+        const page = await get("/v1/me/games?status=finished&limit=10", { token: who.token });
+        fill(finished, page.games.length ? page.games.map(entryItem) : h("li", { class: "none" }, t("no_games")));
+      } catch (err) {
+        fill(finished, h("li", {}, problemBox(err)));
+      }
+    }
+    loadFinished();
+    return h(
+      "section",
+      { class: "panel games", "aria-labelledby": "games-title" },
+      h("h2", { id: "games-title" }, t("my_games")),
+      list,
+      h("h3", {}, t("finished_games")),
+      finished,
+    );
+  }
+
+  function draw() {
+    stream?.close();
+    stream = null;
+    fill(
+      main,
+      h("h1", {}, t("lobby_title")),
+      h("p", { class: "intro" }, t("lobby_intro"), " ", h("a", { href: "/docs/rules.md", target: "_blank", rel: "noopener" }, t("rules_link"))),
+      h("div", { class: "lobby" }, identity(), createForm(), openForm(), gamesSection()),
+    );
+  }
+
+  draw();
+  timer = setInterval(() => tickCountdowns(main), 1000);
+  cleanups.push(() => clearInterval(timer));
+  return () => {
+    stream?.close();
+    for (const c of cleanups) c();
+  };
+}

@@ -1,0 +1,47 @@
+// The client's entry: picks the language, then shows the page the URL's hash names.
+//   #/                 the lobby          #/game/<id>   a game (my seat, or the public)
+//   #/ops              operators' list    #/ops/<id>    a game's audit, state and check
+
+import { h, fill } from "./dom.js";
+import { chooseLanguage, t, useLanguage } from "./i18n.js";
+import { lobbyPage } from "./lobby.js";
+import { opsGamePage, opsListPage } from "./ops.js";
+import { gamePage } from "./table.js";
+
+const main = document.getElementById("main");
+let leave = () => {};
+
+function route() {
+  leave();
+  const [path, query] = (location.hash.slice(1) || "/").split("?");
+  const params = new URLSearchParams(query || "");
+  const parts = path.split("/").filter(Boolean);
+  translateShell();
+  if (parts[0] === "game" && parts[1]) leave = gamePage(main, parts[1]);
+  else if (parts[0] === "ops" && parts[1]) leave = opsGamePage(main, parts[1]);
+  else if (parts[0] === "ops") leave = opsListPage(main, params);
+  else leave = lobbyPage(main, params);
+  document.title = t("page_title");
+}
+
+function translateShell() {
+  document.getElementById("nav-lobby").textContent = t("nav_lobby");
+  document.getElementById("nav-ops").textContent = t("nav_ops");
+  document.getElementById("lang-label").textContent = t("language");
+  document.querySelector(".skip").textContent = t("skip_to_content");
+  document.querySelector(".nav").setAttribute("aria-label", t("page_title"));
+}
+
+async function boot() {
+  const picker = document.getElementById("lang");
+  await useLanguage(chooseLanguage());
+  picker.value = document.documentElement.lang;
+  picker.addEventListener("change", async () => {
+    await useLanguage(picker.value, { remember: true });
+    route();
+  });
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+boot().catch((err) => fill(main, h("p", { role: "alert" }, String(err))));

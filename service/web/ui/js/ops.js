@@ -1,0 +1,306 @@
+// The operators' console: the operator token entered once (kept in this tab's
+// sessionStorage, never in a URL), games by status with paging, and one game's audit as
+// a timeline, with a slider that rebuilds the table at any event (`state?at=N`, every
+// hand shown) and the hash-chain check (`/verify`).
+
+import { get, operatorToken, setOperatorToken } from "./api.js";
+import { board, roundsPanel, scoresPanel, tableHead } from "./board.js";
+import { fill, h } from "./dom.js";
+import { formatTime, t } from "./i18n.js";
+import { problemBox } from "./table.js";
+
+const STATUSES = ["", "waiting", "passing", "playing", "finished"];
+
+function tokenForm(main, then) {
+  const input = h("input", { id: "operator-token", type: "password", required: true, autocomplete: "off" });
+  const error = h("div");
+  fill(
+    main,
+    h("h1", {}, t("ops_title")),
+    h(
+      "form",
+      {
+        class: "panel",
+        onsubmit: async (e) => {
+          e.preventDefault();
+          const token = input.value.trim();
+          try {
+            await get("/v1/games?limit=1", { token });
+            setOperatorToken(token);
+            then();
+          } catch (err) {
+            fill(error, problemBox(err));
+          }
+        },
+      },
+      h("p", {}, t("ops_token_text")),
+      h("label", { for: "operator-token" }, t("ops_token")),
+      " ",
+      input,
+      " ",
+      h("button", { type: "submit", class: "primary" }, t("ops_enter")),
+      error,
+    ),
+  );
+  input.focus();
+}
+
+function signOut() {
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "quiet",
+      id: "ops-sign-out",
+      onclick: () => {
+        setOperatorToken(null);
+        if (location.hash === "#/ops") window.dispatchEvent(new HashChangeEvent("hashchange"));
+        else location.hash = "#/ops";
+      },
+    },
+    t("ops_sign_out"),
+  );
+}
+
+export function opsListPage(main, params) {
+  const token = operatorToken();
+  if (!token) {
+    tokenForm(main, () => opsListPage(main, params));
+    return () => {};
+  }
+  const status = STATUSES.includes(params.get("status")) ? params.get("status") : "";
+  const cursors = [null]; // the cursor of each page seen: "previous" goes back one
+  const body = h("div");
+  const filter = h(
+    "select",
+    {
+      id: "ops-status",
+      onchange: (e) => {
+        location.hash = e.target.value ? `#/ops?status=${e.target.value}` : "#/ops";
+      },
+    },
+    STATUSES.map((s) => h("option", { value: s, selected: s === status }, s ? t(`status.${s}`) : t("ops_all"))),
+  );
+  fill(
+    main,
+    h("h1", {}, t("ops_title")),
+    h("div", { class: "ops-bar" }, h("label", { for: "ops-status" }, t("ops_status")), " ", filter, " ", signOut()),
+    body,
+  );
+
+  async function load() {
+    const cursor = cursors[cursors.length - 1];
+    const query = new URLSearchParams({ limit: "20" });
+    if (status) query.set("status", status);
+    if (cursor) query.set("cursor", cursor);
+    try {
+      const page = await get(`/v1/games?${query}`, { token });
+      fill(
+        body,
+        h(
+          "table",
+          { class: "games-table" },
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              ["ops_col_game", "ops_col_status", "ops_col_variant", "ops_col_players", "ops_col_events", "ops_col_updated"].map((k) =>
+                h("th", { scope: "col" }, t(k)),
+              ),
+            ),
+          ),
+          h(
+            "tbody",
+            {},
+            page.games.length === 0 && h("tr", {}, h("td", { colspan: 6 }, t("no_games"))),
+            page.games.map((g) =>
+              h(
+                "tr",
+                { dataset: { game: g.id } },
+                h("td", {}, h("a", { href: `#/ops/${g.id}` }, g.id.slice(0, 8))),
+                h("td", {}, t(`status.${g.status}`)),
+                h("td", {}, t(`variant.${g.variant}`)),
+                h("td", {}, String(g.players)),
+                h("td", {}, String(g.version)),
+                h("td", {}, formatTime(g.updated_at)),
+              ),
+            ),
+          ),
+        ),
+        h(
+          "div",
+          { class: "pager" },
+          h(
+            "button",
+            {
+              type: "button",
+              id: "ops-previous",
+              disabled: cursors.length < 2,
+              onclick: () => {
+                cursors.pop();
+                load();
+              },
+            },
+            t("previous"),
+          ),
+          h(
+            "button",
+            {
+              type: "button",
+              id: "ops-next",
+              disabled: !page.next_cursor,
+              onclick: () => {
+                cursors.push(page.next_cursor);
+                load();
+              },
+            },
+            t("next"),
+          ),
+        ),
+      );
+    } catch (err) {
+      if (err.status === 401 || err.status === 403) setOperatorToken(null);
+      fill(body, problemBox(err));
+    }
+  }
+  load();
+  return () => {};
+}
+
+function actorText(actor) {
+  return actor.seat === null || actor.seat === undefined
+    ? t(`actor.${actor.kind}`)
+    : t("actor_with_seat", { kind: t(`actor.${actor.kind}`), n: actor.seat + 1 });
+}
+
+export function opsGamePage(main, gameId) {
+  const token = operatorToken();
+  if (!token) {
+    tokenForm(main, () => opsGamePage(main, gameId));
+    return () => {};
+  }
+  let closed = false;
+  let asked = 0; // the slider's latest request: older answers are dropped
+  const events = [];
+  const verifyOut = h("div", { id: "verify-result", "aria-live": "polite" });
+  const tableOut = h("div", { class: "ops-table", id: "ops-state" });
+  const timeline = h("ol", { class: "timeline", id: "timeline" });
+  const slider = h("input", { type: "range", id: "ops-slider", min: 1, max: 1, value: 1, step: 1, "aria-describedby": "ops-at" });
+  const atText = h("output", { id: "ops-at", for: "ops-slider" });
+
+  async function verify() {
+    fill(verifyOut, t("loading"));
+    try {
+      const report = await get(`/v1/games/${gameId}/verify`, { token });
+      fill(
+        verifyOut,
+        h(
+          "p",
+          { class: `verdict ${report.intact ? "match" : "mismatch"}`, dataset: { intact: String(report.intact) } },
+          report.intact
+            ? t("verify_intact", { events: report.events })
+            : t("verify_broken", { seq: report.first_bad_seq, reason: report.reason }),
+        ),
+      );
+    } catch (err) {
+      fill(verifyOut, problemBox(err));
+    }
+  }
+
+  async function showAt(at) {
+    const mine = ++asked;
+    const event = events[at - 1];
+    atText.textContent = event
+      ? t("ops_at_event", { seq: at, type: event.type, time: formatTime(event.recorded_at) })
+      : t("ops_at", { seq: at });
+    for (const li of timeline.querySelectorAll("li")) li.classList.toggle("current", Number(li.dataset.seq) === at);
+    try {
+      const state = await get(`/v1/games/${gameId}/state?at=${at}`, { token });
+      if (mine !== asked || closed) return;
+      tableOut.dataset.at = String(at);
+      fill(
+        tableOut,
+        tableHead(state),
+        board(state, { hands: state.hands, history: true }),
+        h("div", { class: "side-row" }, scoresPanel(state), roundsPanel(state)),
+      );
+    } catch (err) {
+      if (mine === asked) fill(tableOut, problemBox(err));
+    }
+  }
+
+  async function start() {
+    try {
+      let after = 0;
+      for (;;) {
+        const page = await get(`/v1/games/${gameId}/audit?after=${after}&limit=1000`, { token });
+        events.push(...page.events);
+        if (page.next_after === null) break;
+        after = page.next_after;
+      }
+    } catch (err) {
+      fill(main, h("h1", {}, t("game_title", { id: gameId.slice(0, 8) })), problemBox(err));
+      return;
+    }
+    if (closed) return;
+    fill(
+      timeline,
+      events.map((e) =>
+        h(
+          "li",
+          { dataset: { seq: e.seq } },
+          h(
+            "button",
+            {
+              type: "button",
+              class: "event",
+              onclick: () => {
+                slider.value = String(e.seq);
+                showAt(e.seq);
+              },
+            },
+            h("span", { class: "seq" }, `#${e.seq}`),
+            h("span", { class: "type" }, e.type),
+          ),
+          h("span", { class: "actor" }, actorText(e.actor)),
+          h("time", { datetime: e.recorded_at }, formatTime(e.recorded_at)),
+          h("span", { class: "request", title: t("request_id") }, e.request_id ? t("request_id_value", { id: e.request_id }) : ""),
+        ),
+      ),
+    );
+    slider.max = String(events.length);
+    slider.value = String(events.length);
+    showAt(events.length);
+  }
+
+  slider.addEventListener("input", () => showAt(Number(slider.value)));
+  fill(
+    main,
+    h("h1", {}, t("ops_game_title", { id: gameId.slice(0, 8) })),
+    h(
+      "div",
+      { class: "ops-bar" },
+      h("a", { href: "#/ops" }, t("ops_back")),
+      " ",
+      h("a", { href: `#/game/${gameId}` }, t("ops_public_table")),
+      " ",
+      h("button", { type: "button", id: "verify-button", onclick: verify }, t("verify_button")),
+      " ",
+      signOut(),
+    ),
+    verifyOut,
+    h("div", { class: "slider" }, h("label", { for: "ops-slider" }, t("ops_slider")), slider, atText),
+    h(
+      "div",
+      { class: "ops-layout" },
+      tableOut,
+      h("section", { class: "panel audit", "aria-labelledby": "audit-title" }, h("h2", { id: "audit-title" }, t("audit_title")), timeline),
+    ),
+  );
+  start();
+  return () => {
+    closed = true;
+  };
+}

@@ -1,0 +1,417 @@
+"""Issue 18: the reference web client, used as a person uses it, in headless Chromium
+against a real `yokai serve`.
+
+One person plays a whole game against three bots by clicking (passes included), in the
+standard game and in Seven Followers; a second browser watches the same game and sees
+every trick arrive without reloading; an operator opens the finished game in the
+console, moves the slider to the middle of round 1 and sees that moment's hands. Every
+wait is Playwright's auto-waiting (expect, wait_for) with a timeout.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import OPERATOR_TOKEN, Served
+
+pytestmark = pytest.mark.browser
+
+WAIT = 60_000  # ms: bots move within a second; a whole round is far quicker than this
+SUITS = ["green", "purple", "pink", "yellow", "black", "red", "blue"]
+LEGAL_NAME = re.compile(r"^(green|purple|pink|yellow|black|red|blue) (A|\d+)( \(second\))?, legal$")
+
+
+def _expect() -> Any:
+    from playwright.sync_api import expect  # noqa: PLC0415 - skipped without it
+
+    return expect
+
+
+def _card_key(card: str) -> tuple[int, int, int]:
+    """The client's hand order: suit by suit (R-1.1), then rank."""
+    suit, rank = card.split("-")
+    return SUITS.index(suit), int(rank.rstrip("b")), rank.endswith("b")
+
+
+def _new_page(browser: Any, served: Served, **options: Any) -> Any:
+    context = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **options})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: _console_error(errors, m))
+    page.errors = errors
+    page.goto(served.base + "/")
+    return page
+
+
+def _console_error(errors: list[str], message: Any) -> None:
+    """A CSP violation, a module that failed to load, a script error... A 403 is not
+    one: a player opening a game asks for its seat's view and watches the public one
+    when it holds no seat there (Chromium logs the refusal all the same)."""
+    if message.type == "error" and "status of 403" not in message.text:
+        errors.append(message.text)
+
+
+def _become_player(page: Any, name: str) -> dict[str, Any]:
+    expect = _expect()
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Start").click()
+    expect(page.locator("#me-name")).to_have_text(f"Playing as {name}")
+    stored: dict[str, Any] = json.loads(page.evaluate("localStorage.getItem('yokai.player')"))
+    assert stored["name"] == name and stored["token"]
+    return stored
+
+
+def _create_game(page: Any, variant: str, bots: str, clock: int | None = None) -> str:
+    """Create a four-player game from the lobby; ``bots``: seats 1, 2 and 3, as "basic,
+    basic,basic" ("open" leaves a seat to a player)."""
+    expect = _expect()
+    page.select_option("#new-players", "4")
+    page.select_option("#new-variant", variant)
+    for seat, choice in enumerate(bots.split(","), start=1):
+        page.select_option(f"#new-seat-{seat}", choice)
+    if clock is not None:
+        page.check("#new-clock")
+        page.fill("#new-turn-seconds", str(clock))
+    page.click("#create-game")
+    expect(page).to_have_url(re.compile(r"#/game/[0-9a-f-]{36}$"))
+    return str(page.url.rsplit("/", 1)[1])
+
+
+def _watch(browser: Any, served: Served, game_id: str) -> Any:
+    """A second browser (no player) on the game's page: the public view, live."""
+    expect = _expect()
+    watcher = _new_page(browser, served, viewport={"width": 900, "height": 900})
+    watcher.goto(f"{served.base}/#/game/{game_id}")
+    expect(watcher.locator(".game")).to_have_attribute("data-connection", "open", timeout=WAIT)
+    expect(watcher.locator(".my-hand")).to_have_count(0)  # no hand: it holds no seat
+    watcher.evaluate("window.stillTheSamePage = true")  # gone if the page reloads
+    return watcher
+
+
+def _record(served: Served, game_id: str) -> dict[str, Any]:
+    record: dict[str, Any] = served.call("GET", f"/v1/games/{game_id}/record")
+    return record
+
+
+def _tricks_of(record: dict[str, Any]) -> list[tuple[int, int, int, list[str]]]:
+    """(round, trick, winner, cards in play order) of every trick taken, from the record."""
+    players: int = record["players"]
+    found = []
+    for rnd in record["rounds"]:
+        plays = [m["card"] for m in rnd["moves"] if m["type"] == "play"]
+        for i, winner in enumerate(rnd["tricks"]):
+            found.append((rnd["number"], i + 1, winner, plays[i * players : (i + 1) * players]))
+    return found
+
+
+def _watched_tricks(watcher: Any) -> list[tuple[int, int, int, list[str]]]:
+    lines = watcher.locator(".trick-line")
+    found = []
+    for i in range(lines.count()):
+        line = lines.nth(i)
+        cards = line.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+        found.append(
+            (
+                int(line.get_attribute("data-round")),
+                int(line.get_attribute("data-trick")),
+                int(line.get_attribute("data-winner")),
+                cards,
+            )
+        )
+    return found
+
+
+def _pass(page: Any, served: Served, game_id: str, token: str, seven_followers: bool) -> None:
+    """Choose three cards by clicking, check the pass is offered only then, and that
+    the server got them in the order chosen (Seven Followers: for seat+1, +2, +3)."""
+    expect = _expect()
+    seat = int(page.locator(".game").get_attribute("data-seat"))
+    slots = page.locator(".pass-slots li .label")
+    if seven_followers:
+        names = [
+            served.call("GET", f"/v1/games/{game_id}")["seats"][(seat + k) % 4]["name"]
+            for k in (1, 2, 3)
+        ]
+        expect(slots).to_have_text([f"For {name}" for name in names])
+    button = page.locator("#pass-button")
+    cards = page.locator(".hand button.card.legal")
+    chosen = []
+    for i in (4, 0, 2):  # not in hand order: the order of the clicks is the pass's
+        expect(button).to_be_disabled()
+        card = cards.nth(i)
+        chosen.append(card.get_attribute("data-card"))
+        card.click()
+        expect(page.locator(f'.hand button[data-card="{chosen[-1]}"]')).to_have_attribute(
+            "aria-pressed", "true"
+        )
+    expect(page.locator(".pass-slots [data-card]")).to_have_count(3)
+    button.click()
+    expect(page.locator(".pass-done")).to_be_visible(timeout=WAIT)
+    view = served.call("GET", f"/v1/games/{game_id}/view", token=token)
+    assert view["pass"]["given"] == chosen
+
+
+def _play_to_the_end(
+    page: Any, watcher: Any, served: Served, game_id: str, token: str, artifacts: Path, name: str
+) -> int:
+    """Play every move of the player's seat by clicking until the game is finished;
+    after each one, the watcher's trick list must match the record. Returns the moves."""
+    expect = _expect()
+    game = page.locator(".game")
+    ready = page.locator(
+        '.game[data-action="play"]:not([data-busy="1"]), '
+        '.game[data-action="pass"]:not([data-busy="1"]), .game[data-status="finished"]'
+    )
+    seven_followers = name.startswith("seven")
+    moves = plays = 0
+    while True:
+        ready.wait_for(timeout=WAIT)
+        if game.get_attribute("data-status") == "finished":
+            return moves
+        version = game.get_attribute("data-version")
+        # The game waits for this seat: the watcher has every trick taken so far.
+        expect(watcher.locator(".trick-line")).to_have_count(
+            len(_tricks_of(_record(served, game_id))), timeout=WAIT
+        )
+        if game.get_attribute("data-action") == "pass":
+            _pass(page, served, game_id, token, seven_followers)
+        else:
+            legal = page.locator(".hand button.card.legal")
+            expect(legal.first).to_have_attribute("aria-label", LEGAL_NAME)
+            illegal = page.locator(".hand button.card.illegal")
+            if illegal.count():
+                expect(illegal.first).to_be_disabled()
+                expect(illegal.first).to_have_attribute(
+                    "aria-label", re.compile(", not playable now$")
+                )
+            if plays == 2:  # the table as a player sees it: my turn, legal cards lit
+                page.screenshot(path=str(artifacts / f"table-{name}.png"))
+                watcher.screenshot(path=str(artifacts / f"watcher-{name}.png"))
+            if plays == 0:
+                legal.first.focus()  # cards are buttons: the keyboard plays them too
+                page.keyboard.press("Enter")
+            else:
+                legal.first.click()
+            plays += 1
+        moves += 1
+        page.locator(f'.game:not([data-version="{version}"])').wait_for(timeout=WAIT)
+
+
+def _check_finished(
+    page: Any, watcher: Any, served: Served, game_id: str, artifacts: Path, name: str
+) -> None:
+    expect = _expect()
+    view = served.call("GET", f"/v1/games/{game_id}")
+    assert view["status"] == "finished"
+    expect(page.locator("#final .winner-text")).to_contain_text("Won by")
+    for side, score in enumerate(view["scores"]):
+        expect(page.locator(f'.scores tr[data-side="{side}"] .score')).to_have_text(str(score))
+    # The fairness check: SHA-256 of the revealed seed, computed in the browser.
+    verdict = page.locator(".fairness .verdict")
+    expect(verdict).to_have_attribute("data-outcome", "match", timeout=WAIT)
+    expect(page.locator(".fairness dd code").first).to_have_text(view["fairness"]["commitment"])
+    expect(page.locator('.fairness a[href="/docs/fairness.md"]')).to_be_visible()
+    expect(page.locator(".record-text")).to_contain_text('[Status "finished"]', timeout=WAIT)
+    page.screenshot(path=str(artifacts / f"final-{name}.png"), full_page=True)
+
+    # The watcher saw the end and every trick of the game, live, on the same page.
+    expect(watcher.locator(".game")).to_have_attribute("data-status", "finished", timeout=WAIT)
+    assert watcher.evaluate("window.stillTheSamePage") is True
+    expected = _tricks_of(_record(served, game_id))
+    assert expected
+    expect(watcher.locator(".trick-line")).to_have_count(len(expected), timeout=WAIT)
+    assert _watched_tricks(watcher) == expected
+    assert page.errors == [] and watcher.errors == []
+
+
+def test_a_person_plays_a_standard_game_against_three_bots_watched_live(
+    browser: Any, served: Served, artifacts: Path
+) -> None:
+    page = _new_page(browser, served)
+    me = _become_player(page, "Mio")
+    game_id = _create_game(page, "standard", "basic,basic,basic", clock=600)
+    watcher = _watch(browser, served, game_id)
+    expect = _expect()
+    # A live countdown for the seats that must act (a 600 s clock).
+    expect(page.locator(".seat.south .deadline .left")).to_have_text(re.compile(r"^(9|10):\d\d$"))
+    moves = _play_to_the_end(page, watcher, served, game_id, me["token"], artifacts, "standard")
+    record = _record(served, game_id)
+    assert moves == sum(
+        1
+        for r in record["rounds"]
+        for m in r["moves"]
+        if m.get("seat") == 0 and m["type"] in ("pass", "play")
+    )
+    _check_finished(page, watcher, served, game_id, artifacts, "standard")
+    _operator_rewinds(browser, served, game_id, artifacts)
+
+
+def test_a_person_plays_seven_followers_against_three_bots_watched_live(
+    browser: Any, served: Served, artifacts: Path
+) -> None:
+    page = _new_page(browser, served)
+    me = _become_player(page, "Rin")
+    game_id = _create_game(page, "seven_followers", "basic,basic,basic")
+    watcher = _watch(browser, served, game_id)
+    _play_to_the_end(page, watcher, served, game_id, me["token"], artifacts, "seven-followers")
+    view = served.call("GET", f"/v1/games/{game_id}")
+    assert view["variant"] == "seven_followers"
+    expect = _expect()
+    for team, suits in enumerate(view["seals"]):
+        expect(page.locator(f'[data-seals-team="{team}"] .chip')).to_have_count(len(suits))
+    _check_finished(page, watcher, served, game_id, artifacts, "seven-followers")
+
+
+def _operator_rewinds(browser: Any, served: Served, game_id: str, artifacts: Path) -> None:
+    """The console: the token once, the finished game in the list, its audit as a
+    timeline, the verify button, and the slider at the middle of round 1."""
+    expect = _expect()
+    ops = _new_page(browser, served)
+    ops.goto(f"{served.base}/#/ops")
+    ops.get_by_label("Operator token").fill(OPERATOR_TOKEN)
+    ops.get_by_role("button", name="Enter").click()
+    ops.select_option("#ops-status", "finished")
+    row = ops.locator(f'tr[data-game="{game_id}"]')
+    expect(row).to_be_visible(timeout=WAIT)
+    assert ops.evaluate("sessionStorage.getItem('yokai.operator')") == OPERATOR_TOKEN
+    assert ops.evaluate("localStorage.getItem('yokai.operator')") is None
+    row.get_by_role("link").click()
+
+    audit = served.operator(f"/v1/games/{game_id}/audit?limit=1000")["events"]
+    timeline = ops.locator("#timeline li")
+    expect(timeline).to_have_count(len(audit), timeout=WAIT)
+    last = audit[-1]
+    expect(timeline.last).to_contain_text(last["type"])
+    if last["request_id"]:
+        expect(timeline.last).to_contain_text(last["request_id"])
+
+    ops.get_by_role("button", name="Verify the history").click()
+    expect(ops.locator("#verify-result [data-intact]")).to_have_attribute("data-intact", "true")
+
+    dealt = next(e["seq"] for e in audit if e["type"] == "RoundDealt" and e["data"]["number"] == 1)
+    ended = next(e["seq"] for e in audit if e["type"] == "RoundEnded" and e["data"]["number"] == 1)
+    middle = (dealt + ended) // 2
+    ops.locator("#ops-slider").fill(str(middle))
+    expect(ops.locator("#ops-state")).to_have_attribute("data-at", str(middle), timeout=WAIT)
+    state = served.operator(f"/v1/games/{game_id}/state?at={middle}")
+    assert state["status"] == "playing" and 0 < sum(map(len, state["hands"])) < 48
+    for seat, hand in enumerate(state["hands"]):
+        shown = ops.locator(f'[data-hand-seat="{seat}"] [data-card]')
+        expect(shown).to_have_count(len(hand))
+        cards = shown.evaluate_all("els => els.map(e => e.dataset.card)")
+        assert cards == sorted(hand, key=_card_key)
+    ops.screenshot(path=str(artifacts / "operator-console.png"), full_page=True)
+    assert ops.errors == []
+
+
+def test_the_operator_list_pages(browser: Any, served: Served) -> None:
+    expect = _expect()
+    for _ in range(21):
+        served.call("POST", "/v1/games", {"players": 3})
+    ops = _new_page(browser, served)
+    ops.goto(f"{served.base}/#/ops")
+    ops.get_by_label("Operator token").fill(OPERATOR_TOKEN)
+    ops.get_by_role("button", name="Enter").click()
+    rows = ops.locator(".games-table tbody tr[data-game]")
+    expect(rows).to_have_count(20)
+    first_page = rows.evaluate_all("els => els.map(e => e.dataset.game)")
+    ops.get_by_role("button", name="Next").click()
+    expect(rows.first).not_to_have_attribute("data-game", first_page[0])
+    second_page = rows.evaluate_all("els => els.map(e => e.dataset.game)")
+    assert second_page and not set(second_page) & set(first_page)
+    ops.get_by_role("button", name="Previous").click()
+    expect(rows.first).to_have_attribute("data-game", first_page[0])
+
+
+def test_a_refused_request_shows_the_problem_title(browser: Any, served: Served) -> None:
+    """The lobby leaves the rules to the server: a three-player Seven Followers is its
+    422, shown with the problem's title and detail."""
+    expect = _expect()
+    page = _new_page(browser, served)
+    _become_player(page, "Ann")
+    page.select_option("#new-players", "3")
+    page.select_option("#new-variant", "seven_followers")
+    page.click("#create-game")
+    problem = page.get_by_role("alert")
+    expect(problem.locator(".title")).to_have_text("Unprocessable Entity")
+    expect(problem.locator(".detail")).to_contain_text("four-player")
+    expect(page).to_have_url(re.compile(r"/#?/?$"))
+
+
+def test_the_client_speaks_the_browsers_language_and_switches(browser: Any, served: Served) -> None:
+    expect = _expect()
+    page = _new_page(browser, served, locale="fr-FR")
+    expect(page.locator("#nav-lobby")).to_have_text("Accueil")
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    page.get_by_label("Votre nom").fill("Léa")
+    page.get_by_role("button", name="Commencer").click()
+    page.click("#create-game")
+    expect(page.locator(".game")).to_have_attribute("data-action", "pass", timeout=WAIT)
+    french = re.compile(r"^(Vent|Terre|Charme|Foudre|Ténèbres|Feu|Neige) (A|\d+), jouable$")
+    expect(page.locator(".hand button.card").first).to_have_attribute("aria-label", french)
+    expect(page.locator(".trump")).to_contain_text("famille")
+    page.select_option("#lang", "de")
+    expect(page.locator("#nav-lobby")).to_have_text("Lobby")
+    expect(page.locator(".my-hand h2")).to_have_text("Deine Hand", timeout=WAIT)
+    page.select_option("#lang", "zh")
+    expect(page.locator(".my-hand h2")).to_have_text("你的手牌", timeout=WAIT)
+    assert page.evaluate("localStorage.getItem('yokai.lang')") == "zh"
+    assert page.errors == []
+
+
+def test_the_table_fits_a_phone(browser: Any, served: Served, artifacts: Path) -> None:
+    expect = _expect()
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    page.goto(served.base + "/")
+    page.get_by_label("Your name").fill("Kai")
+    page.get_by_role("button", name="Start").click()
+    page.click("#create-game")
+    expect(page.locator(".game")).to_have_attribute("data-action", "pass", timeout=WAIT)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.locator(".hand button.card").first.tap()
+    expect(page.locator(".hand button.card").first).to_have_attribute("aria-pressed", "true")
+    page.screenshot(path=str(artifacts / "table-phone.png"), full_page=True)
+
+
+def test_my_turn_games_come_first_and_a_friend_joins_by_the_link(
+    browser: Any, served: Served
+) -> None:
+    expect = _expect()
+    host = _new_page(browser, served)
+    _become_player(host, "Aki")
+    mine = _create_game(host, "standard", "basic,basic,basic")  # my pass is due at once
+    expect(host.locator(".game")).to_have_attribute("data-action", "pass", timeout=WAIT)
+    host.goto(f"{served.base}/#/")
+    waiting = _create_game(host, "standard", "random,random,open")  # newer; nothing due
+    host.goto(f"{served.base}/#/")
+    entries = host.locator("#inbox .inbox-entry")
+    expect(entries).to_have_count(2, timeout=WAIT)
+    expect(entries.nth(0)).to_have_attribute("data-game", mine)
+    expect(entries.nth(0)).to_have_attribute("data-my-turn", "1")
+    expect(entries.nth(0).locator(".badge")).to_have_text("your pass")
+    expect(entries.nth(1)).to_have_attribute("data-game", waiting)
+
+    friend = _new_page(browser, served)
+    friend.goto(f"{served.base}/#/game/{waiting}")
+    expect(friend.locator(".game")).to_have_attribute("data-status", "waiting", timeout=WAIT)
+    friend.get_by_role("link", name="Choose a name to join").click()
+    friend.get_by_label("Your name").fill("Yui")
+    friend.get_by_role("button", name="Start").click()
+    expect(friend).to_have_url(re.compile(f"#/game/{waiting}$"))
+    friend.get_by_role("button", name="Take seat 4").click()
+    # The last seat is filled: the game starts, and the friend holds seat 3's hand.
+    expect(friend.locator(".game")).to_have_attribute("data-seat", "3", timeout=WAIT)
+    expect(friend.locator(".game")).to_have_attribute("data-action", "pass", timeout=WAIT)
+    expect(friend.locator(".hand button.card")).to_have_count(12)
+    # The host's inbox heard of it by its stream: now both games wait for the host.
+    expect(host.locator('#inbox .inbox-entry[data-my-turn="1"]')).to_have_count(2, timeout=WAIT)
+    assert host.errors == [] and friend.errors == []
