@@ -155,8 +155,9 @@ class DueGames:
 class Housekeeping:
     """Forgets what need not be kept for ever, every ``every``: outcomes stored under
     Idempotency-Keys older than ``keep`` (a retry after that is a new command), and
-    webhook deliveries finished (and attempts logged) more than ``webhook_keep`` ago;
-    and ends games left waiting for players, unchanged, for ``waiting`` (GameExpired)."""
+    webhook attempts logged (and deliveries finished, as rows written before finished
+    ones were deleted at once) more than ``webhook_keep`` ago; and ends games left
+    waiting for players, unchanged, for ``waiting`` (GameExpired)."""
 
     keep: timedelta = timedelta(hours=24)
     waiting: timedelta = timedelta(days=7)
@@ -233,30 +234,39 @@ class WebhookDeliveries:
     run, and a claim is made only for a batch (``threads // 4`` free places, or when
     nothing is in hand): under load each claim takes many deliveries and the worker's
     loop is not woken by every new outbox row, while an idle worker still sends a
-    single delivery at once. A queued delivery waits at most one attempt (10 s) for a
-    thread; one whose lease would end before its attempt could (a short lease) is not
-    sent but left to the next claim after the lease, so no two workers send it at once."""
+    single delivery at once. A delivery's place is free again as soon as its attempt
+    ends: until it is recorded, its lease keeps it from every claim. A queued delivery
+    waits at most one attempt (10 s) for a thread; one whose lease would end before its
+    attempt could (a short lease) is not sent but left to the next claim after the
+    lease, so no two workers send it at once.
+
+    Attempts are recorded by a thread of their own, a batch at a time: it waits up to
+    ``record_linger`` seconds for the attempts being sent, so the attempts of a claim
+    are mostly recorded in one transaction."""
 
     sender: webhooks.Sender
-    threads: int = 16
-    queued: int = 16
+    threads: int = 32
+    queued: int = 32
     per_endpoint: int = 2
     lease: timedelta = timedelta(seconds=60)  # longer than an attempt (10 s) can take
     first_retry: float = webhooks.FIRST_RETRY
     record_linger: float = 0.02
-    wake: Callable[[], None] = lambda: None  # told when an attempt ends
+    wake: Callable[[], None] = lambda: None  # told when claiming again may find work
     _pool: ThreadPoolExecutor | None = None
-    _busy: Counter[UUID] = field(default_factory=Counter)
+    _recorder: threading.Thread | None = None
+    _busy: Counter[UUID] = field(default_factory=Counter)  # claimed, not yet attempted
+    _sending: int = 0  # attempts under way
+    _outcomes: list[webhooks.Outcome] = field(default_factory=list)  # not yet recorded
+    _recording: int = 0  # outcomes in the recorder's hands
+    _closing: bool = False
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    _recording: threading.Lock = field(default_factory=threading.Lock)
-    _outcomes: list[webhooks.Outcome] = field(default_factory=list)
     _chance: random.Random = field(default_factory=random.SystemRandom)
     _backlog: bool = False  # the last claim was full: more may be due
     _soonest: Soonest = field(default_factory=lambda: Soonest(timedelta(seconds=5)))
-    _ended: threading.Condition = field(init=False)
+    _changed: threading.Condition = field(init=False)
 
     def __post_init__(self) -> None:
-        self._ended = threading.Condition(self._lock)  # an attempt ended
+        self._changed = threading.Condition(self._lock)  # an attempt ended or was recorded
 
     def _room(self) -> int:
         """How many deliveries to claim now (0 until a batch's worth of places is free);
@@ -289,6 +299,11 @@ class WebhookDeliveries:
             return 0
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="yokai-webhook")
+        if self._recorder is None:
+            self._recorder = threading.Thread(
+                target=self._record_all, args=(deps,), name="yokai-webhook-recorder"
+            )
+            self._recorder.start()
         for delivery in claimed:
             self._pool.submit(self._attempt, deps, delivery, now + self.lease)
         # A claim that was not full left nothing due: not asked again at once.
@@ -299,65 +314,64 @@ class WebhookDeliveries:
             # Waited so long for a thread that the attempt could outlast the lease, when
             # another worker may claim the delivery: left to that claim (at least once).
             log.warning("webhook delivery %s: lease too short, left", delivery.message_id)
-            self._release([delivery])
+            self._ended(delivery, None)
             return
+        with self._lock:
+            self._sending += 1
         try:
             outcome = webhooks.send(deps, self.sender, delivery, self._chance, self.first_retry)
         except Exception:
             # Not recorded: the lease hands the delivery on (at least once, never lost).
             log.exception("webhook delivery %s failed", delivery.message_id)
-            self._release([delivery])
-            return
-        with self._ended:
-            self._outcomes.append(outcome)
-            self._ended.notify_all()
-        self._record(deps)
+            outcome = None
+        with self._lock:
+            self._sending -= 1
+        self._ended(delivery, outcome)
 
-    def _record(self, deps: Deps) -> None:
-        """Record every finished attempt, in one transaction, by whichever thread gets
-        there first; the others' attempts ride along (one commit for many). The recorder
-        first waits (at most ``record_linger`` seconds) for the attempts still in hand,
-        so the attempts of one claim are mostly recorded together."""
-        while self._recording.acquire(blocking=False):
-            try:
-                with self._ended:
-                    self._ended.wait_for(
-                        lambda: len(self._outcomes) >= sum(self._busy.values()),
-                        timeout=self.record_linger,
-                    )
-                    batch, self._outcomes = self._outcomes, []
-                if not batch:
-                    return
-                try:
-                    webhooks.record(deps, batch)
-                except Exception:
-                    log.exception("recording %d webhook attempts failed", len(batch))
-                retries = [o.attempt.next_attempt_at for o in batch if not o.done]
-                for at in retries:
-                    if at is not None:
-                        self._soonest.sooner(at)
-                if retries:
-                    self.wake()  # the loop's planned wake-up may be later than a retry
-                for o in batch:
-                    a = o.attempt
-                    log.debug("webhook %s: %s", a.message_id, a.status or a.error)
-                self._release([o.delivery for o in batch])
-            finally:
-                self._recording.release()
-            with self._lock:
-                if not self._outcomes:
-                    return
-
-    def _release(self, done: list[WebhookDelivery]) -> None:
-        with self._ended:
-            for delivery in done:
-                self._busy[delivery.webhook_id] -= 1
-                if self._busy[delivery.webhook_id] <= 0:
-                    del self._busy[delivery.webhook_id]
-            self._ended.notify_all()
+    def _ended(self, delivery: WebhookDelivery, outcome: webhooks.Outcome | None) -> None:
+        """An attempt is over (or was not made): its place is free, its outcome goes to
+        the recorder."""
+        with self._changed:
+            self._busy[delivery.webhook_id] -= 1
+            if self._busy[delivery.webhook_id] <= 0:
+                del self._busy[delivery.webhook_id]
+            if outcome is not None:
+                self._outcomes.append(outcome)
+            self._changed.notify_all()
             room = self._backlog and self._room() > 0
         if room:  # a batch's worth of places, and rows left behind: claim again
             self.wake()
+
+    def _record_all(self, deps: Deps) -> None:
+        """The recorder's loop: each batch of outcomes in one transaction, until closed
+        with nothing left to record."""
+        while True:
+            with self._changed:
+                self._changed.wait_for(lambda: bool(self._outcomes) or self._closing)
+                if not self._outcomes:
+                    return  # closing, all recorded
+                # Those being sent are mostly done within the linger: one commit for all.
+                self._changed.wait_for(
+                    lambda: self._sending == 0 and not self._busy, timeout=self.record_linger
+                )
+                batch, self._outcomes = self._outcomes, []
+                self._recording = len(batch)
+            try:
+                webhooks.record(deps, batch)
+            except Exception:
+                log.exception("recording %d webhook attempts failed", len(batch))
+            retries = [o.attempt.next_attempt_at for o in batch if not o.done]
+            for at in retries:
+                if at is not None:
+                    self._soonest.sooner(at)
+            for o in batch:
+                a = o.attempt
+                log.debug("webhook %s: %s", a.message_id, a.status or a.error)
+            with self._changed:
+                self._recording = 0
+                self._changed.notify_all()
+            if retries:
+                self.wake()  # the loop's planned wake-up may be later than a retry
 
     def next_due(self, deps: Deps) -> datetime | None:
         with self._lock:
@@ -374,12 +388,19 @@ class WebhookDeliveries:
         return self._soonest.get(deps.clock.now(), read)
 
     def in_flight(self) -> int:
+        """Deliveries claimed and not yet recorded (queued, being sent, or recorded
+        now)."""
         with self._lock:
-            return sum(self._busy.values())
+            return sum(self._busy.values()) + len(self._outcomes) + self._recording
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=True)
+            self._pool.shutdown(wait=True)  # the attempts in hand end
+        with self._changed:
+            self._closing = True
+            self._changed.notify_all()
+        if self._recorder is not None:
+            self._recorder.join()  # and are recorded
 
     def wants(self, note: str) -> bool:
         with self._lock:

@@ -6,6 +6,7 @@ INSERT … SELECT that matches the commit's webhook events with the endpoints th
 them), so a rolled-back command leaves none and a committed one is never forgotten.
 Workers claim due deliveries under a lease (the row's ``available_at`` moves to the
 lease's end at once), so one that dies mid-delivery leaves it to another: at least once.
+A delivery leaves the outbox once it is delivered or given up; the log keeps its attempts.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ _CLAIM = (
     "JOIN webhooks AS w2 ON w2.id = o2.webhook_id AND w2.disabled_at IS NULL "
     "WHERE o2.kind = 'webhook' AND o2.done_at IS NULL AND o2.available_at <= %s "
     "AND NOT (o2.webhook_id = ANY(%s::uuid[])) "
-    "ORDER BY o2.available_at, o2.id LIMIT 1000) AS d) AS c "
+    "ORDER BY o2.available_at, o2.id LIMIT %s) AS d) AS c "
     "WHERE c.r <= %s ORDER BY c.available_at, c.id LIMIT %s) "
     "FOR UPDATE SKIP LOCKED) AS f, webhooks AS w, lazy "
     "WHERE o.id = f.id AND w.id = o.webhook_id AND w.disabled_at IS NULL "
@@ -156,9 +157,12 @@ class SqlWebhooks:
     def claim(
         self, now: datetime, lease_until: datetime, limit: int, busy: Sequence[UUID]
     ) -> list[WebhookDelivery]:
+        # The look is bounded (a few times the claim: its cost grows with the look, not
+        # with the backlog); an endpoint with many rows due fills it only until it is
+        # busy, then the next claim passes it over.
         rows = self._session.fetch(
             _CLAIM,
-            [lease_until, now, list(busy), PER_ENDPOINT, limit],
+            [lease_until, now, list(busy), max(8 * limit, 64), PER_ENDPOINT, limit],
         )
         return [WebhookDelivery(*r) for r in rows]
 
@@ -189,20 +193,29 @@ class SqlWebhooks:
                 ),
             )
         )
-        self._session.write(
-            Statement(
-                "UPDATE outbox AS o SET attempts = o.attempts + 1, last_error = v.error, "
-                "done_at = v.done_at, available_at = coalesce(v.next_at, o.available_at) "
-                "FROM unnest(%s::bigint[], %s::text[], %s::timestamptz[], %s::timestamptz[]) "
-                "AS v(id, error, done_at, next_at) WHERE o.id = v.id",
-                (
-                    [d.id for d, _, _ in attempts],
-                    [None if _ok(a) else a.error for _, a, _ in attempts],
-                    [a.attempted_at if done else None for _, a, done in attempts],
-                    [a.next_attempt_at for _, a, _ in attempts],
-                ),
+        # A delivery that is done (delivered, or given up) leaves the outbox: its attempts
+        # stay in the log. Deleting writes less than updating (no new row version, no
+        # index entry). One that is retried is due again at its next attempt.
+        done = [d.id for d, _, finished in attempts if finished]
+        if done:
+            self._session.write(
+                Statement("DELETE FROM outbox WHERE id = ANY(%s::bigint[])", (done,))
             )
-        )
+        again = [(d, a) for d, a, finished in attempts if not finished]
+        if again:
+            self._session.write(
+                Statement(
+                    "UPDATE outbox AS o SET attempts = o.attempts + 1, last_error = v.error, "
+                    "available_at = coalesce(v.next_at, o.available_at) "
+                    "FROM unnest(%s::bigint[], %s::text[], %s::timestamptz[]) "
+                    "AS v(id, error, next_at) WHERE o.id = v.id",
+                    (
+                        [d.id for d, _ in again],
+                        [a.error for _, a in again],
+                        [a.next_attempt_at for _, a in again],
+                    ),
+                )
+            )
         # Each endpoint once (a row is updated once per statement), as its last attempt
         # here left it: a success clears ``failing_since`` even when the endpoint was not
         # failing at the claim (another worker may have recorded a failure since), so
