@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import Engine
 
 from service.adapters.fairness import SeedVault
+from service.adapters.keys import chain_keys
 from service.adapters.migrate import DatabaseHealth
 from service.adapters.postgres.engine import make_engine
 from service.adapters.postgres.listener import Listener
@@ -15,12 +16,13 @@ from service.adapters.postgres.unit_of_work import SqlUnitOfWork
 from service.adapters.system import ShufflingDealer, SystemClock
 from service.adapters.webhook_delivery import AddressPolicy
 from service.application.cache import StateCache
+from service.application.chain import ChainKeys
 from service.application.changes import Hub
 from service.application.deps import Deps
 from service.application.identity import Identity
 from service.application.ports import Clock, Dealer, UnitOfWork
 from service.application.recent import RecentCommits
-from service.settings import OPERATOR_TOKEN_MIN, Settings
+from service.settings import OPERATOR_TOKEN_MIN, ConfigurationError, Settings
 
 
 @dataclass(frozen=True)
@@ -36,15 +38,22 @@ class Container:
         self.engine.dispose()
 
 
-def build(
-    settings: Settings, *, clock: Clock | None = None, dealer: Dealer | None = None
-) -> Container:
+def check(settings: Settings) -> ChainKeys:
+    """Refuse settings the service cannot start with (:class:`ConfigurationError`, its
+    message says what to set); the chain keys they give (made in a file if need be)."""
     token = settings.operator_token
     if token is not None and len(token) < OPERATOR_TOKEN_MIN:
-        raise RuntimeError(
+        raise ConfigurationError(
             f"YOKAI_OPERATOR_TOKEN has {len(token)} characters: an operator token needs at "
             f"least {OPERATOR_TOKEN_MIN} (e.g. openssl rand -hex 32)"
         )
+    return chain_keys(settings.chain_key, settings.chain_old_keys, settings.chain_key_file)
+
+
+def build(
+    settings: Settings, *, clock: Clock | None = None, dealer: Dealer | None = None
+) -> Container:
+    keys = check(settings)
     if not settings.database_url:
         raise RuntimeError(
             "DATABASE_URL is not set: run `yokai serve` (it starts an embedded PostgreSQL) "
@@ -74,6 +83,7 @@ def build(
         dealer=dealer,
         cache=StateCache(settings.state_cache_size),
         identity=Identity(unit_of_work, settings.operator_token),
+        chain=keys,
         changes=hub,
         recent=recent,
         webhook_urls=AddressPolicy(allow_private=settings.webhook_allow_private),

@@ -11,6 +11,12 @@ from pathlib import Path
 import platformdirs
 
 MAX_BODY_BYTES = 64 * 1024
+
+
+class ConfigurationError(RuntimeError):
+    """The settings do not let the service start (the message says what to set)."""
+
+
 OPERATOR_TOKEN_MIN = 32
 """Characters an operator token needs: it opens every hand and the audit."""
 
@@ -60,6 +66,11 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
     return value
 
 
+def _path(env: Mapping[str, str], name: str) -> Path | None:
+    raw = env.get(name)
+    return Path(raw) if raw else None
+
+
 def _choice(env: Mapping[str, str], name: str, options: tuple[str, ...]) -> str:
     raw = env.get(name) or options[0]
     if raw not in options:
@@ -103,6 +114,14 @@ class Settings:
     webhook_keep_days: int = 7  # finished deliveries and logged attempts are kept this long
     fairness_key: str | None = None  # seals fair games' server seeds (else a data-dir file)
     fairness_old_keys: str | None = None  # comma-separated: keys rotated out, still opened
+    # The events' hash chain is an HMAC under this key (docs/security.md); or the key is
+    # kept in chain_key_file (made when missing: the embedded default's is in data_dir).
+    chain_key: str | None = None
+    chain_old_keys: str | None = None  # comma-separated: keys rotated out, still verified
+    chain_key_file: Path | None = None
+    # Where the worker anchors every game's chain head, outside the database, each period.
+    anchor_dir: Path | None = None
+    anchor_seconds: int = 300
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -142,4 +161,9 @@ class Settings:
             webhook_keep_days=_int(env, "YOKAI_WEBHOOK_KEEP_DAYS", 7, minimum=1),
             fairness_key=env.get("YOKAI_FAIRNESS_KEY") or None,
             fairness_old_keys=env.get("YOKAI_FAIRNESS_OLD_KEYS") or None,
+            chain_key=env.get("YOKAI_CHAIN_KEY") or None,
+            chain_old_keys=env.get("YOKAI_CHAIN_OLD_KEYS") or None,
+            chain_key_file=_path(env, "YOKAI_CHAIN_KEY_FILE"),
+            anchor_dir=_path(env, "YOKAI_ANCHOR_DIR"),
+            anchor_seconds=_int(env, "YOKAI_ANCHOR_SECONDS", 300, minimum=1),
         )

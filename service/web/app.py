@@ -229,11 +229,12 @@ def begin_shutdown(app: Flask) -> None:
 def openapi_yaml() -> str:
     """The OpenAPI document as committed in openapi/openapi.yaml (no database needed)."""
     # The engine is created lazily and never connects here; no game is made, so the
-    # fairness key only stands in (no key file is written).
+    # fairness and chain keys only stand in (no key file is written).
     settings = Settings(
         database_url="postgresql://openapi@localhost/openapi",
         rate_limit="",
         fairness_key="00" * 32,
+        chain_key="00" * 32,
     )
     app = create_app(settings)
     with app.app_context():

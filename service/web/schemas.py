@@ -463,7 +463,17 @@ class AuditEventSchema(FeedEventSchema):
         allow_none=True, metadata={"description": "SHA-256 (hex) of the Idempotency-Key header"}
     )
     prev_hash = fields.String()
-    hash = fields.String()
+    hash = fields.String(
+        metadata={
+            "description": "HMAC-SHA256 (hex) under the chain key `chain_key` of the previous "
+            "hash and the event; plain SHA-256 when `chain_key` is null (events stored "
+            "before the chain was keyed)"
+        }
+    )
+    chain_key = fields.String(
+        allow_none=True,
+        metadata={"description": "id of the chain key `hash` is an HMAC under (null: unkeyed)"},
+    )
 
 
 class AuditSchema(ma.Schema):
