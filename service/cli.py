@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from importlib import resources
 from pathlib import Path
 from types import FrameType
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from service import logs, metrics
 from service.adapters import anchor_files, keys, migrate
@@ -56,6 +56,8 @@ GUNICORN_CONF = _gunicorn_conf()
 log = logging.getLogger("yokai.cli")
 
 EMBEDDED_APP_ROLE = "yokai_app"
+CLI_OPERATOR = "cli"
+"""The operator the audit names for what `yokai import` does."""
 
 
 def _database(settings: Settings) -> tuple[Settings, EmbeddedPostgres | None]:
@@ -383,7 +385,8 @@ def import_record(path: str) -> int:
         raise SystemExit(f"yokai import: {exc}") from None
     with _opened("import") as container:
         try:
-            done = execute(container.deps, ImportRecord(text), Context(Operator()))
+            ctx = Context(Operator(CLI_OPERATOR), request_id=uuid4().hex)
+            done = execute(container.deps, ImportRecord(text), ctx)
         except InvalidInputError as exc:
             print(f"yokai import: {path}: {exc} ({exc.code})", file=sys.stderr)
             return 1

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from uuid import UUID
 
 from service.application.errors import ForbiddenError, UnauthenticatedError
-from service.application.ports import UnitOfWork, UnitOfWorkFactory
+from service.application.ports import Actor, ActorKind, UnitOfWork, UnitOfWorkFactory
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,11 +22,19 @@ class Anonymous:
         return "anonymous"
 
 
+DEFAULT_OPERATOR = "operator"
+"""The name of the operator token of ``YOKAI_OPERATOR_TOKEN``."""
+
+
 @dataclass(frozen=True, slots=True)
 class Operator:
+    """An operator, by the name of the token it used (the audit records it)."""
+
+    name: str = DEFAULT_OPERATOR
+
     @property
     def scope(self) -> str:
-        return "operator"
+        return "operator" if self.name == DEFAULT_OPERATOR else f"operator:{self.name}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +172,24 @@ def guard(uow: UnitOfWork, principal: Principal) -> None:
             uow.players.require(principal.token_sha256, principal.game_id, principal.seat)
         else:
             uow.credentials.require(principal.token_sha256, principal.game_id, principal.seat)
+
+
+def actor_of(principal: Principal, seat: int | None = None, game_id: UUID | None = None) -> Actor:
+    """Who exactly sends a command about ``game_id`` (for ``seat``, if any), as its
+    events record it: an operator by its token's name, a player by their id, a seat by
+    its token (and, when it is a seat of another game, which one), else anonymous."""
+    match principal:
+        case Operator(name=name):
+            return Actor(ActorKind.OPERATOR, seat, name)
+        case SeatHolder(player_id=player_id) if player_id is not None:
+            return Actor(ActorKind.PLAYER, seat, str(player_id))
+        case PlayerHolder(player_id=player_id):
+            return Actor(ActorKind.PLAYER, seat, str(player_id))
+        case SeatHolder(game_id=own_game, seat=own_seat):
+            if own_game == game_id:
+                return Actor(ActorKind.SEAT, seat)
+            return Actor(ActorKind.SEAT, seat, f"{own_game}/{own_seat}")
+    return Actor(ActorKind.ANONYMOUS, seat)
 
 
 def seat_of(game_id: UUID, principal: Principal) -> int:

@@ -43,7 +43,9 @@ class Transaction:
         self.now = now
         self._deps = deps
         self._ctx = ctx
-        self._origin = chain.Origin(ctx.request_id, key_digest)
+        self._origin = chain.Origin(
+            ctx.request_id, key_digest, ctx.client_request_id, ctx.client or None
+        )
         self._fresh = fresh
         self.optimistic = False
         """Whether a game was taken from the cache without asking the store."""

@@ -17,7 +17,14 @@ from service.bootstrap import Container, build
 from service.settings import MAX_BODY_BYTES, Settings
 from service.web import client, errors, games, live, ops, players, records, webhooks
 from service.web.api import Api
-from service.web.http import Services, check_body_size, principal, request_id, services
+from service.web.http import (
+    Services,
+    check_body_size,
+    client_request_id,
+    principal,
+    request_id,
+    services,
+)
 from service.web.ratelimit import RateLimiter
 
 API_TITLE = "Yokai Septet server"
@@ -95,6 +102,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     @app.before_request
     def _start() -> None:
         g.request_id = request_id()  # first: even a 429 has a request id
+        g.client_request_id = client_request_id()
         g.started = time.perf_counter()
         check_body_size()
         # The probes stay reachable for orchestrators, the contract and the web client's
@@ -170,6 +178,7 @@ def _log_request(response: Response) -> None:
         "request",
         extra={
             "request_id": g.get("request_id"),
+            "client_request_id": g.get("client_request_id"),
             "method": request.method,
             "route": rule.rule if rule is not None else None,
             "status": response.status_code,

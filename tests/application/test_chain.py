@@ -140,13 +140,16 @@ def history(table: Table, keys: ChainKeys | None, joined: int = 2) -> list[Store
         table.join(game_id, seat)
     stream = table.stream(game_id)
     unchained = [
-        Unchained(e.type, e.schema_version, e.data, Actor(e.actor.kind, e.actor.seat))
-        if keys is None
-        else Unchained(e.type, e.schema_version, e.data, e.actor)
+        Unchained(e.type, e.schema_version, e.data, e.actor if keys else as_v1(e.actor))
         for e in stream
     ]
     origin = Origin("req-1") if keys is None else ORIGIN
     return link(game_id, 0, GENESIS, unchained, NOW, origin, keys)
+
+
+def as_v1(actor: Actor) -> Actor:
+    """An actor as events recorded it before migration 0009."""
+    return Actor(ActorKind.SYSTEM if actor.kind is ActorKind.ANONYMOUS else actor.kind, actor.seat)
 
 
 def test_an_unkeyed_history_is_intact_only_when_vouched_for(table: Table) -> None:

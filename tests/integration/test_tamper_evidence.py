@@ -279,6 +279,11 @@ def test_an_edited_card_is_found_at_its_seq_by_verify_and_verify_all(
         ("actor_seat", "(actor_seat + 1) % 4"),
         ("request_id", "'forged-request'"),
         ("idempotency_key", "repeat('a', 64)"),
+        ("actor_kind", "'anonymous'"),
+        ("actor_id", "'someone-else'"),
+        ("client_request_id", "'forged-client-request'"),
+        ("client_address", "'198.51.100.1'"),
+        ("chain_key", "NULL"),
     ],
 )
 def test_every_stored_field_is_covered_by_the_hash(
