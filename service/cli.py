@@ -25,16 +25,30 @@ from service import logs, metrics
 from service.adapters import anchor_files, keys, migrate
 from service.adapters.anchor_files import AnchorDirectory
 from service.adapters.embedded import EmbeddedPostgres
+from service.adapters.postgres import operators as pg_operators
 from service.adapters.postgres import roles
 from service.adapters.webhook_delivery import HttpSender
 from service.application import anchors
 from service.application.commands import Context, ImportRecord
 from service.application.errors import GameNotFoundError, InvalidInputError
 from service.application.handlers import execute
-from service.application.identity import Operator
+from service.application.identity import (
+    CLI_OPERATOR,
+    DEFAULT_OPERATOR,
+    Operator,
+    new_operator_token,
+    token_digest,
+)
 from service.application.jobs import Anchoring
 from service.application.queries import games, records
-from service.bootstrap import Container, build, check
+from service.bootstrap import (
+    OPERATOR_NAMES,
+    Container,
+    build,
+    check,
+    operator_tokens,
+    valid_operator_name,
+)
 from service.metrics import MULTIPROC_ENV, WORKER_METRICS_PORT_ENV
 from service.settings import ConfigurationError, Settings
 from service.web.app import openapi_yaml
@@ -56,8 +70,6 @@ GUNICORN_CONF = _gunicorn_conf()
 log = logging.getLogger("yokai.cli")
 
 EMBEDDED_APP_ROLE = "yokai_app"
-CLI_OPERATOR = "cli"
-"""The operator the audit names for what `yokai import` does."""
 
 
 def _database(settings: Settings) -> tuple[Settings, EmbeddedPostgres | None]:
@@ -80,6 +92,7 @@ def _database(settings: Settings) -> tuple[Settings, EmbeddedPostgres | None]:
         replace(
             settings,
             database_url=url,
+            migration_database_url=settings.migration_database_url or owner,
             chain_key_file=settings.chain_key_file or settings.data_dir.resolve() / keys.KEY_FILE,
             anchor_dir=settings.anchor_dir or settings.data_dir.resolve() / ANCHORS,
         ),
@@ -419,6 +432,47 @@ def create_app_role(role: str, password_env: str | None) -> int:
     return 0
 
 
+def operator_command(action: str, name: str | None) -> int:
+    """`yokai operator create NAME` (prints the new token, once), `revoke NAME`, `list`:
+    operator tokens kept in the database, by name, as the tables' owner."""
+    settings, embedded = _database(Settings.from_env())
+    owner = settings.migration_database_url or _url(settings)
+    try:
+        if action == "list":
+            for found, created, revoked in pg_operators.listing(owner):
+                state = f"revoked {revoked.isoformat()}" if revoked else "active"
+                print(f"{found}\tcreated {created.isoformat()}\t{state}")
+            return 0
+        assert name is not None
+        if action == "revoke":
+            if not pg_operators.revoke(owner, name):
+                print(f"yokai operator revoke: no active operator {name!r}", file=sys.stderr)
+                return 2
+            print(f"operator {name}: revoked")
+            return 0
+        taken = {DEFAULT_OPERATOR, *operator_tokens(settings)}  # named by the settings
+        if not valid_operator_name(name) or name in taken:
+            print(
+                f"yokai operator create: {name!r}: a name {OPERATOR_NAMES}, not one of "
+                "YOKAI_OPERATOR_TOKEN(S) ('operator' is YOKAI_OPERATOR_TOKEN's)",
+                file=sys.stderr,
+            )
+            return 2
+        token = new_operator_token()
+        try:
+            pg_operators.create(owner, name, token_digest(token))
+        except pg_operators.OperatorExistsError:
+            print(
+                f"yokai operator create: {name!r} exists (names are never reused)", file=sys.stderr
+            )
+            return 2
+        print(token)  # shown once: only its SHA-256 is kept
+        return 0
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
 def _uuid(text: str) -> UUID:
     try:
         return UUID(text)
@@ -486,6 +540,13 @@ def main(argv: list[str] | None = None) -> int:
     p_role.add_argument(
         "--password-env", metavar="VAR", help="take the password from this variable"
     )
+    p_operator = sub.add_parser("operator", help="operator tokens kept in the database")
+    op_sub = p_operator.add_subparsers(dest="operator_command", required=True)
+    p_create = op_sub.add_parser("create", help="make a named operator token; print it once")
+    p_create.add_argument("name")
+    p_revoke = op_sub.add_parser("revoke", help="revoke a named operator token")
+    p_revoke.add_argument("name")
+    op_sub.add_parser("list", help="the operators kept in the database")
     p_openapi = sub.add_parser("openapi", help="print the OpenAPI document (YAML)")
     p_openapi.add_argument("--output", "-o")
     args = parser.parse_args(argv)
@@ -513,6 +574,8 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return export(args.since, args.status, args.output)
     if args.command == "import":
         return import_record(args.file)
+    if args.command == "operator":
+        return operator_command(args.operator_command, getattr(args, "name", None))
     if args.command == "db":
         return create_app_role(args.role, args.password_env)
     return openapi(args.output)

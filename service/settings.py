@@ -90,6 +90,7 @@ class Settings:
     listen_database_url: str | None = None
     db_prepared_statements: bool = True
     operator_token: str | None = None
+    operator_tokens: str | None = None  # more, named: "name:token,name:token"
     data_dir: Path = field(default_factory=default_data_dir)
     rate_limit: str = "600 per minute"
     trusted_proxies: int = 0  # reverse proxies in front whose X-Forwarded-For to trust
@@ -133,6 +134,7 @@ class Settings:
             listen_database_url=env.get("YOKAI_LISTEN_DATABASE_URL") or None,
             db_prepared_statements=_int(env, "YOKAI_DB_PREPARED_STATEMENTS", 1) != 0,
             operator_token=env.get("YOKAI_OPERATOR_TOKEN") or None,
+            operator_tokens=env.get("YOKAI_OPERATOR_TOKENS") or None,
             data_dir=Path(env["YOKAI_DATA_DIR"])
             if env.get("YOKAI_DATA_DIR")
             else default_data_dir(),

@@ -320,6 +320,12 @@ class Players(Protocol):
         ...
 
 
+class Operators(Protocol):
+    def find(self, token_sha256: str) -> str | None:
+        """The name of the operator whose token (not revoked) has this digest."""
+        ...
+
+
 class Inbox(Protocol):
     def add(self, entry: InboxEntry) -> None:
         """A game joins a player's inbox (queued)."""
@@ -569,6 +575,9 @@ class UnitOfWork(Protocol):
 
     @property
     def webhooks(self) -> Webhooks: ...
+
+    @property
+    def operators(self) -> Operators: ...
 
     def __enter__(self) -> Self: ...
 

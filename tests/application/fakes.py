@@ -198,6 +198,9 @@ class Database:
         # Webhook deliveries a claim hands out (in order), and the recorded attempts.
         self.deliveries: list[WebhookDelivery] = []
         self.recorded: list[tuple[WebhookDelivery, WebhookAttempt, bool]] = []
+        # Operator tokens `yokai operator create` kept (digest -> name), as the owner
+        # writes them: outside any unit of work.
+        self.operators: dict[str, str] = {}
 
     def unit_of_work(self, *, snapshot: bool = False) -> FakeUnitOfWork:
         """The UnitOfWorkFactory: a write transaction, or a read-only snapshot."""
@@ -298,6 +301,7 @@ class FakeUnitOfWork:
         self.outbox = FakeOutbox(self)
         self.wakeups = FakeWakeups(self)
         self.webhooks = FakeWebhooks(self)
+        self.operators = FakeOperators(self)
 
     def __enter__(self) -> Self:
         if self._phase is not _Phase.NEW:
@@ -406,6 +410,14 @@ class FakeUnitOfWork:
 
 
 # --- the stores ------------------------------------------------------------------------
+
+
+class FakeOperators:
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+
+    def find(self, token_sha256: str) -> str | None:
+        return self._uow.db.operators.get(token_sha256)
 
 
 class FakeEventStore:

@@ -215,3 +215,12 @@ inbox = Table(
     PrimaryKeyConstraint("player_id", "game_id", name="inbox_pkey"),
     Index("inbox_by_game", "game_id", "seat"),
 )
+
+operators = Table(
+    "operators",
+    metadata,
+    Column("name", Text, primary_key=True),
+    Column("token_sha256", String(64), nullable=False, unique=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("revoked_at", DateTime(timezone=True), nullable=True),
+)
