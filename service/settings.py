@@ -93,6 +93,10 @@ class Settings:
     operator_tokens: str | None = None  # more, named: "name:token,name:token"
     data_dir: Path = field(default_factory=default_data_dir)
     rate_limit: str = "600 per minute"
+    # A `limits` storage URI (redis://host:6379/0) that every worker and instance share;
+    # unset: each worker counts alone, allowed rate_limit divided by `workers`.
+    rate_limit_storage: str | None = None
+    workers: int = 1  # YOKAI_WORKERS: gunicorn's worker processes (its config exports it)
     trusted_proxies: int = 0  # reverse proxies in front whose X-Forwarded-For to trust
     db_pool_size: int = 5
     state_cache_size: int = 2048
@@ -139,6 +143,8 @@ class Settings:
             if env.get("YOKAI_DATA_DIR")
             else default_data_dir(),
             rate_limit=env.get("YOKAI_RATE_LIMIT", "600 per minute"),
+            rate_limit_storage=env.get("YOKAI_RATE_LIMIT_STORAGE") or None,
+            workers=_int(env, "YOKAI_WORKERS", 1, minimum=1),
             trusted_proxies=_int(env, "YOKAI_TRUSTED_PROXIES", 0),
             db_pool_size=_int(env, "YOKAI_DB_POOL_SIZE", 5, minimum=1),
             state_cache_size=_int(env, "YOKAI_STATE_CACHE_SIZE", 2048),

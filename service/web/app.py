@@ -97,7 +97,11 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     app.register_blueprint(client.blp)  # the web client: not API, not in the contract
     errors.register(app)
 
-    limiter = RateLimiter(settings.rate_limit) if settings.rate_limit else None
+    limiter = None
+    if settings.rate_limit:
+        limiter = RateLimiter(
+            settings.rate_limit, settings.rate_limit_storage, workers=settings.workers
+        )
 
     @app.before_request
     def _start() -> None:
@@ -117,13 +121,13 @@ def create_app(settings: Settings | None = None, container: Container | None = N
         # Each endpoint has its own count, as flask-limiter's default limits had.
         key = _rate_key()
         verdict = g.rate = limiter.hit(f"{key}|{request.endpoint}")
-        if not verdict.allowed:
+        if verdict is not None and not verdict.allowed:  # None: not counted (fails open)
             raise errors.RateLimitedError(verdict.retry_after())
         if request.endpoint in _MINTING and not key.startswith("ip:"):
             # What makes tokens also counts against the address: tokens made from one
             # address cannot buy it more games, seats or players.
             by_address = limiter.hit(f"ip:{request.remote_addr or ''}|{request.endpoint}")
-            if not by_address.allowed:
+            if by_address is not None and not by_address.allowed:
                 raise errors.RateLimitedError(by_address.retry_after())
 
     @app.after_request
