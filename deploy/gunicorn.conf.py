@@ -35,6 +35,13 @@ limit_request_line = 8190
 limit_request_fields = 100
 
 
+def on_starting(server):  # type: ignore[no-untyped-def]
+    """The workers' count as gunicorn settled it (GUNICORN_CMD_ARGS included), for the
+    app: without a shared rate-limit storage each worker counts alone, and is allowed
+    YOKAI_RATE_LIMIT divided by it (service/web/ratelimit.py)."""
+    os.environ["YOKAI_WORKERS"] = str(server.cfg.workers)
+
+
 def post_worker_init(worker):  # type: ignore[no-untyped-def]
     """On SIGTERM, end the worker's open streams first (their clients reconnect, with
     Last-Event-ID, to a worker that stays), then stop as gunicorn does: requests in

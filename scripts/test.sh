@@ -9,13 +9,20 @@ python=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
-# PgBouncer (Debian's package) for tests/integration/test_pgbouncer.py, if missing.
-if ! command -v pgbouncer >/dev/null && [ ! -x /usr/sbin/pgbouncer ]; then
+# Debian's packages of the real servers some tests run, if missing: PgBouncer
+# (tests/integration/test_pgbouncer.py) and Redis (tests/e2e/test_shared_rate_limits.py).
+apt_install() {
   if [ "$(id -u)" = 0 ]; then
-    apt-get install -y -q pgbouncer >/dev/null || (apt-get update -q >/dev/null && apt-get install -y -q pgbouncer >/dev/null)
+    apt-get install -y -q "$@" >/dev/null || (apt-get update -q >/dev/null && apt-get install -y -q "$@" >/dev/null)
   else
-    sudo apt-get install -y -q pgbouncer >/dev/null
+    sudo apt-get install -y -q "$@" >/dev/null
   fi
+}
+if ! command -v pgbouncer >/dev/null && [ ! -x /usr/sbin/pgbouncer ]; then
+  apt_install pgbouncer
+fi
+if ! command -v redis-server >/dev/null && [ ! -x /usr/bin/redis-server ]; then
+  apt_install redis-server
 fi
 # Chromium (Debian's package) for the browser tests (tests/browser), if missing. Without
 # it they are skipped with how to install it, except under CI=true, where they fail.

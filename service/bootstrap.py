@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from sqlalchemy import Engine
 
 from service.adapters.fairness import SeedVault
+from service.adapters.keys import chain_keys
 from service.adapters.migrate import DatabaseHealth
 from service.adapters.postgres.engine import make_engine
 from service.adapters.postgres.listener import Listener
@@ -15,12 +17,13 @@ from service.adapters.postgres.unit_of_work import SqlUnitOfWork
 from service.adapters.system import ShufflingDealer, SystemClock
 from service.adapters.webhook_delivery import AddressPolicy
 from service.application.cache import StateCache
+from service.application.chain import ChainKeys
 from service.application.changes import Hub
 from service.application.deps import Deps
-from service.application.identity import Identity
+from service.application.identity import CLI_OPERATOR, DEFAULT_OPERATOR, Identity
 from service.application.ports import Clock, Dealer, UnitOfWork
 from service.application.recent import RecentCommits
-from service.settings import OPERATOR_TOKEN_MIN, Settings
+from service.settings import OPERATOR_TOKEN_MIN, ConfigurationError, Settings
 
 
 @dataclass(frozen=True)
@@ -36,15 +39,57 @@ class Container:
         self.engine.dispose()
 
 
+def check(settings: Settings) -> ChainKeys:
+    """Refuse settings the service cannot start with (:class:`ConfigurationError`, its
+    message says what to set); the chain keys they give (made in a file if need be)."""
+    operator_tokens(settings)
+    return chain_keys(settings.chain_key, settings.chain_old_keys, settings.chain_key_file)
+
+
+_OPERATOR_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,62}$")
+OPERATOR_NAMES = "of lowercase letters, digits, '.', '_' and '-' (not 'cli')"
+
+
+def valid_operator_name(name: str) -> bool:
+    """Whether an operator token may have this name (the audit records it)."""
+    return bool(_OPERATOR_NAME.match(name)) and name != CLI_OPERATOR
+
+
+def operator_tokens(settings: Settings) -> dict[str, str]:
+    """The operator tokens of the settings by name: YOKAI_OPERATOR_TOKEN's is named
+    ``operator``; YOKAI_OPERATOR_TOKENS gives ``name:token`` pairs, comma-separated.
+    Each token needs OPERATOR_TOKEN_MIN characters; names and tokens are each used once."""
+    named: dict[str, str] = {}
+    if settings.operator_token is not None:
+        named[DEFAULT_OPERATOR] = settings.operator_token
+    for item in (settings.operator_tokens or "").split(","):
+        if not item.strip():
+            continue
+        name, sep, token = item.strip().partition(":")
+        if not sep or not valid_operator_name(name):
+            raise ConfigurationError(
+                "YOKAI_OPERATOR_TOKENS is a comma-separated list of name:token, each name "
+                f"{OPERATOR_NAMES}"
+            )
+        if name in named:
+            raise ConfigurationError(f"operator {name!r} is given twice")
+        named[name] = token
+    for name, token in named.items():
+        variable = "YOKAI_OPERATOR_TOKEN" if name == DEFAULT_OPERATOR else "YOKAI_OPERATOR_TOKENS"
+        if len(token) < OPERATOR_TOKEN_MIN:
+            raise ConfigurationError(
+                f"{variable}: the token of operator {name!r} has {len(token)} characters: an "
+                f"operator token needs at least {OPERATOR_TOKEN_MIN} (e.g. openssl rand -hex 32)"
+            )
+    if len(set(named.values())) < len(named):
+        raise ConfigurationError("two operators have the same token: each needs its own")
+    return named
+
+
 def build(
     settings: Settings, *, clock: Clock | None = None, dealer: Dealer | None = None
 ) -> Container:
-    token = settings.operator_token
-    if token is not None and len(token) < OPERATOR_TOKEN_MIN:
-        raise RuntimeError(
-            f"YOKAI_OPERATOR_TOKEN has {len(token)} characters: an operator token needs at "
-            f"least {OPERATOR_TOKEN_MIN} (e.g. openssl rand -hex 32)"
-        )
+    keys = check(settings)
     if not settings.database_url:
         raise RuntimeError(
             "DATABASE_URL is not set: run `yokai serve` (it starts an embedded PostgreSQL) "
@@ -73,7 +118,8 @@ def build(
         clock=clock or SystemClock(),
         dealer=dealer,
         cache=StateCache(settings.state_cache_size),
-        identity=Identity(unit_of_work, settings.operator_token),
+        identity=Identity(unit_of_work, operator_tokens(settings)),
+        chain=keys,
         changes=hub,
         recent=recent,
         webhook_urls=AddressPolicy(allow_private=settings.webhook_allow_private),

@@ -8,6 +8,7 @@ import logging
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -18,21 +19,38 @@ from datetime import datetime, timedelta
 from importlib import resources
 from pathlib import Path
 from types import FrameType
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from service import logs, metrics
-from service.adapters import migrate
+from service.adapters import anchor_files, keys, migrate
+from service.adapters.anchor_files import AnchorDirectory
 from service.adapters.embedded import EmbeddedPostgres
+from service.adapters.postgres import operators as pg_operators
 from service.adapters.postgres import roles
 from service.adapters.webhook_delivery import HttpSender
+from service.application import anchors
 from service.application.commands import Context, ImportRecord
 from service.application.errors import GameNotFoundError, InvalidInputError
 from service.application.handlers import execute
-from service.application.identity import Operator
+from service.application.identity import (
+    CLI_OPERATOR,
+    DEFAULT_OPERATOR,
+    Operator,
+    new_operator_token,
+    token_digest,
+)
+from service.application.jobs import Anchoring
 from service.application.queries import games, records
-from service.bootstrap import Container, build
+from service.bootstrap import (
+    OPERATOR_NAMES,
+    Container,
+    build,
+    check,
+    operator_tokens,
+    valid_operator_name,
+)
 from service.metrics import MULTIPROC_ENV, WORKER_METRICS_PORT_ENV
-from service.settings import Settings
+from service.settings import ConfigurationError, Settings
 from service.web.app import openapi_yaml
 from service.worker import ALIVE_SECONDS, Worker, heartbeat_age, run_until_signalled
 
@@ -54,21 +72,48 @@ log = logging.getLogger("yokai.cli")
 EMBEDDED_APP_ROLE = "yokai_app"
 
 
-def _database(settings: Settings) -> tuple[str, EmbeddedPostgres | None]:
-    """The service's DATABASE_URL; or, when it is unset, an embedded server started in
-    the data folder, migrated, with the service's own role (least privilege) set up."""
+def _database(settings: Settings) -> tuple[Settings, EmbeddedPostgres | None]:
+    """The settings with the service's DATABASE_URL; or, when it is unset, with an
+    embedded server started in the data folder, migrated, with the service's own role
+    (least privilege) set up, and the chain key and anchors kept in the data folder."""
     if settings.database_url:
-        return settings.database_url, None
+        return settings, None
     embedded = EmbeddedPostgres(settings.data_dir.resolve())
     log.info("DATABASE_URL unset: embedded PostgreSQL in %s", embedded.data_dir)
     owner = embedded.start()
     try:
         migrate.upgrade(owner)
         # Local socket, trust authentication: the role needs no password.
-        return roles.grant_app_role(owner, EMBEDDED_APP_ROLE), embedded
+        url = roles.grant_app_role(owner, EMBEDDED_APP_ROLE)
     except BaseException:
         embedded.stop()
         raise
+    return (
+        replace(
+            settings,
+            database_url=url,
+            migration_database_url=settings.migration_database_url or owner,
+            chain_key_file=settings.chain_key_file or settings.data_dir.resolve() / keys.KEY_FILE,
+            anchor_dir=settings.anchor_dir or settings.data_dir.resolve() / ANCHORS,
+        ),
+        embedded,
+    )
+
+
+ANCHORS = "anchors"
+"""The embedded default's folder of anchors, in the data folder."""
+
+
+def _children_env(settings: Settings) -> dict[str, str]:
+    """The environment of the processes `serve` starts: the same database, chain key
+    and anchors as this one."""
+    assert settings.database_url is not None
+    env = {**os.environ, "DATABASE_URL": settings.database_url}
+    if settings.chain_key_file is not None and not settings.chain_key:
+        env["YOKAI_CHAIN_KEY_FILE"] = str(settings.chain_key_file)
+    if settings.anchor_dir is not None:
+        env["YOKAI_ANCHOR_DIR"] = str(settings.anchor_dir)
+    return env
 
 
 def _migrate(settings: Settings, url: str, *, grant: bool) -> None:
@@ -88,15 +133,17 @@ def serve(host: str, port: int) -> int:
     ends."""
     settings = Settings.from_env()
     logs.configure(settings.log_level, settings.log_format)
-    url, embedded = _database(settings)
+    settings, embedded = _database(settings)
+    url = _url(settings)
     worker: subprocess.Popen[bytes] | None = None
     # One folder of metrics for this instance's processes (service/metrics.py), fresh:
     # files of processes of an earlier run would count again.
     own_metrics = not os.environ.get(MULTIPROC_ENV)
     metrics_dir = tempfile.mkdtemp(prefix="yokai-metrics-") if own_metrics else None
     try:
+        check(settings)  # a clear error now, not a worker that fails to boot
         _migrate(settings, url, grant=False)
-        env = {**os.environ, "DATABASE_URL": url}
+        env = _children_env(settings)
         if metrics_dir is not None:
             env[MULTIPROC_ENV] = metrics_dir
         command = [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}"]
@@ -128,6 +175,25 @@ def serve(host: str, port: int) -> int:
             shutil.rmtree(metrics_dir, ignore_errors=True)
 
 
+def _url(settings: Settings) -> str:
+    assert settings.database_url is not None  # set by _database
+    return settings.database_url
+
+
+def _anchoring(settings: Settings) -> Anchoring | None:
+    """The worker's anchoring of chain heads, when YOKAI_ANCHOR_DIR says where."""
+    if settings.anchor_dir is None:
+        log.warning(
+            "YOKAI_ANCHOR_DIR is not set: chain heads are not anchored, so a deleted tail "
+            "or a chain rewritten with the key goes unseen (docs/security.md)"
+        )
+        return None
+    return Anchoring(
+        AnchorDirectory(settings.anchor_dir, f"{socket.gethostname()}-{os.getpid()}"),
+        every=timedelta(seconds=settings.anchor_seconds),
+    )
+
+
 def _stop(process: subprocess.Popen[bytes], grace: float = 30.0) -> None:
     """SIGTERM (the job in hand finishes), then SIGKILL if it is not over by ``grace``."""
     if process.poll() is None:
@@ -142,8 +208,8 @@ def _stop(process: subprocess.Popen[bytes], grace: float = 30.0) -> None:
 def migrate_only() -> int:
     """Apply the migrations and exit (a deployment's one-shot job); needs DATABASE_URL
     or the embedded server, as `serve` does."""
-    settings = Settings.from_env()
-    url, embedded = _database(settings)
+    settings, embedded = _database(Settings.from_env())
+    url = _url(settings)
     try:
         _migrate(settings, url, grant=True)
         print(f"yokai migrate: at {migrate.head_revision(url)}", flush=True)
@@ -158,8 +224,14 @@ def worker() -> int:
     YOKAI_WORKER_METRICS_PORT, serve its metrics there meanwhile."""
     settings = Settings.from_env()
     logs.configure(settings.log_level, settings.log_format)
-    url, embedded = _database(settings)
-    container = build(replace(settings, database_url=url))
+    settings, embedded = _database(settings)
+    url = _url(settings)
+    try:
+        container = build(settings)
+    except BaseException:
+        if embedded is not None:
+            embedded.stop()
+        raise
     exposition = None
     try:
         if settings.worker_metrics_port is not None:
@@ -179,6 +251,7 @@ def worker() -> int:
             waiting=timedelta(hours=settings.waiting_game_hours),
             webhook_keep=timedelta(days=settings.webhook_keep_days),
             heartbeat=settings.worker_heartbeat,
+            anchoring=_anchoring(settings),
         )
         run_until_signalled(runner)
         return 0
@@ -214,9 +287,13 @@ class _NotReadyError(Exception):
 def _opened(command: str) -> Iterator[Container]:
     """The service's container on ``DATABASE_URL`` (or the embedded server), migrated;
     :class:`_NotReadyError` when the database is not ready."""
-    settings = Settings.from_env()
-    url, embedded = _database(settings)
-    container = build(replace(settings, database_url=url))
+    settings, embedded = _database(Settings.from_env())
+    try:
+        container = build(settings)
+    except BaseException:
+        if embedded is not None:
+            embedded.stop()
+        raise
     try:
         ready, why = container.health.ready()
         if not ready:
@@ -229,27 +306,63 @@ def _opened(command: str) -> Iterator[Container]:
             embedded.stop()
 
 
-def verify(game_ids: list[str], every: bool) -> int:
-    """Exit 0 when every game is intact, 1 when one is broken, 2 when one is not found."""
+def verify(
+    game_ids: list[str], every: bool, anchor_path: str | None = None, allow_unkeyed: bool = False
+) -> int:
+    """Exit 0 when every game is intact, 1 when one is broken (or an anchor line cannot
+    be trusted), 2 when one is not found."""
     wanted = [_uuid(i) for i in game_ids]
     with _opened("verify") as container:
+        keys = container.deps.chain
+        anchored: dict[UUID, list[anchors.Anchor]] = {}
+        untrusted = 0
+        if anchor_path is not None:
+            try:
+                lines = list(anchor_files.read(Path(anchor_path)))
+            except OSError as exc:
+                print(f"yokai verify: {exc}", file=sys.stderr)
+                return 2
+            for where, found in lines:
+                problem = (
+                    found if isinstance(found, str) else anchors.signature_problem(keys, found)
+                )
+                if problem is not None:
+                    untrusted += 1
+                    print(f"anchor {where}: UNTRUSTED: {problem}")
+                elif isinstance(found, anchors.Anchor):
+                    anchored.setdefault(found.game_id, []).append(found)
+            print(f"{sum(map(len, anchored.values()))} anchors of {len(anchored)} games read")
         ids = games.game_ids(container.deps) if every else wanted
+        if every:  # an anchored game gone from the database is a broken history too
+            known = set(ids)
+            ids += sorted(g for g in anchored if g not in known)
         broken = missing = 0
         for game_id in ids:
+            mine = anchored.get(game_id, [])
             try:
-                report = games.verify(container.deps, game_id)
+                report = games.verify(container.deps, game_id, mine, allow_unkeyed=allow_unkeyed)
             except GameNotFoundError:
+                if mine:
+                    broken += 1
+                    top = max(a.version for a in mine)
+                    print(f"game {game_id}: BROKEN: anchored at version {top}, not in the database")
+                    continue
                 missing += 1
                 print(f"game {game_id}: not found")
                 continue
             if report.intact:
-                print(f"game {game_id}: intact ({report.events} events)")
+                notes = [f"{report.events} events"]
+                if report.unkeyed:
+                    notes.append(f"the first {report.unkeyed} unkeyed, from before the chain key")
+                if mine:
+                    notes.append(f"anchored at version {max(a.version for a in mine)}")
+                print(f"game {game_id}: intact ({'; '.join(notes)})")
             else:
                 broken += 1
                 print(f"game {game_id}: BROKEN at seq {report.bad_seq}: {report.reason}")
         if every:
             print(f"{len(ids) - broken} of {len(ids)} games intact")
-        return 1 if broken else 2 if missing else 0
+        return 1 if broken or untrusted else 2 if missing else 0
 
 
 def export(since: str | None, status: str | None, output: str | None) -> int:
@@ -285,7 +398,8 @@ def import_record(path: str) -> int:
         raise SystemExit(f"yokai import: {exc}") from None
     with _opened("import") as container:
         try:
-            done = execute(container.deps, ImportRecord(text), Context(Operator()))
+            ctx = Context(Operator(CLI_OPERATOR), request_id=uuid4().hex)
+            done = execute(container.deps, ImportRecord(text), ctx)
         except InvalidInputError as exc:
             print(f"yokai import: {path}: {exc} ({exc.code})", file=sys.stderr)
             return 1
@@ -316,6 +430,47 @@ def create_app_role(role: str, password_env: str | None) -> int:
         return 2
     print(url)
     return 0
+
+
+def operator_command(action: str, name: str | None) -> int:
+    """`yokai operator create NAME` (prints the new token, once), `revoke NAME`, `list`:
+    operator tokens kept in the database, by name, as the tables' owner."""
+    settings, embedded = _database(Settings.from_env())
+    owner = settings.migration_database_url or _url(settings)
+    try:
+        if action == "list":
+            for found, created, revoked in pg_operators.listing(owner):
+                state = f"revoked {revoked.isoformat()}" if revoked else "active"
+                print(f"{found}\tcreated {created.isoformat()}\t{state}")
+            return 0
+        assert name is not None
+        if action == "revoke":
+            if not pg_operators.revoke(owner, name):
+                print(f"yokai operator revoke: no active operator {name!r}", file=sys.stderr)
+                return 2
+            print(f"operator {name}: revoked")
+            return 0
+        taken = {DEFAULT_OPERATOR, *operator_tokens(settings)}  # named by the settings
+        if not valid_operator_name(name) or name in taken:
+            print(
+                f"yokai operator create: {name!r}: a name {OPERATOR_NAMES}, not one of "
+                "YOKAI_OPERATOR_TOKEN(S) ('operator' is YOKAI_OPERATOR_TOKEN's)",
+                file=sys.stderr,
+            )
+            return 2
+        token = new_operator_token()
+        try:
+            pg_operators.create(owner, name, token_digest(token))
+        except pg_operators.OperatorExistsError:
+            print(
+                f"yokai operator create: {name!r} exists (names are never reused)", file=sys.stderr
+            )
+            return 2
+        print(token)  # shown once: only its SHA-256 is kept
+        return 0
+    finally:
+        if embedded is not None:
+            embedded.stop()
 
 
 def _uuid(text: str) -> UUID:
@@ -359,6 +514,16 @@ def main(argv: list[str] | None = None) -> int:
     p_verify = sub.add_parser("verify", help="check hash chains and replay stored games")
     p_verify.add_argument("game_ids", nargs="*", metavar="GAME_ID")
     p_verify.add_argument("--all", action="store_true", help="every game in the database")
+    p_verify.add_argument(
+        "--anchors",
+        metavar="PATH",
+        help="a folder (YOKAI_ANCHOR_DIR) or file of anchors: each anchored head must hold",
+    )
+    p_verify.add_argument(
+        "--allow-unkeyed",
+        action="store_true",
+        help="accept chains hashed without a key to their end (from before the chain key)",
+    )
     p_export = sub.add_parser("export", help="write every game's record as NDJSON")
     p_export.add_argument("--since", help="games that changed at or after this ISO 8601 time")
     p_export.add_argument("--status", choices=["waiting", "passing", "playing", "finished"])
@@ -375,12 +540,22 @@ def main(argv: list[str] | None = None) -> int:
     p_role.add_argument(
         "--password-env", metavar="VAR", help="take the password from this variable"
     )
+    p_operator = sub.add_parser("operator", help="operator tokens kept in the database")
+    op_sub = p_operator.add_subparsers(dest="operator_command", required=True)
+    p_create = op_sub.add_parser("create", help="make a named operator token; print it once")
+    p_create.add_argument("name")
+    p_revoke = op_sub.add_parser("revoke", help="revoke a named operator token")
+    p_revoke.add_argument("name")
+    op_sub.add_parser("list", help="the operators kept in the database")
     p_openapi = sub.add_parser("openapi", help="print the OpenAPI document (YAML)")
     p_openapi.add_argument("--output", "-o")
     args = parser.parse_args(argv)
     try:
         return _run(parser, args)
     except _NotReadyError:
+        return 2
+    except ConfigurationError as exc:
+        print(f"yokai {args.command}: {exc}", file=sys.stderr)
         return 2
 
 
@@ -394,11 +569,13 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "verify":
         if bool(args.game_ids) == args.all:
             parser.error("give GAME_ID(s) or --all")
-        return verify(args.game_ids, args.all)
+        return verify(args.game_ids, args.all, args.anchors, args.allow_unkeyed)
     if args.command == "export":
         return export(args.since, args.status, args.output)
     if args.command == "import":
         return import_record(args.file)
+    if args.command == "operator":
+        return operator_command(args.operator_command, getattr(args, "name", None))
     if args.command == "db":
         return create_app_role(args.role, args.password_env)
     return openapi(args.output)

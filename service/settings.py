@@ -11,6 +11,12 @@ from pathlib import Path
 import platformdirs
 
 MAX_BODY_BYTES = 64 * 1024
+
+
+class ConfigurationError(RuntimeError):
+    """The settings do not let the service start (the message says what to set)."""
+
+
 OPERATOR_TOKEN_MIN = 32
 """Characters an operator token needs: it opens every hand and the audit."""
 
@@ -60,6 +66,11 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
     return value
 
 
+def _path(env: Mapping[str, str], name: str) -> Path | None:
+    raw = env.get(name)
+    return Path(raw) if raw else None
+
+
 def _choice(env: Mapping[str, str], name: str, options: tuple[str, ...]) -> str:
     raw = env.get(name) or options[0]
     if raw not in options:
@@ -79,8 +90,13 @@ class Settings:
     listen_database_url: str | None = None
     db_prepared_statements: bool = True
     operator_token: str | None = None
+    operator_tokens: str | None = None  # more, named: "name:token,name:token"
     data_dir: Path = field(default_factory=default_data_dir)
     rate_limit: str = "600 per minute"
+    # A `limits` storage URI (redis://host:6379/0) that every worker and instance share;
+    # unset: each worker counts alone, allowed rate_limit divided by `workers`.
+    rate_limit_storage: str | None = None
+    workers: int = 1  # YOKAI_WORKERS: gunicorn's worker processes (its config exports it)
     trusted_proxies: int = 0  # reverse proxies in front whose X-Forwarded-For to trust
     db_pool_size: int = 5
     state_cache_size: int = 2048
@@ -103,6 +119,14 @@ class Settings:
     webhook_keep_days: int = 7  # finished deliveries and logged attempts are kept this long
     fairness_key: str | None = None  # seals fair games' server seeds (else a data-dir file)
     fairness_old_keys: str | None = None  # comma-separated: keys rotated out, still opened
+    # The events' hash chain is an HMAC under this key (docs/security.md); or the key is
+    # kept in chain_key_file (made when missing: the embedded default's is in data_dir).
+    chain_key: str | None = None
+    chain_old_keys: str | None = None  # comma-separated: keys rotated out, still verified
+    chain_key_file: Path | None = None
+    # Where the worker anchors every game's chain head, outside the database, each period.
+    anchor_dir: Path | None = None
+    anchor_seconds: int = 300
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -114,10 +138,13 @@ class Settings:
             listen_database_url=env.get("YOKAI_LISTEN_DATABASE_URL") or None,
             db_prepared_statements=_int(env, "YOKAI_DB_PREPARED_STATEMENTS", 1) != 0,
             operator_token=env.get("YOKAI_OPERATOR_TOKEN") or None,
+            operator_tokens=env.get("YOKAI_OPERATOR_TOKENS") or None,
             data_dir=Path(env["YOKAI_DATA_DIR"])
             if env.get("YOKAI_DATA_DIR")
             else default_data_dir(),
             rate_limit=env.get("YOKAI_RATE_LIMIT", "600 per minute"),
+            rate_limit_storage=env.get("YOKAI_RATE_LIMIT_STORAGE") or None,
+            workers=_int(env, "YOKAI_WORKERS", 1, minimum=1),
             trusted_proxies=_int(env, "YOKAI_TRUSTED_PROXIES", 0),
             db_pool_size=_int(env, "YOKAI_DB_POOL_SIZE", 5, minimum=1),
             state_cache_size=_int(env, "YOKAI_STATE_CACHE_SIZE", 2048),
@@ -142,4 +169,9 @@ class Settings:
             webhook_keep_days=_int(env, "YOKAI_WEBHOOK_KEEP_DAYS", 7, minimum=1),
             fairness_key=env.get("YOKAI_FAIRNESS_KEY") or None,
             fairness_old_keys=env.get("YOKAI_FAIRNESS_OLD_KEYS") or None,
+            chain_key=env.get("YOKAI_CHAIN_KEY") or None,
+            chain_old_keys=env.get("YOKAI_CHAIN_OLD_KEYS") or None,
+            chain_key_file=_path(env, "YOKAI_CHAIN_KEY_FILE"),
+            anchor_dir=_path(env, "YOKAI_ANCHOR_DIR"),
+            anchor_seconds=_int(env, "YOKAI_ANCHOR_SECONDS", 300, minimum=1),
         )

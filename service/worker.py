@@ -118,6 +118,7 @@ class Worker:
         waiting: timedelta = timedelta(days=7),
         webhook_keep: timedelta = timedelta(days=7),
         heartbeat: Path | None = None,
+        anchoring: JobSource | None = None,
     ) -> None:
         self.name = name or f"worker-{socket.gethostname()}-{os.getpid()}"
         self._deps = deps
@@ -127,6 +128,8 @@ class Worker:
             DueGames(lease=lease, worker=self.name),
             Housekeeping(keep=keep_keys, waiting=waiting, webhook_keep=webhook_keep),
         ]
+        if anchoring is not None:  # the chain heads, anchored outside the database
+            default.append(anchoring)
         if sender is not None:
             default.append(
                 WebhookDeliveries(

@@ -22,6 +22,9 @@ settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHES
 # none writes a key file into the user's data folder.
 FAIRNESS_KEY = "dGVzdHMtb25seS1mYWlybmVzcy1rZXktMzItYnl0ZXM"
 os.environ.setdefault("YOKAI_FAIRNESS_KEY", FAIRNESS_KEY)
+# The same for the events' hash chain (HMAC under this key, docs/security.md).
+CHAIN_KEY = "7465737473206f6e6c793a2074686520636861696e206b6579206f662079732e"
+os.environ.setdefault("YOKAI_CHAIN_KEY", CHAIN_KEY)
 
 # The PostgreSQL fixtures (a real server, migrated by alembic) for the integration and
 # end-to-end tests; the rules and application tests never ask for them.

@@ -139,8 +139,11 @@ class Context:
     """
 
     principal: Principal
-    client: str = ""  # the client's address: scopes the idempotency keys of anonymous callers
-    request_id: str | None = None
+    # The client's address (after trusted proxies): scopes the idempotency keys of
+    # anonymous callers, and each event records it.
+    client: str = ""
+    request_id: str | None = None  # made by the server for each request
+    client_request_id: str | None = None  # the client's own X-Request-ID, kept beside it
     idempotency_key: str | None = None  # the raw key; only its digest is stored
     expected: frozenset[int] | None = None
     # Idempotency records written before outcomes were stored (migration 0002) hold a

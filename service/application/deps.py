@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from service.application.cache import StateCache
+from service.application.chain import ChainKeys
 from service.application.changes import Hub
 from service.application.identity import Identity
 from service.application.ports import Clock, Dealer, UnitOfWorkFactory, UrlPolicy
@@ -29,6 +30,7 @@ class Deps:
     dealer: Dealer
     cache: StateCache
     identity: Identity
+    chain: ChainKeys  # the keys of the events' hash chain (HMAC), kept outside the database
     changes: Hub = field(default_factory=Hub)  # what streams and long-polls wait on
     recent: RecentCommits = field(default_factory=RecentCommits)  # shared by streams
     webhook_urls: UrlPolicy = field(default_factory=SchemeOnly)

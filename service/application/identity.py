@@ -7,11 +7,12 @@ import hmac
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from uuid import UUID
 
 from service.application.errors import ForbiddenError, UnauthenticatedError
-from service.application.ports import UnitOfWork, UnitOfWorkFactory
+from service.application.ports import Actor, ActorKind, UnitOfWork, UnitOfWorkFactory
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,11 +23,21 @@ class Anonymous:
         return "anonymous"
 
 
+DEFAULT_OPERATOR = "operator"
+"""The name of the operator token of ``YOKAI_OPERATOR_TOKEN``."""
+CLI_OPERATOR = "cli"
+"""The operator the audit names for what `yokai import` does (no token's name)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Operator:
+    """An operator, by the name of the token it used (the audit records it)."""
+
+    name: str = DEFAULT_OPERATOR
+
     @property
     def scope(self) -> str:
-        return "operator"
+        return "operator" if self.name == DEFAULT_OPERATOR else f"operator:{self.name}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +91,20 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+OPERATOR_TOKEN_PREFIX = "yop_"
+"""How tokens made by `yokai operator create` begin: only those are looked up as
+operators in the store (every other token costs no lookup of that kind)."""
+
+
+def new_operator_token() -> str:
+    """An operator's secret, as `yokai operator create` makes it: 256 random bits."""
+    return OPERATOR_TOKEN_PREFIX + secrets.token_urlsafe(32)
+
+
 class Identity:
-    """Resolves bearer tokens: the operators' token from the settings, seat tokens by the
-    digest stored when the seat was joined.
+    """Resolves bearer tokens: the operators' tokens from the settings (by name) or the
+    store (made by `yokai operator create`, looked up each time so a revocation holds at
+    once), seat and player tokens by the digest stored when they were made.
 
     Seat tokens found are remembered per process, so a request costs no lookup of its
     own. That can never grant what the store would refuse: whatever a remembered seat
@@ -91,10 +113,16 @@ class Identity:
     """
 
     def __init__(
-        self, uow: UnitOfWorkFactory, operator_token: str | None, capacity: int = 65536
+        self,
+        uow: UnitOfWorkFactory,
+        operators: Mapping[str, str] | str | None,
+        capacity: int = 65536,
     ) -> None:
+        """``operators``: each operator token of the settings by its name (a lone token is
+        the default operator's, YOKAI_OPERATOR_TOKEN)."""
         self._uow = uow
-        self._operator_token = operator_token
+        named = {DEFAULT_OPERATOR: operators} if isinstance(operators, str) else operators
+        self._operators = [(name, token.encode()) for name, token in (named or {}).items()]
         self._known: OrderedDict[str | tuple[UUID, UUID], SeatHolder | PlayerHolder | None] = (
             OrderedDict()
         )
@@ -105,11 +133,19 @@ class Identity:
         """The principal a bearer token stands for (no token: anyone)."""
         if bearer is None:
             return Anonymous()
-        if self._operator_token is not None and hmac.compare_digest(
-            bearer.encode(), self._operator_token.encode()
-        ):
-            return Operator()
+        given = bearer.encode()
+        found: str | None = None
+        for name, token in self._operators:  # every one compared: no early exit
+            if hmac.compare_digest(given, token):
+                found = name
         digest = token_digest(bearer)
+        if found is None and bearer.startswith(OPERATOR_TOKEN_PREFIX):
+            with self._uow() as uow:
+                found = uow.operators.find(digest)
+            if found is None:
+                return BadToken()
+        if found is not None:
+            return Operator(found)
         known = self._recall(digest)
         if known is not None:
             return known
@@ -164,6 +200,24 @@ def guard(uow: UnitOfWork, principal: Principal) -> None:
             uow.players.require(principal.token_sha256, principal.game_id, principal.seat)
         else:
             uow.credentials.require(principal.token_sha256, principal.game_id, principal.seat)
+
+
+def actor_of(principal: Principal, seat: int | None = None, game_id: UUID | None = None) -> Actor:
+    """Who exactly sends a command about ``game_id`` (for ``seat``, if any), as its
+    events record it: an operator by its token's name, a player by their id, a seat by
+    its token (and, when it is a seat of another game, which one), else anonymous."""
+    match principal:
+        case Operator(name=name):
+            return Actor(ActorKind.OPERATOR, seat, name)
+        case SeatHolder(player_id=player_id) if player_id is not None:
+            return Actor(ActorKind.PLAYER, seat, str(player_id))
+        case PlayerHolder(player_id=player_id):
+            return Actor(ActorKind.PLAYER, seat, str(player_id))
+        case SeatHolder(game_id=own_game, seat=own_seat):
+            if own_game == game_id:
+                return Actor(ActorKind.SEAT, seat)
+            return Actor(ActorKind.SEAT, seat, f"{own_game}/{own_seat}")
+    return Actor(ActorKind.ANONYMOUS, seat)
 
 
 def seat_of(game_id: UUID, principal: Principal) -> int:

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Protocol
 from uuid import UUID
 
-from service.application import webhooks
+from service.application import anchors, webhooks
 from service.application.commands import Advance, Context, ExpireGame
 from service.application.deps import Deps
 from service.application.errors import ApplicationError
@@ -211,6 +211,65 @@ class Housekeeping:
                 continue
             done += int(result.result.acted)
         return done
+
+    def next_due(self, deps: Deps) -> datetime | None:
+        return self._next
+
+    def in_flight(self) -> int:
+        return 0
+
+    def close(self) -> None:
+        pass
+
+    def wants(self, note: str) -> bool:
+        return False  # it runs by the clock, every ``every``
+
+
+@dataclass
+class Anchoring:
+    """Every ``every``, anchors the chain head of each game that changed since the last
+    time (service/application/anchors.py) in ``sink``, outside the database. The first
+    time, it starts from the newest anchor the sink holds (every game when none).
+    Games are taken from a little before the last run (``overlap``): a command stamps
+    its game when it starts, and may commit after the run that began meanwhile."""
+
+    sink: anchors.AnchorSink
+    every: timedelta = timedelta(minutes=5)
+    overlap: timedelta = timedelta(minutes=2)
+    batch: int = 1000
+    _next: datetime | None = None
+    _since: datetime | None = None
+    _started: bool = False
+
+    def run_due(self, deps: Deps) -> int:
+        now = deps.clock.now()
+        if self._next is not None and now < self._next:
+            return 0
+        self._next = now + self.every
+        try:
+            self._anchor(deps, now)
+        except OSError:
+            # Kept from where it was: the next period anchors what this one could not.
+            log.exception("anchoring game heads failed")
+        return 1
+
+    def _anchor(self, deps: Deps, now: datetime) -> None:
+        if not self._started:
+            self._since = self.sink.last_at()
+            self._started = True
+        since = None if self._since is None else self._since - self.overlap
+        lines: list[anchors.Anchor] = []
+        after = None
+        while True:
+            with deps.uow(snapshot=True) as uow:
+                heads = uow.games.heads(since=since, after=after, limit=self.batch)
+            lines += [anchors.anchor(deps.chain, h, now) for h in heads]
+            if len(heads) < self.batch:
+                break
+            after = (heads[-1].updated_at, heads[-1].game_id)
+        if lines:
+            self.sink.write(lines, now)
+        self._since = now
 
     def next_due(self, deps: Deps) -> datetime | None:
         return self._next

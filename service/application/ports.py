@@ -15,17 +15,22 @@ from service.rules import DealRound, FairShuffle, GameConfig
 
 
 class ActorKind(StrEnum):
-    SEAT = "seat"
-    OPERATOR = "operator"
-    SYSTEM = "system"  # the server itself: deals, and games created by anonymous clients
+    SEAT = "seat"  # a seat's own token (``seat``: which)
+    OPERATOR = "operator"  # an operator's token (``id``: its name)
+    # The server itself: deals, turn clocks, expiry (and, before migration 0009, games
+    # created by anonymous clients).
+    SYSTEM = "system"
     BOT = "bot"  # a bot playing a seat (the worker)
-    PLAYER = "player"  # a player acting with their player token
+    PLAYER = "player"  # a player acting with their player token (``id``: the player's)
+    ANONYMOUS = "anonymous"  # a client without a token (``seat``: the seat it joined)
 
 
 @dataclass(frozen=True, slots=True)
 class Actor:
     kind: ActorKind
     seat: int | None = None
+    # Who exactly, where the kind does not say: an operator token's name, a player's id.
+    id: str | None = None
 
 
 SYSTEM = Actor(ActorKind.SYSTEM)
@@ -46,6 +51,11 @@ class StoredEvent:
     idempotency_key: str | None  # SHA-256 of the command's idempotency key, hex
     prev_hash: str
     hash: str
+    # The id of the chain key ``hash`` is an HMAC under; None: a plain SHA-256, as every
+    # event was hashed before migration 0009 (service/application/chain.py).
+    chain_key: str | None = None
+    client_request_id: str | None = None  # the client's X-Request-ID, as it was sent
+    client_address: str | None = None  # the client's address (after trusted proxies)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +70,16 @@ class GameSummary:
     variant: str
     status: str
     version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """The newest event of a game's chain: what an anchor records."""
+
+    game_id: UUID
+    version: int
+    hash: str
+    updated_at: datetime
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -255,6 +275,13 @@ class GameIndex(Protocol):
         strictly after ``after`` (updated_at, id)."""
         ...
 
+    def heads(
+        self, *, since: datetime | None, after: tuple[datetime, UUID] | None, limit: int
+    ) -> list[Head]:
+        """The head of each game's chain (its event at the recorded version), by when the
+        game last changed, oldest first, as :meth:`changed` pages them."""
+        ...
+
 
 class Credentials(Protocol):
     def add(self, game_id: UUID, seat: int, token_sha256: str, created_at: datetime) -> None:
@@ -290,6 +317,12 @@ class Players(Protocol):
 
     def require(self, token_sha256: str, game_id: UUID, seat: int) -> None:
         """As :meth:`Credentials.require`, for a seat a player holds with this token."""
+        ...
+
+
+class Operators(Protocol):
+    def find(self, token_sha256: str) -> str | None:
+        """The name of the operator whose token (not revoked) has this digest."""
         ...
 
 
@@ -542,6 +575,9 @@ class UnitOfWork(Protocol):
 
     @property
     def webhooks(self) -> Webhooks: ...
+
+    @property
+    def operators(self) -> Operators: ...
 
     def __enter__(self) -> Self: ...
 

@@ -9,7 +9,7 @@ from typing import Any, Generic, TypeVar
 from uuid import UUID
 
 from service.application.cache import Loaded
-from service.application.ports import Actor, GameSummary, InboxEntry, StoredEvent
+from service.application.ports import ActorKind, GameSummary, InboxEntry, StoredEvent
 
 V = TypeVar("V")
 R_co = TypeVar("R_co", bound="Created | Joined | Acted | PlayerCreated | Advanced", covariant=True)
@@ -97,12 +97,21 @@ class Unchanged:
 
 
 @dataclass(frozen=True, slots=True)
+class FeedActor:
+    """Who appended an event, as feeds show it: the kind and the seat (who exactly, an
+    operator token's name or a player's id, only the audit tells)."""
+
+    kind: ActorKind
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class FeedEvent:
     seq: int
     type: str
     data: dict[str, Any]
     recorded_at: datetime
-    actor: Actor
+    actor: FeedActor
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +143,7 @@ class VerifyReport:
     intact: bool
     bad_seq: int | None = None
     reason: str | None = None
+    unkeyed: int = 0  # events at the start hashed without a chain key (before it existed)
 
 
 @dataclass(frozen=True, slots=True)

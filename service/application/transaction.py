@@ -43,7 +43,9 @@ class Transaction:
         self.now = now
         self._deps = deps
         self._ctx = ctx
-        self._key_digest = key_digest
+        self._origin = chain.Origin(
+            ctx.request_id, key_digest, ctx.client_request_id, ctx.client or None
+        )
         self._fresh = fresh
         self.optimistic = False
         """Whether a game was taken from the cache without asking the store."""
@@ -101,13 +103,7 @@ class Transaction:
         are appended together (one commit, one notification, one projection update)."""
         events, state = decide_and_deal(game_id, game.state, command, actor, self._deps.dealer)
         rows = chain.link(
-            game_id,
-            game.version,
-            game.last_hash,
-            events,
-            self.now,
-            self._ctx.request_id,
-            self._key_digest,
+            game_id, game.version, game.last_hash, events, self.now, self._origin, self._deps.chain
         )
         self._before.setdefault(game_id, game)
         self._pending.setdefault(game_id, []).extend(rows)

@@ -17,7 +17,14 @@ from service.bootstrap import Container, build
 from service.settings import MAX_BODY_BYTES, Settings
 from service.web import client, errors, games, live, ops, players, records, webhooks
 from service.web.api import Api
-from service.web.http import Services, check_body_size, principal, request_id, services
+from service.web.http import (
+    Services,
+    check_body_size,
+    client_request_id,
+    principal,
+    request_id,
+    services,
+)
 from service.web.ratelimit import RateLimiter
 
 API_TITLE = "Yokai Septet server"
@@ -90,11 +97,16 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     app.register_blueprint(client.blp)  # the web client: not API, not in the contract
     errors.register(app)
 
-    limiter = RateLimiter(settings.rate_limit) if settings.rate_limit else None
+    limiter = None
+    if settings.rate_limit:
+        limiter = RateLimiter(
+            settings.rate_limit, settings.rate_limit_storage, workers=settings.workers
+        )
 
     @app.before_request
     def _start() -> None:
         g.request_id = request_id()  # first: even a 429 has a request id
+        g.client_request_id = client_request_id()
         g.started = time.perf_counter()
         check_body_size()
         # The probes stay reachable for orchestrators, the contract and the web client's
@@ -109,13 +121,13 @@ def create_app(settings: Settings | None = None, container: Container | None = N
         # Each endpoint has its own count, as flask-limiter's default limits had.
         key = _rate_key()
         verdict = g.rate = limiter.hit(f"{key}|{request.endpoint}")
-        if not verdict.allowed:
+        if verdict is not None and not verdict.allowed:  # None: not counted (fails open)
             raise errors.RateLimitedError(verdict.retry_after())
         if request.endpoint in _MINTING and not key.startswith("ip:"):
             # What makes tokens also counts against the address: tokens made from one
             # address cannot buy it more games, seats or players.
             by_address = limiter.hit(f"ip:{request.remote_addr or ''}|{request.endpoint}")
-            if not by_address.allowed:
+            if by_address is not None and not by_address.allowed:
                 raise errors.RateLimitedError(by_address.retry_after())
 
     @app.after_request
@@ -170,6 +182,7 @@ def _log_request(response: Response) -> None:
         "request",
         extra={
             "request_id": g.get("request_id"),
+            "client_request_id": g.get("client_request_id"),
             "method": request.method,
             "route": rule.rule if rule is not None else None,
             "status": response.status_code,
@@ -229,11 +242,12 @@ def begin_shutdown(app: Flask) -> None:
 def openapi_yaml() -> str:
     """The OpenAPI document as committed in openapi/openapi.yaml (no database needed)."""
     # The engine is created lazily and never connects here; no game is made, so the
-    # fairness key only stands in (no key file is written).
+    # fairness and chain keys only stand in (no key file is written).
     settings = Settings(
         database_url="postgresql://openapi@localhost/openapi",
         rate_limit="",
         fairness_key="00" * 32,
+        chain_key="00" * 32,
     )
     app = create_app(settings)
     with app.app_context():

@@ -173,6 +173,7 @@ def command_context() -> Context:
         principal=who,
         client=request.remote_addr or "",
         request_id=g.get("request_id"),
+        client_request_id=g.get("client_request_id"),
         idempotency_key=key,
         expected=etags(request.headers.get("If-Match"), weak=False),
         request_fingerprint=_request_fingerprint() if key is not None else None,
@@ -180,8 +181,15 @@ def command_context() -> Context:
 
 
 def request_id() -> str:
+    """The request's id: made here, never the client's (which an audit record could not
+    trust); the response's ``X-Request-Id``."""
+    return uuid.uuid4().hex
+
+
+def client_request_id() -> str | None:
+    """The client's own ``X-Request-ID``, when it is one (kept beside the server's)."""
     given = request.headers.get("X-Request-Id", "")
-    return given if _REQUEST_ID.match(given) else uuid.uuid4().hex
+    return given if _REQUEST_ID.match(given) else None
 
 
 def rendered(versioned: Versioned[Any]) -> dict[str, Any]:

@@ -1,16 +1,26 @@
 """Rate limiting: seats and operators by who they are, anyone else by address; a fixed
-window per key, counted in this worker process.
+window per key.
 
-The algorithm and the parsing of "600 per minute" are the `limits` library's. What is
-ours is the glue, and a counter storage without a thread: flask-limiter's per-request
-work (resolving the limits of each route, a timer thread to expire counters, computing
-headers) cost more than a whole cached game view (bench/http_bench.py: without it, reads
-ran 1.4x to 1.9x faster and commands 1.3x). A storage shared by all workers can replace
-:class:`LocalCounters` behind the same interface.
+The algorithm, the parsing of "600 per minute" and the shared storages are the `limits`
+library's. What is ours is the glue, and a counter storage without a thread for the
+default: flask-limiter's per-request work (resolving the limits of each route, a timer
+thread to expire counters, computing headers) cost more than a whole cached game view
+(bench/http_bench.py: without it, reads ran 1.4x to 1.9x faster and commands 1.3x).
+
+Where the counts live: with ``YOKAI_RATE_LIMIT_STORAGE`` (a `limits` storage URI, e.g.
+``redis://host:6379/0``) in one storage shared by every worker process and instance, so
+the limit holds for the whole service; without it in each worker process's memory
+(:class:`LocalCounters`), each allowed the limit divided by the number of workers
+(``YOKAI_WORKERS``), so one instance as a whole allows about the limit.
+
+A shared storage that does not answer (within :data:`TIMEOUT`) is not a reason to refuse
+players: requests go through uncounted (fail open), a warning is logged, and the storage
+is asked again after :data:`RETRY_SECONDS` (meanwhile no request waits for it).
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 import time
@@ -18,8 +28,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from limits import RateLimitItem, parse
-from limits.storage import Storage
-from limits.strategies import FixedWindowRateLimiter
+from limits.errors import ConfigurationError as LimitsConfigurationError
+from limits.storage import Storage, storage_from_string
+
+from service.settings import ConfigurationError
+
+log = logging.getLogger("yokai.ratelimit")
 
 
 class LocalCounters(Storage):
@@ -84,13 +98,67 @@ class Verdict:
         return max(1, math.ceil(self.reset_at - time.time()))
 
 
-class RateLimiter:
-    def __init__(self, limit: str) -> None:
-        self._item: RateLimitItem = parse(limit)
-        self._storage = LocalCounters()
-        self._limiter = FixedWindowRateLimiter(self._storage)
+TIMEOUT = 0.25
+"""Seconds a shared storage has to answer (to connect, and each command)."""
+RETRY_SECONDS = 5.0
+"""After the shared storage failed, requests go uncounted this long before it is asked
+again."""
 
-    def hit(self, key: str) -> Verdict:
-        allowed = self._limiter.hit(self._item, key)
-        stats = self._limiter.get_window_stats(self._item, key)
-        return Verdict(allowed, self._item.amount, stats.remaining, stats.reset_time)
+
+def storage(uri: str) -> Storage:
+    """The `limits` storage of a URI, answering within :data:`TIMEOUT` or failing."""
+    options: dict[str, float] = {}
+    if uri.split(":", 1)[0] in ("redis", "rediss", "redis+unix", "valkey", "valkeys"):
+        options = {"socket_timeout": TIMEOUT, "socket_connect_timeout": TIMEOUT}
+    elif uri.startswith("memcached:"):
+        options = {"connect_timeout": TIMEOUT, "timeout": TIMEOUT}
+    try:
+        found = storage_from_string(uri, **options)
+    except LimitsConfigurationError as exc:
+        raise ConfigurationError(f"YOKAI_RATE_LIMIT_STORAGE: {exc}") from None
+    if not isinstance(found, Storage):
+        raise ConfigurationError(f"YOKAI_RATE_LIMIT_STORAGE: {uri!r} is an asynchronous storage")
+    return found
+
+
+class RateLimiter:
+    """``limit`` per key and window: counted in ``shared_storage`` (a URI), or in this
+    process, then ``limit`` divided by ``workers`` (at least 1)."""
+
+    def __init__(self, limit: str, shared_storage: str | None = None, *, workers: int = 1) -> None:
+        item = parse(limit)
+        if shared_storage is None and workers > 1:
+            item = type(item)(max(1, item.amount // workers), item.multiples, item.namespace)
+        self._item: RateLimitItem = item
+        self._storage: Storage = storage(shared_storage) if shared_storage else LocalCounters()
+        base = self._storage.base_exceptions
+        self._errors: tuple[type[Exception], ...] = (
+            (*base, OSError) if isinstance(base, tuple) else (base, OSError)
+        )
+        self._down_until = 0.0
+
+    @property
+    def limit(self) -> int:
+        return self._item.amount
+
+    def hit(self, key: str) -> Verdict | None:
+        """Count a request of ``key``; None when the storage cannot count it (it goes
+        through: see the module's docstring)."""
+        if self._down_until and time.monotonic() < self._down_until:
+            return None
+        item = self._item
+        counted = item.key_for(key)
+        try:
+            count = self._storage.incr(counted, item.get_expiry())
+            reset_at = self._storage.get_expiry(counted)
+        except self._errors as error:
+            self._down_until = time.monotonic() + RETRY_SECONDS
+            log.warning(
+                "rate limits go uncounted for %.0f s: their storage did not answer (%s: %s)",
+                RETRY_SECONDS,
+                type(error).__name__,
+                error,
+            )
+            return None
+        self._down_until = 0.0
+        return Verdict(count <= item.amount, item.amount, max(0, item.amount - count), reset_at)

@@ -456,14 +456,49 @@ class FeedSchema(ma.Schema):
     )
 
 
+class AuditActorSchema(ActorSchema):
+    id = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "who exactly: the operator token's name (`operator`), the "
+            "player's id (`player`), for a seat token of another game `<game id>/<seat>`; "
+            "null otherwise, and on events stored before the audit recorded it"
+        },
+    )
+
+
 class AuditEventSchema(FeedEventSchema):
+    actor = fields.Nested(AuditActorSchema)
     schema_version = fields.Integer()
-    request_id = fields.String(allow_none=True)
+    request_id = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "the id the server gave the request (its `X-Request-Id`); on "
+            "events stored before migration 0009, the client's `X-Request-ID` if it sent one"
+        },
+    )
+    client_request_id = fields.String(
+        allow_none=True, metadata={"description": "the `X-Request-ID` the client sent, if any"}
+    )
+    client_address = fields.String(
+        allow_none=True,
+        metadata={"description": "the client's address (after YOKAI_TRUSTED_PROXIES)"},
+    )
     idempotency_key = fields.String(
         allow_none=True, metadata={"description": "SHA-256 (hex) of the Idempotency-Key header"}
     )
     prev_hash = fields.String()
-    hash = fields.String()
+    hash = fields.String(
+        metadata={
+            "description": "HMAC-SHA256 (hex) under the chain key `chain_key` of the previous "
+            "hash and the event; plain SHA-256 when `chain_key` is null (events stored "
+            "before the chain was keyed)"
+        }
+    )
+    chain_key = fields.String(
+        allow_none=True,
+        metadata={"description": "id of the chain key `hash` is an HMAC under (null: unkeyed)"},
+    )
 
 
 class AuditSchema(ma.Schema):
@@ -634,6 +669,7 @@ _ALWAYS_PRESENT: tuple[type[ma.Schema], ...] = (
     OperatorStateSchema,
     JoinedSchema,
     ActorSchema,
+    AuditActorSchema,
     FeedEventSchema,
     FeedSchema,
     AuditEventSchema,

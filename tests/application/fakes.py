@@ -34,6 +34,7 @@ from typing import Self
 from uuid import UUID
 
 from service.application.cache import StateCache
+from service.application.chain import ChainKeys
 from service.application.changes import Hub, game_key, player_key
 from service.application.deps import Deps
 from service.application.errors import AlreadySeatedError
@@ -44,6 +45,7 @@ from service.application.ports import (
     CredentialGoneError,
     DuplicateKeyError,
     GameSummary,
+    Head,
     InboxCursor,
     InboxEntry,
     OutboxMessage,
@@ -61,6 +63,7 @@ from service.application.ports import (
 from service.rules import DealRound, FairShuffle, GameConfig
 
 OPERATOR_TOKEN = "operator-token-for-the-application-tests"
+CHAIN_KEYS = ChainKeys(b"application-tests-chain-key-32by")
 
 
 class IntegrityViolation(Exception):
@@ -195,6 +198,9 @@ class Database:
         # Webhook deliveries a claim hands out (in order), and the recorded attempts.
         self.deliveries: list[WebhookDelivery] = []
         self.recorded: list[tuple[WebhookDelivery, WebhookAttempt, bool]] = []
+        # Operator tokens `yokai operator create` kept (digest -> name), as the owner
+        # writes them: outside any unit of work.
+        self.operators: dict[str, str] = {}
 
     def unit_of_work(self, *, snapshot: bool = False) -> FakeUnitOfWork:
         """The UnitOfWorkFactory: a write transaction, or a read-only snapshot."""
@@ -295,6 +301,7 @@ class FakeUnitOfWork:
         self.outbox = FakeOutbox(self)
         self.wakeups = FakeWakeups(self)
         self.webhooks = FakeWebhooks(self)
+        self.operators = FakeOperators(self)
 
     def __enter__(self) -> Self:
         if self._phase is not _Phase.NEW:
@@ -403,6 +410,14 @@ class FakeUnitOfWork:
 
 
 # --- the stores ------------------------------------------------------------------------
+
+
+class FakeOperators:
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+
+    def find(self, token_sha256: str) -> str | None:
+        return self._uow.db.operators.get(token_sha256)
 
 
 class FakeEventStore:
@@ -550,6 +565,15 @@ class FakeGameIndex:
         ]
         games.sort(key=lambda g: (g.updated_at, g.id))
         return games[:limit]
+
+    def heads(
+        self, *, since: datetime | None, after: tuple[datetime, UUID] | None, limit: int
+    ) -> list[Head]:
+        out: list[Head] = []
+        for g in self.changed(status=None, since=since, after=after, limit=limit):
+            (head,) = self._uow.events.load(g.id, after=g.version - 1, upto=g.version)
+            out.append(Head(g.id, g.version, head.hash, g.updated_at))
+        return out
 
     def _visible(self) -> dict[UUID, GameSummary]:
         return {**self._uow.base().games, **self._uow.staged.games}
@@ -978,5 +1002,6 @@ def make_deps(
         dealer=dealer,
         cache=cache if cache is not None else StateCache(),
         identity=Identity(db.unit_of_work, operator_token),
+        chain=CHAIN_KEYS,
         changes=hub,
     )

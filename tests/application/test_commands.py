@@ -28,7 +28,7 @@ def test_the_last_join_deals_round_one_in_the_same_command(table: Table) -> None
     assert table.dealer.asked == [(None, 1)]  # an anonymous game has no seed
     last = table.stream(game_id)[-2:]
     assert [(e.type, e.actor) for e in last] == [
-        ("SeatJoined", Actor(ActorKind.SEAT, 3)),
+        ("SeatJoined", Actor(ActorKind.ANONYMOUS, 3)),
         ("RoundDealt", SYSTEM),
     ]
     assert {e.request_id for e in last} == {"join-3"}
@@ -36,15 +36,17 @@ def test_the_last_join_deals_round_one_in_the_same_command(table: Table) -> None
 
 
 def test_an_operators_join_is_recorded_as_the_operators(table: Table) -> None:
-    """The audit says who joined: an operator's join is not recorded as a seat's."""
+    """The audit says who joined: an operator's join, by the operator token's name, is
+    not recorded as a seat's; an anonymous one as anonymous, with the seat it took."""
     game_id = table.create()
-    table.run(JoinSeat(game_id, 1, "house"), Operator())
+    table.run(JoinSeat(game_id, 1, "house"), Operator("night-shift"))
     table.join(game_id, 2)
     joins = [e for e in table.stream(game_id) if e.type == "SeatJoined"]
     assert [e.actor for e in joins] == [
-        Actor(ActorKind.OPERATOR, 1),
-        Actor(ActorKind.SEAT, 2),
+        Actor(ActorKind.OPERATOR, 1, "night-shift"),
+        Actor(ActorKind.ANONYMOUS, 2),
     ]
+    assert table.stream(game_id)[0].actor == Actor(ActorKind.ANONYMOUS)  # its creation
 
 
 def test_each_token_identifies_its_seat_which_sees_its_hand(table: Table, game: Game) -> None:
@@ -82,7 +84,7 @@ def test_an_operator_creates_with_a_preset_deal(table: Table) -> None:
     game = table.start(by=Operator(), seed=5, deals=(preset(deal),))
 
     assert table.dealer.asked == []  # round 1 is the operator's
-    assert table.stream(game.id)[0].actor == Actor(ActorKind.OPERATOR)
+    assert table.stream(game.id)[0].actor == Actor(ActorKind.OPERATOR, None, "operator")
     assert set(table.view(game, 2).hand) == card_ids(deal.hands[2])
 
 

@@ -59,7 +59,7 @@ def test_a_game_played_to_its_end_is_numbered_and_chained(table: Table) -> None:
     stream = table.stream(game.id)
     assert [e.seq for e in stream] == list(range(1, len(stream) + 1))
     assert len(stream) == table.version(game.id)
-    assert first_broken_link(stream) is None
+    assert first_broken_link(stream, table.deps.chain) is None
     assert stream[-1].type == "GameEnded"
 
 

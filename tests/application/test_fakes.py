@@ -8,7 +8,7 @@ from uuid import UUID, uuid4
 
 import pytest
 
-from service.application.chain import GENESIS, Unchained, link
+from service.application.chain import GENESIS, Origin, Unchained, link
 from service.application.ports import (
     SYSTEM,
     AppendConflictError,
@@ -20,6 +20,7 @@ from service.application.ports import (
 )
 from service.rules import GameConfig, Scoring, Variant
 from tests.application.fakes import (
+    CHAIN_KEYS,
     Database,
     DealerScriptExhaustedError,
     IntegrityViolation,
@@ -34,7 +35,7 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 def rows(game_id: UUID, after: int = 0, count: int = 1) -> list[StoredEvent]:
     events = [Unchained("SeatJoined", 1, {"seat": n}, SYSTEM) for n in range(count)]
-    return link(game_id, after, GENESIS, events, NOW, None, None)
+    return link(game_id, after, GENESIS, events, NOW, Origin(), CHAIN_KEYS)
 
 
 def new_game(db: Database, *, events: int = 1) -> UUID:

@@ -34,7 +34,7 @@ def test_a_command_beaten_to_the_append_is_decided_again(
         ("CardsPassed", Actor(ActorKind.SEAT, 1)),
         ("CardsPassed", Actor(ActorKind.SEAT, 0)),
     ]
-    assert first_broken_link(table.stream(game.id)) is None
+    assert first_broken_link(table.stream(game.id), table.deps.chain) is None
 
 
 def test_a_command_beaten_again_and_again_is_decided_each_time(table: Table, game: Game) -> None:

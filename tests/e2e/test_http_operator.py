@@ -201,43 +201,65 @@ def _audit(api: Api, game: Game, query: str = "") -> dict[str, Any]:
 def test_the_audit_lists_every_event_with_actor_and_request_metadata(api: Api) -> None:
     game = start_ordered(api)
     key = "audit-key-" + uuid.uuid4().hex
-    request_id = "req-" + uuid.uuid4().hex
-    r = api.pass_cards(game, 2, PASSES_4P[2], Idempotency_Key=key, X_Request_Id=request_id)
+    client_id = "req-" + uuid.uuid4().hex
+    r = api.pass_cards(game, 2, PASSES_4P[2], Idempotency_Key=key, X_Request_Id=client_id)
     assert r.status_code == 200
-    assert r.headers.get("X-Request-Id") == request_id
+    server_id = r.headers["X-Request-Id"]
+    assert server_id and server_id != client_id  # the server's, never the client's word
     trail = _audit(api, game)
     events = trail["events"]
     version = api.public(game.id)["version"]
     assert [e["seq"] for e in events] == list(range(1, version + 1))
     for e in events:
-        for name in ("seq", "type", "data", "recorded_at", "actor", "request_id"):
+        for name in AUDIT_FIELDS:
             assert name in e, (name, e)
-        assert e["actor"]["kind"] in ("seat", "operator", "system")
+        assert e["actor"]["kind"] in ("seat", "operator", "system", "anonymous")
+        assert e["client_address"] == "127.0.0.1"
     created, *joins, dealt, passed = events
     assert created["type"] == "GameCreated"
-    assert created["actor"]["kind"] == "operator"  # created with deals, by the operator
+    # Created with deals, by the operator of YOKAI_OPERATOR_TOKEN.
+    assert created["actor"] == {"kind": "operator", "seat": None, "id": "operator"}
     assert created["data"]["deals"][0]["hands"] == ordered_deal(4)["hands"]
     assert [(j["type"], j["actor"]) for j in joins] == [
-        ("SeatJoined", {"kind": "seat", "seat": s}) for s in range(4)
+        ("SeatJoined", {"kind": "anonymous", "seat": s, "id": None}) for s in range(4)
     ]
     assert dealt["type"] == "RoundDealt"
     assert dealt["actor"]["kind"] == "system"
     assert passed["type"] == "CardsPassed"
-    assert passed["actor"] == {"kind": "seat", "seat": 2}
+    assert passed["actor"] == {"kind": "seat", "seat": 2, "id": None}
     assert passed["data"] == {"seat": 2, "cards": PASSES_4P[2]}
-    assert passed["request_id"] == request_id
+    assert (passed["request_id"], passed["client_request_id"]) == (server_id, client_id)
     assert passed["idempotency_key"] == hashlib.sha256(key.encode()).hexdigest()
+    assert passed["chain_key"] is not None
     assert key not in str(trail)
     for e in (created, *joins, dealt):
         assert e["idempotency_key"] is None
-        assert e["request_id"] != request_id
+        assert e["client_request_id"] is None
+        assert e["request_id"] not in (server_id, client_id)
 
 
-def test_an_anonymous_creation_is_recorded_as_the_system(api: Api) -> None:
+AUDIT_FIELDS = (
+    "seq",
+    "type",
+    "data",
+    "recorded_at",
+    "actor",
+    "request_id",
+    "client_request_id",
+    "client_address",
+    "idempotency_key",
+    "prev_hash",
+    "hash",
+    "chain_key",
+)
+
+
+def test_an_anonymous_creation_is_recorded_as_anonymous(api: Api) -> None:
+    """Before: recorded as the system, as if the server had made the game itself."""
     game = Game(api.create(3)["id"], 3)
     created = _audit(api, game)["events"][0]
     assert created["type"] == "GameCreated"
-    assert created["actor"]["kind"] == "system"
+    assert created["actor"] == {"kind": "anonymous", "seat": None, "id": None}
 
 
 def test_the_audit_hashes_form_a_chain(api: Api) -> None:

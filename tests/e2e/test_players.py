@@ -79,7 +79,7 @@ def test_me_is_for_player_tokens(api: Api) -> None:
 def test_a_player_joins_under_their_name_and_their_token_acts_for_the_seat(
     api: Api,
 ) -> None:
-    _, token = new_player(api, "Ren")
+    player_id, token = new_player(api, "Ren")
     game_id = api.create(4)["id"]
     r = join_as(api, game_id, 2, token)
     assert r.status_code == 201, r.get_json()
@@ -99,9 +99,9 @@ def test_a_player_joins_under_their_name_and_their_token_acts_for_the_seat(
     assert r.get_json()["pass"]["given"] == cards
     audit = api.get(f"/v1/games/{game_id}/audit?limit=1000", **OPERATOR).get_json()
     passed = [e for e in audit["events"] if e["type"] == "CardsPassed"]
-    assert passed[-1]["actor"] == {"kind": "player", "seat": 2}
+    assert passed[-1]["actor"] == {"kind": "player", "seat": 2, "id": player_id}
     joined = [e for e in audit["events"] if e["type"] == "SeatJoined"]
-    assert joined[0]["actor"] == {"kind": "player", "seat": 2}
+    assert joined[0]["actor"] == {"kind": "player", "seat": 2, "id": player_id}
     # Its feed is the seat's feed.
     feed = api.get(f"/v1/games/{game_id}/events", **bearer(token)).get_json()
     assert feed == api.get(f"/v1/games/{game_id}/events", **bearer(seat_token)).get_json()

@@ -267,12 +267,16 @@ def test_the_readme_game_against_three_bots_works_verbatim(served: Served) -> No
 
 
 def test_serve_without_database_url_runs_an_embedded_server(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    """The embedded default: its own PostgreSQL, and a chain key and anchors kept in the
+    data folder (made on the first start), which a later `yokai verify` finds."""
+    unset = ("DATABASE_URL", "YOKAI_CHAIN_KEY", "YOKAI_CHAIN_KEY_FILE", "YOKAI_ANCHOR_DIR")
+    env = {k: v for k, v in os.environ.items() if k not in unset}
     data = tmp_path / "data"
+    env.update({"YOKAI_DATA_DIR": str(data), "YOKAI_WORKERS": "1", "YOKAI_ANCHOR_SECONDS": "1"})
     port = free_port()
     process = subprocess.Popen(
         [*YOKAI, "serve", "--port", str(port)],
-        env={**env, "YOKAI_DATA_DIR": str(data), "YOKAI_WORKERS": "1"},
+        env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
@@ -287,15 +291,32 @@ def test_serve_without_database_url_runs_an_embedded_server(tmp_path: Path) -> N
                 time.sleep(0.3)
         assert ready, "the embedded server never became ready"
         assert (data / "pgdata" / "PG_VERSION").exists()
-        assert (
-            served.request("POST", "/v1/games", b'{"players": 4}', {"Content-Type": "a/b"})[0]
-            == 201
+        status, _, created = served.request(
+            "POST", "/v1/games", b'{"players": 4}', {"Content-Type": "application/json"}
         )
+        assert status == 201
+        # The embedded worker anchors the new game's head within a period or two.
+        deadline = time.monotonic() + 60
+        while not any(created["id"] in p.read_text() for p in (data / "anchors").glob("*.jsonl")):
+            assert time.monotonic() < deadline, "the game was never anchored"
+            time.sleep(0.2)
     finally:
         code = stop(served)
     assert code == 0
     # The embedded PostgreSQL was stopped on exit.
     assert not (data / "pgdata" / "postmaster.pid").exists()
+    assert (data / "chain.key").stat().st_mode & 0o777 == 0o600
+
+    verified = subprocess.run(
+        [*YOKAI, "verify", "--all", "--anchors", str(data / "anchors")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert f"game {created['id']}: intact (1 events; anchored at version 1)" in verified.stdout
 
 
 def _sse_stream(served: Served, path: str, headers: dict[str, str] | None = None) -> SseStream:

@@ -21,6 +21,7 @@ from service.application.ports import SYSTEM, GameSummary, OutboxMessage, Positi
 from tests.support.postgres import new_database
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+KEYS = chain.ChainKeys(b"event-store-tests-chain-key-32by")
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +38,7 @@ def begin_game(uow: SqlUnitOfWork, events: int = 1) -> UUID:
     game_id = uuid4()
     uow.games.add(GameSummary(game_id, NOW, NOW, 4, "basic", "standard", "waiting", events))
     unchained = [chain.Unchained(f"E{i}", 1, {"i": i}, SYSTEM) for i in range(events)]
-    uow.events.append(chain.link(game_id, 0, chain.GENESIS, unchained, NOW, None, None))
+    uow.events.append(chain.link(game_id, 0, chain.GENESIS, unchained, NOW, chain.Origin(), KEYS))
     return game_id
 
 
@@ -101,11 +102,16 @@ def summary_row(game_id: UUID) -> dict[str, object]:
 
 def event_row(game_id: UUID) -> dict[str, object]:
     (row,) = chain.link(
-        game_id, 0, chain.GENESIS, [chain.Unchained("E0", 1, {}, SYSTEM)], NOW, None, None
+        game_id, 0, chain.GENESIS, [chain.Unchained("E0", 1, {}, SYSTEM)], NOW, chain.Origin(), KEYS
     )
     values = dataclasses.asdict(row)
     actor = values.pop("actor")
-    return {**values, "actor_kind": actor["kind"].value, "actor_seat": actor["seat"]}
+    return {
+        **values,
+        "actor_kind": actor["kind"].value,
+        "actor_seat": actor["seat"],
+        "actor_id": actor["id"],
+    }
 
 
 def test_events_of_a_rolled_back_transaction_never_appear(engine: Engine) -> None:

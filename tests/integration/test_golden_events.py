@@ -173,7 +173,9 @@ def test_a_golden_history_stored_in_postgresql_verifies_and_views_as_recorded(
     unchained = [
         chain.Unchained(e["type"], e["schema_version"], e["data"], SYSTEM) for e in fx["events"]
     ]
-    rows = chain.link(game_id, 0, chain.GENESIS, unchained, now, None, None)
+    rows = chain.link(
+        game_id, 0, chain.GENESIS, unchained, now, chain.Origin(), container.deps.chain
+    )
     with SqlUnitOfWork(container.engine) as uow:
         uow.games.add(
             GameSummary(

@@ -88,6 +88,10 @@ def refused(engine: Engine, statement: str, **params: Any) -> str:
         "SET session_replication_role = replica",
         "CREATE TABLE forged (x int)",
         "UPDATE alembic_version SET version_num = '0001'",
+        # Operator tokens are made and revoked by the owner only (yokai operator).
+        "INSERT INTO operators VALUES ('mallory', repeat('a', 64), now(), NULL)",
+        "UPDATE operators SET revoked_at = NULL",
+        "DELETE FROM operators",
     ],
 )
 def test_the_services_role_cannot_change_the_history_or_its_guard(

@@ -29,6 +29,7 @@ TABLES = {
     "players",
     "seat_players",
     "inbox",
+    "operators",
 }
 TRIGGERS = {"events_append_only", "events_no_truncate"}
 

@@ -1,6 +1,12 @@
 """The events table is append-only in the database itself, and an edit made around the
 guard is found by `yokai verify`, which names the first bad ``seq``.
 
+The attacks of issue 15 run here as the database's owner (a superuser, who can lift the
+guard): rewriting an event and recomputing the plain SHA-256 chain, deleting the newest
+events and editing ``games.version`` to match. The chain is an HMAC under a key kept
+outside the database, and each game's head is anchored outside it by the worker
+(docs/security.md): each attack is found.
+
 These tests tamper with histories on a database of their own, so that no other test's
 `verify --all` ever meets a game broken on purpose.
 """
@@ -8,12 +14,16 @@ These tests tamper with histories on a database of their own, so that no other t
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import pytest
 from sqlalchemy import Connection, Engine, create_engine, text
@@ -21,15 +31,21 @@ from sqlalchemy.exc import DBAPIError
 
 from service import cli
 from service.adapters import migrate
+from service.adapters.anchor_files import AnchorDirectory
+from service.adapters.keys import parse_key
 from service.adapters.postgres.engine import sqlalchemy_url
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
 from service.application import chain
-from service.application.ports import StoredEvent
+from service.application.chain import ChainKeys
+from service.application.identity import token_digest
+from service.application.jobs import Anchoring
+from service.application.ports import Actor, ActorKind, GameSummary, StoredEvent
 from service.settings import Settings
 from tests.support.api import OPERATOR, Api, Game
-from tests.support.postgres import MakeApp, new_database, running_app
+from tests.support.postgres import AppUnderTest, MakeApp, new_database, running_app
 
 INSUFFICIENT_PRIVILEGE = "42501"
+SERVICE_KEYS = ChainKeys(parse_key(os.environ["YOKAI_CHAIN_KEY"]))  # tests/conftest.py
 
 
 @pytest.fixture(scope="module")
@@ -40,9 +56,14 @@ def tamper_url(server_url: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def tapi(tamper_url: str, settings: Settings) -> Iterator[Api]:
+def tapp(tamper_url: str, settings: Settings) -> Iterator[AppUnderTest]:
     with running_app(dataclasses.replace(settings, database_url=tamper_url)) as made:
-        yield made.api()
+        yield made
+
+
+@pytest.fixture(scope="module")
+def tapi(tapp: AppUnderTest) -> Api:
+    return tapp.api()
 
 
 @pytest.fixture(scope="module")
@@ -88,6 +109,68 @@ def unguarded(engine: Engine) -> Iterator[Connection]:
     with engine.begin() as conn:
         conn.execute(text("SET LOCAL session_replication_role = replica"))
         yield conn
+
+
+Edit = Callable[[StoredEvent], StoredEvent]
+
+
+def rechain(
+    engine: Engine, events: list[StoredEvent], start: int, edit: Edit, keys: ChainKeys | None
+) -> None:
+    """As the owner, rewrite the events from ``start`` on (each through ``edit``) and
+    recompute their chain: under ``keys`` (a key holder's forgery, or a guessed key), or
+    as the plain SHA-256 chain anyone can compute (None)."""
+    prev = chain.GENESIS if start == 1 else events[start - 2].hash
+    with unguarded(engine) as conn:
+        for original in events[start - 1 :]:
+            e = edit(original)
+            if keys is None:  # the forger's best: nothing a plain hash does not cover
+                e = as_v1(e)
+            made = chain.event_hash(
+                prev,
+                e.game_id,
+                e.seq,
+                chain.Unchained(e.type, e.schema_version, e.data, e.actor),
+                e.recorded_at,
+                chain.origin_of(e),
+                keys,
+            )
+            assert made is not None
+            conn.execute(
+                text(
+                    "UPDATE events SET data = CAST(:d AS jsonb), actor_kind = :kind, "
+                    "actor_seat = :seat, actor_id = :actor, request_id = :r, "
+                    "client_request_id = :cr, client_address = :ca, prev_hash = :p, hash = :h, "
+                    "chain_key = :k WHERE game_id = :g AND seq = :s"
+                ),
+                {
+                    "d": chain.canonical(e.data).decode(),
+                    "kind": e.actor.kind.value,
+                    "seat": e.actor.seat,
+                    "actor": e.actor.id,
+                    "r": e.request_id,
+                    "cr": e.client_request_id,
+                    "ca": e.client_address,
+                    "p": prev,
+                    "h": made,
+                    "k": None if keys is None else keys.current,
+                    "g": e.game_id,
+                    "s": e.seq,
+                },
+            )
+            prev = made
+
+
+def as_v1(e: StoredEvent) -> StoredEvent:
+    """An event as it would have been stored before migration 0009."""
+    kind = ActorKind.SEAT if e.actor.kind is ActorKind.ANONYMOUS else e.actor.kind
+    return replace(
+        e,
+        actor=Actor(kind, e.actor.seat),
+        client_request_id=None,
+        client_address=None,
+        chain_key=None,
+    )
 
 
 def first_of(events: list[StoredEvent], type_: str, after: int) -> StoredEvent:
@@ -196,6 +279,11 @@ def test_an_edited_card_is_found_at_its_seq_by_verify_and_verify_all(
         ("actor_seat", "(actor_seat + 1) % 4"),
         ("request_id", "'forged-request'"),
         ("idempotency_key", "repeat('a', 64)"),
+        ("actor_kind", "'anonymous'"),
+        ("actor_id", "'someone-else'"),
+        ("client_request_id", "'forged-client-request'"),
+        ("client_address", "'198.51.100.1'"),
+        ("chain_key", "NULL"),
     ],
 )
 def test_every_stored_field_is_covered_by_the_hash(
@@ -267,28 +355,32 @@ def test_a_deleted_middle_event_is_named_as_a_gap(tapi: Api, engine: Engine, ver
     assert "gap" in out
 
 
-def _rehash(event: StoredEvent, prev_hash: str, data: dict[str, Any]) -> str:
-    return chain.event_hash(
+def _rehash(event: StoredEvent, prev_hash: str, data: dict[str, Any], keys: ChainKeys) -> str:
+    """The event's hash as the key holder would make it, for ``data``."""
+    made = chain.event_hash(
         prev_hash,
         event.game_id,
         event.seq,
         chain.Unchained(event.type, event.schema_version, data, event.actor),
         event.recorded_at,
-        event.request_id,
-        event.idempotency_key,
+        chain.origin_of(event),
+        keys,
     )
+    assert made is not None
+    return made
 
 
 def test_a_hash_recomputed_for_edited_content_breaks_the_next_link(
     tapi: Api, engine: Engine, verify: Any
 ) -> None:
-    """The forger fixes the edited event's own hash but not the chain after it."""
+    """The forger (even one holding the key) fixes the edited event's own hash but not
+    the chain after it."""
     game = played_game(tapi, seed=8)
     events = load(engine, game.id)
     target = first_of(events, "CardPlayed", after=len(events) // 2)
     assert target.seq < len(events)
     forged = {**target.data, "seat": (target.data["seat"] + 1) % 4}
-    new_hash = _rehash(target, target.prev_hash, forged)
+    new_hash = _rehash(target, target.prev_hash, forged, SERVICE_KEYS)
     with unguarded(engine) as conn:
         conn.execute(
             text(
@@ -297,7 +389,7 @@ def test_a_hash_recomputed_for_edited_content_breaks_the_next_link(
             ),
             {"d": chain.canonical(forged).decode(), "h": new_hash, "g": game.id, "s": target.seq},
         )
-    assert chain.first_broken_link(load(engine, game.id)) is not None
+    assert chain.first_broken_link(load(engine, game.id), SERVICE_KEYS) is not None
 
     code, out = verify(game.id)
     assert code != 0
@@ -308,33 +400,21 @@ def test_a_hash_recomputed_for_edited_content_breaks_the_next_link(
 def test_a_fully_rechained_illegal_edit_is_refused_by_the_replay(
     tapi: Api, engine: Engine, verify: Any
 ) -> None:
-    """The forger rebuilds the whole chain after the edit: the hashes hold, but replaying
-    the history under the rules names the edited event."""
+    """The key holder rebuilds the whole chain after the edit: the hashes hold, but
+    replaying the history under the rules names the edited event."""
     game = played_game(tapi, seed=9)
     events = load(engine, game.id)
     target = first_of(events, "CardPlayed", after=len(events) // 2)
     hands = tapi.state(game.id)["hands"]
     not_held = hands[(target.data["seat"] + 1) % 4][0]
-    prev = target.prev_hash
-    with unguarded(engine) as conn:
-        for e in events[target.seq - 1 :]:
-            data = {**e.data, "card": not_held} if e.seq == target.seq else e.data
-            h = _rehash(e, prev, data)
-            conn.execute(
-                text(
-                    "UPDATE events SET data = CAST(:d AS jsonb), prev_hash = :p, hash = :h "
-                    "WHERE game_id = :g AND seq = :s"
-                ),
-                {
-                    "d": chain.canonical(data).decode(),
-                    "p": prev,
-                    "h": h,
-                    "g": game.id,
-                    "s": e.seq,
-                },
-            )
-            prev = h
-    assert chain.first_broken_link(load(engine, game.id)) is None
+    rechain(
+        engine,
+        events,
+        target.seq,
+        lambda e: replace(e, data={**e.data, "card": not_held}) if e.seq == target.seq else e,
+        SERVICE_KEYS,
+    )
+    assert chain.first_broken_link(load(engine, game.id), SERVICE_KEYS) is None
 
     code, out = verify(game.id)
     assert code != 0
@@ -406,3 +486,303 @@ def test_a_history_cut_after_a_command_is_reported_broken(
     code, out = verify(game.id)
     assert code != 0, out
     assert broken_seqs(out, game.id) == [last]
+
+
+# --- the attacks of issue 15, as the database's owner -------------------------------------
+
+
+def anchor_now(app: AppUnderTest, folder: Path) -> None:
+    """One period of the worker's anchoring, into ``folder``."""
+    Anchoring(AnchorDirectory(folder, "test")).run_due(app.container.deps)
+
+
+def rename_seat(name: str) -> Edit:
+    def edit(e: StoredEvent) -> StoredEvent:
+        if e.type == "SeatJoined" and e.data["seat"] == 1:
+            return replace(e, data={**e.data, "name": name})
+        return e
+
+    return edit
+
+
+def other_actor(e: StoredEvent) -> StoredEvent:
+    if e.type == "CardPlayed":
+        return replace(e, actor=Actor(ActorKind.SEAT, (e.data["seat"] + 1) % 4))
+    return e
+
+
+def other_request_id(e: StoredEvent) -> StoredEvent:
+    if e.type == "CardPlayed":
+        return replace(e, request_id="an-unrelated-earlier-request")
+    return e
+
+
+LEGAL_EDITS: dict[str, Edit] = {
+    "seat name": rename_seat("Forged"),
+    "actor": other_actor,
+    "request id": other_request_id,
+}
+
+
+@pytest.mark.parametrize("what", list(LEGAL_EDITS))
+def test_a_legal_edit_with_the_unkeyed_chain_recomputed_is_found(
+    tapi: Api, engine: Engine, verify: Any, what: str
+) -> None:
+    """Before: the forger rewrote the event and recomputed the SHA-256 chain from the
+    start, and verify said "intact". Now the chain is an HMAC under a key the forger does
+    not have: a chain hashed without it is vouched for by nothing."""
+    game = played_game(tapi, seed=20 + len(what))
+    events = load(engine, game.id)
+    rechain(engine, events, 1, LEGAL_EDITS[what], None)
+    forged = load(engine, game.id)
+    assert forged != events
+    assert chain.check(forged, SERVICE_KEYS).broken is None  # every plain link holds
+
+    code, out = verify(game.id)
+    assert code == 1, out
+    assert broken_seqs(out, game.id) == [1]
+    assert "hashed without a key" in out
+
+
+@pytest.mark.parametrize("what", list(LEGAL_EDITS))
+def test_a_legal_edit_rechained_from_the_edit_on_is_found_where_the_key_stops(
+    tapi: Api, engine: Engine, verify: Any, what: str
+) -> None:
+    """The forger recomputes only from the edited event on, plain SHA-256 after the keyed
+    events before it (or under a key of their own): found at the first rewritten event."""
+    game = played_game(tapi, seed=30 + len(what))
+    events = load(engine, game.id)
+    edit = LEGAL_EDITS[what]
+    start = next(e.seq for e in events if edit(e) != e)
+    rechain(engine, events, start, edit, None)
+    code, out = verify(game.id)
+    assert code == 1, out
+    assert broken_seqs(out, game.id) == [start]
+    assert "hashed without a key after keyed events" in out
+
+    guessed = ChainKeys(b"the-forger-does-not-have-the-key")
+    rechain(engine, load(engine, game.id), start, lambda e: e, guessed)
+    code, out = verify(game.id)
+    assert code == 1, out
+    assert broken_seqs(out, game.id) == [start]
+    assert "which this service does not have" in out
+
+
+def test_a_key_guessed_under_the_services_key_id_does_not_verify(
+    tapi: Api, engine: Engine, verify: Any
+) -> None:
+    """Writing the service's key id beside a hash made under another key: the HMAC does
+    not hold."""
+    game = played_game(tapi, seed=40)
+    events = load(engine, game.id)
+    edit = rename_seat("Forged")
+    start = next(e.seq for e in events if edit(e) != e)
+    rechain(engine, events, start, edit, ChainKeys(b"the-forger-does-not-have-the-key"))
+    with unguarded(engine) as conn:
+        conn.execute(
+            text("UPDATE events SET chain_key = :k WHERE game_id = :g AND seq >= :s"),
+            {"k": SERVICE_KEYS.current, "g": game.id, "s": start},
+        )
+    code, out = verify(game.id)
+    assert code == 1, out
+    assert broken_seqs(out, game.id) == [start]
+    assert "content does not match its hash" in out
+
+
+def delete_tail(engine: Engine, game_id: str, keep: int) -> None:
+    """As the owner: delete the events after ``keep``, and make the games row agree."""
+    with unguarded(engine) as conn:
+        conn.execute(
+            text("DELETE FROM events WHERE game_id = :g AND seq > :k"), {"g": game_id, "k": keep}
+        )
+        conn.execute(text("UPDATE games SET version = :k WHERE id = :g"), {"g": game_id, "k": keep})
+
+
+def test_a_deleted_tail_with_the_games_version_edited_is_found_by_the_anchors(
+    tapp: AppUnderTest, tapi: Api, engine: Engine, verify: Any, tmp_path: Path
+) -> None:
+    """Before: deleting the newest events and editing games.version to match passed.
+    The chain that is left is a true prefix, so only something outside the database can
+    tell: the anchored head is gone."""
+    game = game_ending_with_a_command_of(tapi, seed=41, events=1)
+    anchor_now(tapp, tmp_path)
+    version = tapi.public(game.id)["version"]
+    delete_tail(engine, game.id, version - 3)
+
+    code, out = verify(game.id)
+    assert code == 0, out  # what the database alone can tell: a true prefix
+
+    code, out = verify(game.id, "--anchors", str(tmp_path))
+    assert code == 1, out
+    assert broken_seqs(out, game.id) == [version - 2]
+    assert f"anchored at version {version}" in out
+    assert "newest were deleted" in out
+
+
+def test_a_chain_recomputed_even_by_the_key_holder_is_found_by_the_anchors(
+    tapp: AppUnderTest, tapi: Api, engine: Engine, verify: Any, tmp_path: Path
+) -> None:
+    game = played_game(tapi, seed=42)
+    anchor_now(tapp, tmp_path)
+    events = load(engine, game.id)
+    rechain(engine, events, 1, rename_seat("Forged"), SERVICE_KEYS)
+    code, out = verify(game.id)
+    assert code == 0, out  # the key holder can forge a chain: the anchors cannot be
+
+    code, out = verify(game.id, "--anchors", str(tmp_path))
+    assert code == 1, out
+    assert broken_seqs(out, game.id) == [len(events)]
+    assert "rewritten since" in out
+
+
+def test_a_deleted_game_is_found_by_the_anchors(
+    tapp: AppUnderTest, tapi: Api, engine: Engine, verify: Any, tmp_path: Path
+) -> None:
+    game = played_game(tapi, seed=43, commands=2)
+    anchor_now(tapp, tmp_path)
+    with unguarded(engine) as conn:
+        for table in ("events", "seat_credentials", "wakeups", "snapshots", "games"):
+            column = "id" if table == "games" else "game_id"
+            conn.execute(text(f"DELETE FROM {table} WHERE {column} = :g"), {"g": game.id})
+
+    code, out = verify("--all", "--anchors", str(tmp_path))
+    assert code == 1, out
+    assert re.search(rf"game {game.id}: BROKEN: anchored at version \d+, not in the database", out)
+
+
+def test_an_altered_anchor_is_not_trusted(
+    tapp: AppUnderTest, tapi: Api, verify: Any, tmp_path: Path
+) -> None:
+    game = played_game(tapi, seed=44, commands=2)
+    anchor_now(tapp, tmp_path)
+    (anchors,) = list(tmp_path.glob("*.jsonl"))
+    lines = anchors.read_text().splitlines()
+    mine = next(i for i, line in enumerate(lines) if game.id in line)
+    version = tapi.public(game.id)["version"]
+    lines[mine] = lines[mine].replace(f'"version":{version}', f'"version":{version - 1}')
+    forged = tmp_path / "forged"
+    forged.mkdir()
+    (forged / "anchors.jsonl").write_text("\n".join(lines) + "\n")
+
+    code, out = verify(game.id, "--anchors", str(forged))
+    assert code == 1, out
+    assert "UNTRUSTED: its signature does not hold" in out
+    code, out = verify(game.id, "--anchors", str(tmp_path))
+    assert code == 0, out
+    assert f"anchored at version {version}" in out
+
+
+def test_an_untouched_game_stays_intact_with_its_anchors(
+    tapp: AppUnderTest, tapi: Api, verify: Any, tmp_path: Path
+) -> None:
+    game = played_game(tapi, seed=45)
+    anchor_now(tapp, tmp_path)
+    assert tapi.act_randomly(game, random.Random(45)) is not None  # moves on after it
+    code, out = verify(game.id, "--anchors", str(tmp_path))
+    assert code == 0, out
+    assert f"game {game.id}: intact" in out
+
+
+def test_a_rotated_key_still_verifies_the_events_it_hashed(
+    tapi: Api,
+    tamper_url: str,
+    settings: Settings,
+    engine: Engine,
+    verify: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    old, new = os.environ["YOKAI_CHAIN_KEY"], "ab" * 32
+    game = played_game(tapi, seed=46, commands=6)  # under the old key
+    rotated = dataclasses.replace(
+        settings, database_url=tamper_url, chain_key=new, chain_old_keys=old
+    )
+    with running_app(rotated) as made:
+        assert made.api().act_randomly(game, random.Random(46)) is not None
+    keyed_by = {e.chain_key for e in load(engine, game.id)}
+    assert keyed_by == {SERVICE_KEYS.current, ChainKeys(bytes.fromhex(new)).current}
+
+    monkeypatch.setenv("YOKAI_CHAIN_KEY", new)
+    monkeypatch.setenv("YOKAI_CHAIN_OLD_KEYS", old)
+    code, out = verify(game.id)
+    assert code == 0, out
+    monkeypatch.delenv("YOKAI_CHAIN_OLD_KEYS")
+    code, out = verify(game.id)
+    assert code == 1, out
+    assert broken_seqs(out, game.id) == [1]
+    assert f"chain key {SERVICE_KEYS.current}, which this service does not have" in out
+
+
+# --- histories from before the chain key (plain SHA-256, migration 0009) -----------------
+
+
+def legacy_copy(engine: Engine, source: Game, tokens: bool = False) -> Game:
+    """A copy of ``source``'s history as the service stored it before the chain key:
+    plain SHA-256 chain, no audit fields; with ``tokens``, seat tokens to go on with."""
+    events = load(engine, source.id)
+    game_id = uuid4()
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    unchained = [chain.Unchained(e.type, e.schema_version, e.data, as_v1(e).actor) for e in events]
+    rows = chain.link(game_id, 0, chain.GENESIS, unchained, now, chain.Origin(), None)
+    copy = Game(str(game_id), source.players)
+    with SqlUnitOfWork(engine) as uow:
+        with engine.connect() as conn:
+            status = conn.scalar(text("SELECT status FROM games WHERE id = :g"), {"g": source.id})
+        uow.games.add(GameSummary(game_id, now, now, 4, "basic", "standard", status, len(rows)))
+        uow.events.append(rows)
+        if tokens:
+            for seat in range(source.players):
+                copy.tokens.append(f"legacy-{game_id}-{seat}")
+                uow.credentials.add(game_id, seat, token_digest(copy.tokens[-1]), now)
+        uow.commit()
+    return copy
+
+
+def test_a_history_from_before_the_key_needs_an_anchor_or_a_word(
+    tapp: AppUnderTest, tapi: Api, engine: Engine, verify: Any, tmp_path: Path
+) -> None:
+    """A plain SHA-256 chain to its end proves nothing against the owner, who could have
+    recomputed it: verify says so, unless an anchor made since vouches for its head, or
+    the operator accepts such chains (--allow-unkeyed)."""
+    legacy = legacy_copy(engine, played_game(tapi, seed=50))
+    count = len(load(engine, legacy.id))
+    code, out = verify(legacy.id)
+    assert code == 1, out
+    assert broken_seqs(out, legacy.id) == [1]
+    assert "no anchor vouches for it" in out
+
+    code, out = verify(legacy.id, "--allow-unkeyed")
+    assert code == 0, out
+    assert f"the first {count} unkeyed" in out
+
+    anchor_now(tapp, tmp_path)
+    code, out = verify(legacy.id, "--anchors", str(tmp_path))
+    assert code == 0, out
+    assert f"anchored at version {count}" in out
+
+    rechain(engine, load(engine, legacy.id), 1, rename_seat("Forged"), None)
+    code, out = verify(legacy.id, "--anchors", str(tmp_path))
+    assert code == 1, out
+    assert "rewritten since" in out
+
+
+def test_a_history_from_before_the_key_goes_on_keyed_and_is_pinned_by_it(
+    tapi: Api, engine: Engine, verify: Any
+) -> None:
+    """A game under way at the upgrade: its next events are keyed, and the first of them
+    holds the hash of the last unkeyed one, so the older part cannot be recomputed."""
+    legacy = legacy_copy(engine, played_game(tapi, seed=51), tokens=True)
+    count = len(load(engine, legacy.id))
+    assert tapi.act_randomly(legacy, random.Random(51)) is not None
+    stored = load(engine, legacy.id)
+    assert [e.chain_key for e in stored[count - 1 : count + 1]] == [None, SERVICE_KEYS.current]
+    code, out = verify(legacy.id)
+    assert code == 0, out
+    assert f"the first {count} unkeyed" in out
+
+    edit = rename_seat("Forged")
+    start = next(e.seq for e in stored if edit(e) != e)
+    rechain(engine, stored[:count], start, edit, None)  # the plain part, recomputed
+    code, out = verify(legacy.id)
+    assert code == 1, out
+    assert broken_seqs(out, legacy.id) == [count + 1]
+    assert "prev_hash" in out

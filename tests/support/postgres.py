@@ -89,6 +89,7 @@ def settings(app_database_url: str) -> Settings:
         operator_token=OPERATOR_TOKEN,
         rate_limit="",
         fairness_key=os.environ["YOKAI_FAIRNESS_KEY"],  # tests/conftest.py
+        chain_key=os.environ["YOKAI_CHAIN_KEY"],
     )
 
 

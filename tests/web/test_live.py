@@ -21,7 +21,7 @@ from service.application.identity import (
     Principal,
     SeatHolder,
 )
-from service.application.ports import Actor, ActorKind, InboxEntry
+from service.application.ports import ActorKind, InboxEntry
 from service.application.queries.streams import (
     EndMessage,
     EventMessage,
@@ -30,7 +30,7 @@ from service.application.queries.streams import (
     KeepAlive,
     ViewMessage,
 )
-from service.application.results import Feed, FeedEvent, Versioned
+from service.application.results import Feed, FeedActor, FeedEvent, Versioned
 from service.bots.selfplay import play_game
 from service.rules import OPERATOR, PUBLIC, Scoring, SeatViewer, observe
 from service.web import schemas as s
@@ -192,7 +192,7 @@ def test_an_event_is_an_sse_game_event_with_its_seq_as_id() -> None:
         type="SeatJoined",
         data={"seat": 3, "name": "two\nlines: and \u00e9"},
         recorded_at=datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
-        actor=Actor(ActorKind.SEAT, 3),
+        actor=FeedActor(ActorKind.SEAT, 3),
     )
     fields, data = parse(encode(EventMessage(event)))
     assert fields["event"] == ["game_event"]

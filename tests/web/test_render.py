@@ -15,8 +15,8 @@ from typing import Any
 import marshmallow as ma
 import pytest
 
-from service.application.ports import Actor, ActorKind
-from service.application.results import Feed, FeedEvent, Versioned
+from service.application.ports import ActorKind
+from service.application.results import Feed, FeedActor, FeedEvent, Versioned
 from service.bots.selfplay import play_game
 from service.rules import (
     OPERATOR,
@@ -92,7 +92,11 @@ def test_every_feed_renders_as_its_schema_dumps_it() -> None:
     events = [
         e for step in play_game(4, Scoring.ADVANCED, rng=random.Random(11)) for e in step.events
     ]
-    actors = [Actor(ActorKind.SYSTEM), Actor(ActorKind.SEAT, 2), Actor(ActorKind.BOT, 1)]
+    actors = [
+        FeedActor(ActorKind.SYSTEM),
+        FeedActor(ActorKind.SEAT, 2),
+        FeedActor(ActorKind.BOT, 1),
+    ]
     for viewer in (None, 0, 3):
         feed_events = [
             FeedEvent(

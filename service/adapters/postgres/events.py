@@ -16,11 +16,12 @@ from service.application.ports import Actor, ActorKind, Position, StoredEvent
 
 _COLUMNS = (
     "game_id, seq, type, schema_version, data, recorded_at, actor_kind, actor_seat, "
-    "request_id, idempotency_key, prev_hash, hash"
+    "request_id, idempotency_key, prev_hash, hash, chain_key, actor_id, client_request_id, "
+    "client_address"
 )
 # One statement for a command's events, with a row of scalar parameters each (adapting
 # scalars costs far less than adapting lists to arrays); one text per number of rows.
-_ROW = "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+_ROW = "(" + ", ".join(["%s"] * 16) + ")"
 _INSERT = f"INSERT INTO events ({_COLUMNS}) VALUES "
 # Transaction ids are taken when a transaction first writes, not when it commits: a
 # reader that took every committed row would skip one of an older transaction that
@@ -52,11 +53,14 @@ def _stored(r: Sequence[Any]) -> StoredEvent:
         schema_version=r[3],
         data=r[4],
         recorded_at=r[5].astimezone(UTC),
-        actor=Actor(_ACTORS[r[6]], r[7]),
+        actor=Actor(_ACTORS[r[6]], r[7], r[13]),
         request_id=r[8],
         idempotency_key=r[9],
         prev_hash=r[10],
         hash=r[11],
+        chain_key=r[12],
+        client_request_id=r[14],
+        client_address=r[15],
     )
 
 
@@ -85,6 +89,10 @@ def notification(rows: Sequence[StoredEvent]) -> str:
                 e.idempotency_key,
                 e.prev_hash,
                 e.hash,
+                e.chain_key,
+                e.actor.id,
+                e.client_request_id,
+                e.client_address,
             ]
             for e in rows
         ],
@@ -97,8 +105,13 @@ def notification(rows: Sequence[StoredEvent]) -> str:
 
 def from_notification(game_id: UUID, r: Sequence[Any]) -> StoredEvent:
     """An event as the commit notification's JSON row gives it (migration 0005): the
-    columns in order, ``recorded_at`` in microseconds since the epoch."""
-    return _stored([game_id, *r[:4], _EPOCH + timedelta(microseconds=r[4]), *r[5:]])
+    columns in order, ``recorded_at`` in microseconds since the epoch. A row of a process
+    from before migration 0009 stops at ``hash``: the columns after it are null."""
+    rest = [*r[5:], *[None] * (_ROW_LENGTH - len(r))]
+    return _stored([game_id, *r[:4], _EPOCH + timedelta(microseconds=r[4]), *rest])
+
+
+_ROW_LENGTH = 15  # a notification's row: every column but the game id
 
 
 class SqlEventStore:
@@ -146,6 +159,10 @@ class SqlEventStore:
                 e.idempotency_key,
                 e.prev_hash,
                 e.hash,
+                e.chain_key,
+                e.actor.id,
+                e.client_request_id,
+                e.client_address,
             )
         sql = _INSERT + ", ".join([_ROW] * len(rows))
         self._session.write(Statement(sql, params), rows[0].game_id)

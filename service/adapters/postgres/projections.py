@@ -9,7 +9,7 @@ from typing import Any
 from uuid import UUID
 
 from service.adapters.postgres.session import Session, Statement
-from service.application.ports import GameSummary
+from service.application.ports import GameSummary, Head
 
 _GAME_COLUMNS = "id, created_at, updated_at, players, scoring, variant, status, version"
 
@@ -101,6 +101,25 @@ class SqlGameIndex:
         where = f"WHERE {' AND '.join(conditions)} " if conditions else ""
         sql = f"SELECT {_GAME_COLUMNS} FROM games {where}ORDER BY updated_at, id LIMIT %s"
         return [_summary(r) for r in self._session.fetch(sql, [*params, limit])]
+
+    def heads(
+        self, *, since: datetime | None, after: tuple[datetime, UUID] | None, limit: int
+    ) -> list[Head]:
+        conditions: list[str] = []
+        params: list[Any] = []
+        if since is not None:
+            conditions.append("g.updated_at >= %s")
+            params.append(since)
+        if after is not None:
+            conditions.append("(g.updated_at, g.id) > (%s, %s)")
+            params.extend(after)
+        where = f"WHERE {' AND '.join(conditions)} " if conditions else ""
+        sql = (
+            "SELECT g.id, g.version, e.hash, g.updated_at FROM games AS g "
+            "JOIN events AS e ON e.game_id = g.id AND e.seq = g.version "
+            f"{where}ORDER BY g.updated_at, g.id LIMIT %s"
+        )
+        return [Head(*r) for r in self._session.fetch(sql, [*params, limit])]
 
 
 class SqlCredentials:

@@ -45,6 +45,8 @@ def grant_statements(role: str, database: str) -> list[str]:
         # The history: appended and read, never changed.
         f"REVOKE UPDATE, DELETE, TRUNCATE ON events FROM {role}",
         f"REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON alembic_version FROM {role}",
+        # Operator tokens are made and revoked by the owner (yokai operator): read only.
+        f"REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON operators FROM {role}",
         f"REVOKE CREATE ON SCHEMA public FROM {role}",
         f"ALTER ROLE {role} SET statement_timeout = '{STATEMENT_TIMEOUT}'",
         f"ALTER ROLE {role} SET idle_in_transaction_session_timeout = "

@@ -59,6 +59,13 @@ events = Table(
     Column("idempotency_key", String(64), nullable=True),
     Column("prev_hash", String(64), nullable=False),
     Column("hash", String(64), nullable=False),
+    # Migration 0009: the chain key's id (null: a plain SHA-256 chain, from before), who
+    # exactly acted (an operator token's name, a player's id), the client's request id
+    # and address.
+    Column("chain_key", Text, nullable=True),
+    Column("actor_id", Text, nullable=True),
+    Column("client_request_id", Text, nullable=True),
+    Column("client_address", Text, nullable=True),
     # The global order: the appending transaction's id (pg_current_xact_id()), then the
     # append order. Not covered by the hash chain: the database assigns both.
     Column("position", BigInteger, Identity(always=True), nullable=False),
@@ -71,7 +78,8 @@ events = Table(
     PrimaryKeyConstraint("game_id", "seq", name="events_pkey"),
     CheckConstraint("seq >= 1", name="events_seq_positive"),
     CheckConstraint(
-        "actor_kind IN ('seat', 'operator', 'system', 'bot', 'player')", name="events_actor_kind"
+        "actor_kind IN ('seat', 'operator', 'system', 'bot', 'player', 'anonymous')",
+        name="events_actor_kind",
     ),
     Index("events_global_order", "transaction_id", "position", unique=True),
 )
@@ -206,4 +214,13 @@ inbox = Table(
     Column("updated_at", DateTime(timezone=True), nullable=False),
     PrimaryKeyConstraint("player_id", "game_id", name="inbox_pkey"),
     Index("inbox_by_game", "game_id", "seat"),
+)
+
+operators = Table(
+    "operators",
+    metadata,
+    Column("name", Text, primary_key=True),
+    Column("token_sha256", String(64), nullable=False, unique=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("revoked_at", DateTime(timezone=True), nullable=True),
 )

@@ -9,6 +9,7 @@ from sqlalchemy import Engine
 
 from service.adapters.postgres.events import SqlEventStore
 from service.adapters.postgres.idempotency import SqlIdempotencyStore
+from service.adapters.postgres.operators import SqlOperators
 from service.adapters.postgres.outbox import SqlOutbox
 from service.adapters.postgres.players import SqlInbox, SqlPlayers
 from service.adapters.postgres.projections import SqlCredentials, SqlGameIndex
@@ -51,6 +52,7 @@ class SqlUnitOfWork:
         self.outbox = SqlOutbox(self._session)
         self.wakeups = SqlWakeups(self._session)
         self.webhooks = SqlWebhooks(self._session)
+        self.operators = SqlOperators(self._session)
 
     def __enter__(self) -> Self:
         return self

@@ -19,22 +19,22 @@ from service.application.identity import (
     PlayerHolder,
     Principal,
     SeatHolder,
+    actor_of,
     new_token,
     require_player,
     token_digest,
 )
-from service.application.ports import SYSTEM, Actor, ActorKind
+from service.application.ports import Actor, ActorKind
 from service.application.results import Created, Joined
 from service.application.transaction import Transaction
 
 
 def authorize_create(cmd: CreateGame, principal: Principal) -> Actor:
-    """Anyone may create a game; only operators may fix its shuffles or deals."""
-    if isinstance(principal, Operator):
-        return Actor(ActorKind.OPERATOR)
-    if cmd.seed is not None or cmd.deals is not None:
+    """Anyone may create a game; only operators may fix its shuffles or deals. The
+    creation's actor is who sent it (anonymous without a token)."""
+    if not isinstance(principal, Operator) and (cmd.seed is not None or cmd.deals is not None):
         raise ForbiddenError("only operators may give seed or deals")
-    return SYSTEM
+    return actor_of(principal)
 
 
 def create_game(cmd: CreateGame, actor: Actor, tx: Transaction) -> Created:
@@ -64,18 +64,13 @@ def create_game(cmd: CreateGame, actor: Actor, tx: Transaction) -> Created:
 
 def authorize_join(cmd: JoinSeat, principal: Principal) -> Actor:
     """Anyone may take a free seat; a player, one seat per game. The join's actor is
-    who sent it: the player, an operator, or the seat itself (anonymous)."""
+    who sent it: the player, an operator, or anonymous (with the seat it takes)."""
     if isinstance(principal, SeatHolder) and principal.player_id is not None:
         if principal.game_id == cmd.game_id:
             raise AlreadySeatedError("this player holds a seat of this game already")
-        return Actor(ActorKind.PLAYER, cmd.seat)
-    if isinstance(principal, PlayerHolder):
-        return Actor(ActorKind.PLAYER, cmd.seat)
-    if cmd.name is None:
+    elif not isinstance(principal, PlayerHolder) and cmd.name is None:
         raise InvalidInputError("a name is needed to join without a player token", "name_required")
-    if isinstance(principal, Operator):  # the audit says who joined: an operator
-        return Actor(ActorKind.OPERATOR, cmd.seat)
-    return Actor(ActorKind.SEAT, cmd.seat)
+    return actor_of(principal, cmd.seat, cmd.game_id)
 
 
 def join_seat(cmd: JoinSeat, actor: Actor, tx: Transaction) -> Joined:

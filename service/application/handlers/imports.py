@@ -12,15 +12,15 @@ from service.application.codec import decode
 from service.application.commands import ImportRecord
 from service.application.dealing import DealerError
 from service.application.errors import InvalidInputError
-from service.application.identity import Principal, require_operator
-from service.application.ports import Actor, ActorKind
+from service.application.identity import Principal, actor_of, require_operator
+from service.application.ports import Actor
 from service.application.results import Created
 from service.application.transaction import Transaction
 
 
 def authorize_import(cmd: ImportRecord, principal: Principal) -> Actor:
     require_operator(principal)
-    return Actor(ActorKind.OPERATOR)
+    return actor_of(principal)
 
 
 def _refused(error: handrecord.RecordError, code: str) -> InvalidInputError:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from service import rules
 from service.application.commands import PassCards, PlayCard
 from service.application.errors import InvalidInputError
-from service.application.identity import Principal, SeatHolder, seat_of
-from service.application.ports import Actor, ActorKind
+from service.application.identity import Principal, actor_of, seat_of
+from service.application.ports import Actor
 from service.application.results import Acted
 from service.application.seating import held_seat
 from service.application.transaction import Transaction
@@ -14,9 +14,7 @@ from service.application.transaction import Transaction
 
 def authorize_move(cmd: PassCards | PlayCard, principal: Principal) -> Actor:
     """Only a seat of this game moves (with its token, or its player's), for itself."""
-    seat = seat_of(cmd.game_id, principal)
-    by_player = isinstance(principal, SeatHolder) and principal.player_id is not None
-    return Actor(ActorKind.PLAYER if by_player else ActorKind.SEAT, seat)
+    return actor_of(principal, seat_of(cmd.game_id, principal), cmd.game_id)
 
 
 def pass_cards(cmd: PassCards, actor: Actor, tx: Transaction) -> Acted:

@@ -5,15 +5,15 @@ from __future__ import annotations
 from uuid import uuid4
 
 from service.application.commands import CreatePlayer
-from service.application.identity import Principal, new_token, token_digest
-from service.application.ports import SYSTEM, Actor, PlayerRecord
+from service.application.identity import Principal, actor_of, new_token, token_digest
+from service.application.ports import Actor, PlayerRecord
 from service.application.results import PlayerCreated
 from service.application.transaction import Transaction
 
 
 def authorize_create_player(cmd: CreatePlayer, principal: Principal) -> Actor:
     """Anyone may become a player."""
-    return SYSTEM
+    return actor_of(principal)
 
 
 def create_player(cmd: CreatePlayer, actor: Actor, tx: Transaction) -> PlayerCreated:

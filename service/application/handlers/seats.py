@@ -6,8 +6,8 @@ from __future__ import annotations
 from service import rules
 from service.application.commands import Leave, Resign, SeatBot
 from service.application.errors import SeatNotFoundError
-from service.application.identity import Principal, SeatHolder, require_operator, seat_of
-from service.application.ports import Actor, ActorKind
+from service.application.identity import Principal, actor_of, require_operator, seat_of
+from service.application.ports import Actor
 from service.application.results import Acted
 from service.application.seating import held_seat
 from service.application.transaction import Transaction
@@ -21,7 +21,7 @@ def bot_name(level: rules.BotLevel, seat: int) -> str:
 
 def authorize_seat_bot(cmd: SeatBot, principal: Principal) -> Actor:
     require_operator(principal)
-    return Actor(ActorKind.OPERATOR)
+    return actor_of(principal)
 
 
 def seat_bot(cmd: SeatBot, actor: Actor, tx: Transaction) -> Acted:
@@ -39,9 +39,7 @@ def seat_bot(cmd: SeatBot, actor: Actor, tx: Transaction) -> Acted:
 
 def authorize_seat_command(cmd: Leave | Resign, principal: Principal) -> Actor:
     """Only a seat of this game leaves or resigns it, for itself."""
-    seat = seat_of(cmd.game_id, principal)
-    by_player = isinstance(principal, SeatHolder) and principal.player_id is not None
-    return Actor(ActorKind.PLAYER if by_player else ActorKind.SEAT, seat)
+    return actor_of(principal, seat_of(cmd.game_id, principal), cmd.game_id)
 
 
 def leave(cmd: Leave, actor: Actor, tx: Transaction) -> Acted:

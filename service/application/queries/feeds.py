@@ -15,7 +15,7 @@ from service.application.errors import GameNotFoundError
 from service.application.identity import Operator, Principal, guard, require_operator, seat_of
 from service.application.loading import load_at
 from service.application.ports import StoredEvent
-from service.application.results import AuditTrail, Feed, FeedEvent
+from service.application.results import AuditTrail, Feed, FeedActor, FeedEvent
 from service.application.seating import held_seat
 from service.rules import OPERATOR, SeatViewer, Viewer, redact, to_data
 
@@ -23,7 +23,8 @@ from service.rules import OPERATOR, SeatViewer, Viewer, redact, to_data
 def feed_event(row: StoredEvent, viewer: Viewer) -> FeedEvent:
     """One stored event as ``viewer`` may see it."""
     event = redact(decode(row), viewer)
-    return FeedEvent(row.seq, row.type, to_data(event), row.recorded_at, row.actor)
+    actor = FeedActor(row.actor.kind, row.actor.seat)
+    return FeedEvent(row.seq, row.type, to_data(event), row.recorded_at, actor)
 
 
 def feed(

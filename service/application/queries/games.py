@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from uuid import UUID
 
+from service.application.anchors import Anchor
 from service.application.deps import Deps
 from service.application.errors import GameNotFoundError
 from service.application.identity import Principal, require_operator
@@ -31,15 +33,20 @@ def game_ids(deps: Deps) -> list[UUID]:
         return uow.games.ids()
 
 
-def verify(deps: Deps, game_id: UUID) -> VerifyReport:
+def verify(
+    deps: Deps, game_id: UUID, anchors: Sequence[Anchor] = (), *, allow_unkeyed: bool = False
+) -> VerifyReport:
     """Recompute the hash chain and replay every event under the rules; also check the
-    history is as long as the games table recorded with the last command."""
+    history is as long as the games table recorded with the last command, and holds
+    each of ``anchors`` (the game's anchored heads, their signatures checked)."""
     with deps.uow(snapshot=True) as uow:
         summary = uow.games.get(game_id)
         rows = uow.events.load(game_id)
     if summary is None:
         raise GameNotFoundError(f"no game {game_id}")
-    return verify_history(game_id, rows, summary.version)
+    return verify_history(
+        game_id, rows, summary.version, deps.chain, anchors, allow_unkeyed=allow_unkeyed
+    )
 
 
 def verify_for(deps: Deps, principal: Principal, game_id: UUID) -> VerifyReport:

@@ -1,0 +1,90 @@
+"""The chain key: the secret the events' hash chain is an HMAC under, kept outside the
+database (service/application/chain.py, docs/security.md).
+
+``YOKAI_CHAIN_KEY`` gives it (32 bytes, base64url or 64 hex digits), or
+``YOKAI_CHAIN_KEY_FILE`` names a file holding it, made (readable by its owner only) when
+missing: the embedded default keeps one in ``YOKAI_DATA_DIR/chain.key``. Keys rotated
+out go to ``YOKAI_CHAIN_OLD_KEYS`` (comma-separated): what they hashed still verifies.
+With neither set, a service on an external database refuses to start: a key made up
+per process would leave every instance's events unverifiable by the others.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import logging
+import os
+import secrets
+from pathlib import Path
+
+from service.application.chain import KEY_BYTES, ChainKeys
+from service.settings import ConfigurationError
+
+log = logging.getLogger(__name__)
+
+KEY_FILE = "chain.key"
+
+
+class ChainKeyError(ConfigurationError):
+    """A chain key that is missing or malformed."""
+
+
+def parse_key(text: str, name: str = "YOKAI_CHAIN_KEY") -> bytes:
+    """A key as configured: 32 bytes in base64url (padding optional) or 64 hex digits."""
+    text = text.strip()
+    try:
+        if len(text) == 2 * KEY_BYTES:
+            key = bytes.fromhex(text)
+        else:
+            key = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (ValueError, binascii.Error):
+        key = b""
+    if len(key) != KEY_BYTES:
+        raise ChainKeyError(
+            f"{name}: a chain key is {KEY_BYTES} bytes in base64url or hex "
+            "(e.g. openssl rand -hex 32)"
+        )
+    return key
+
+
+def new_key() -> str:
+    """A new key, as ``YOKAI_CHAIN_KEY`` takes it (64 hex digits)."""
+    return secrets.token_hex(KEY_BYTES)
+
+
+def chain_keys(key: str | None, old_keys: str | None, key_file: Path | None) -> ChainKeys:
+    """The chain keys of the settings (:class:`ChainKeyError` when there is none)."""
+    olds = [parse_key(k, "YOKAI_CHAIN_OLD_KEYS") for k in (old_keys or "").split(",") if k.strip()]
+    if key:
+        return ChainKeys(parse_key(key), olds)
+    if key_file is None:
+        raise ChainKeyError(
+            "YOKAI_CHAIN_KEY is not set: the events' hash chain needs a secret key kept "
+            "outside the database, the same for every process of the service. Make one "
+            "(openssl rand -hex 32), keep it safe, and set YOKAI_CHAIN_KEY (or "
+            "YOKAI_CHAIN_KEY_FILE to a file holding it); see docs/security.md"
+        )
+    if not key_file.exists():
+        key_file.parent.mkdir(parents=True, exist_ok=True)
+        # Written whole under another name, then linked into place: a process starting
+        # at the same moment reads either no file or the whole key, and one key wins.
+        draft = key_file.with_name(f".{key_file.name}.{os.getpid()}.{secrets.token_hex(4)}")
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(new_key() + "\n")
+        try:
+            os.link(draft, key_file)
+        except FileExistsError:
+            made = False
+        else:
+            made = True
+        finally:
+            draft.unlink()
+        if made:
+            log.warning(
+                "made a chain key in %s: back it up (without it no event can be verified), "
+                "and give every process that shares the database the same key",
+                key_file,
+            )
+    return ChainKeys(parse_key(key_file.read_text(), str(key_file)), olds)

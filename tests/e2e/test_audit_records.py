@@ -1,0 +1,96 @@
+"""Honest audit records (issue 15): the server makes each request's id (the client's
+``X-Request-ID`` is kept beside it), records the client's address after the trusted
+proxies, and names the actor exactly: an operator by its token's name, a seat, a player
+by id, a bot, the system, or anonymous."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+from uuid import UUID
+
+from service.application.commands import Advance, Context
+from service.application.handlers import execute
+from service.application.identity import Operator
+from service.bootstrap import Container
+from tests.support.api import OPERATOR, Api, Game, bearer
+from tests.support.deals import PASSES_4P, start_ordered
+from tests.support.postgres import MakeApp
+
+
+def audit(api: Api, game_id: str) -> list[dict[str, Any]]:
+    r = api.get(f"/v1/games/{game_id}/audit?limit=1000", **OPERATOR)
+    assert r.status_code == 200, r.get_json()
+    events: list[dict[str, Any]] = r.get_json()["events"]
+    return events
+
+
+def test_the_same_client_request_id_twice_is_two_requests(api: Api) -> None:
+    """Before: the stored request id was whatever X-Request-ID said, so an event could
+    carry an unrelated earlier request's id."""
+    game = start_ordered(api)
+    version = api.public(game.id)["version"]
+    answers = [
+        api.pass_cards(game, seat, PASSES_4P[seat], X_Request_Id="the-same-id") for seat in (0, 1)
+    ]
+    assert [r.status_code for r in answers] == [200, 200]
+    mine = [e for e in audit(api, game.id) if e["seq"] > version]
+    assert [e["request_id"] for e in mine] == [r.headers["X-Request-Id"] for r in answers]
+    assert len({e["request_id"] for e in mine}) == 2
+    assert [e["client_request_id"] for e in mine] == ["the-same-id"] * 2
+
+
+def test_each_actor_is_named_exactly(api: Api, container: Container) -> None:
+    player = api.post("/v1/players", {"name": "Mio"}).get_json()
+    created = api.create(4, bots=[{"seat": 3, "level": "basic"}])
+    game = Game(created["id"], 4)
+    join = api.post(f"/v1/games/{game.id}/seats/0", {}, **bearer(player["token"]))
+    assert join.status_code == 201, join.get_json()
+    game.tokens.append(join.get_json()["token"])
+    assert api.post(f"/v1/games/{game.id}/seats/1", {"name": "anon"}).status_code == 201
+    by_operator = api.post(f"/v1/games/{game.id}/seats/2", {"name": "house"}, **OPERATOR)
+    assert by_operator.status_code == 201
+    # Round 1 is dealt; the bot passes when the worker advances the game.
+    execute(container.deps, Advance(UUID(game.id)), Context(Operator()))
+
+    actors = {(e["type"], e["data"].get("seat")): e["actor"] for e in audit(api, game.id)}
+    anonymous = {"kind": "anonymous", "seat": None, "id": None}
+    assert actors[("GameCreated", None)] == anonymous
+    # The bot took its seat in the creating command: the creator's.
+    assert actors[("SeatJoined", 3)] == anonymous
+    assert actors[("SeatJoined", 0)] == {"kind": "player", "seat": 0, "id": player["id"]}
+    assert actors[("SeatJoined", 1)] == {"kind": "anonymous", "seat": 1, "id": None}
+    assert actors[("SeatJoined", 2)] == {"kind": "operator", "seat": 2, "id": "operator"}
+    assert actors[("RoundDealt", None)] == {"kind": "system", "seat": None, "id": None}
+    assert actors[("CardsPassed", 3)] == {"kind": "bot", "seat": 3, "id": None}
+
+    cards = api.view(game, 0)["legal"][:3]
+    r = api.post(f"/v1/games/{game.id}/pass", {"cards": cards}, **bearer(player["token"]))
+    assert r.status_code == 200, r.get_json()
+    last = audit(api, game.id)[-1]
+    assert last["actor"] == {"kind": "player", "seat": 0, "id": player["id"]}
+
+
+def test_the_client_address_is_the_one_the_trusted_proxies_saw(make_app: MakeApp) -> None:
+    direct = make_app(shared=True).api()
+    game = created(direct, X_Forwarded_For="203.0.113.7")
+    # No proxy trusted: the header is the client's word, and the peer is recorded.
+    assert audit(direct, game.id)[0]["client_address"] == "127.0.0.1"
+
+    proxied = make_app(shared=True, trusted_proxies=1).api()
+    game = created(proxied, X_Forwarded_For="198.51.100.1, 203.0.113.7")
+    (first,) = audit(proxied, game.id)
+    assert first["client_address"] == "203.0.113.7"  # the one proxy's word, not the client's
+
+
+def test_an_unusable_client_request_id_is_not_kept(api: Api) -> None:
+    game = created(api, X_Request_Id="x" * 129)
+    (first,) = audit(api, game.id)
+    assert first["client_request_id"] is None
+    assert uuid.UUID(first["request_id"]).hex == first["request_id"]
+
+
+def created(api: Api, **headers: str) -> Game:
+    r = api.post("/v1/games", {"players": 3}, **headers)
+    assert r.status_code == 201, r.get_json()
+    return Game(r.get_json()["id"], 3)

@@ -1,0 +1,173 @@
+"""Limits that hold across worker processes and instances: counted in a real Redis
+(Debian's redis-server, which scripts/test.sh installs; started here on a free port and
+stopped after), shared by every app. Before, each worker counted alone, so N workers
+allowed N times the limit. A Redis that goes away lets requests through uncounted, with
+a warning, never a 5xx."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from service.web import ratelimit
+from tests.support.api import Api
+from tests.support.postgres import MakeApp
+
+REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class RedisServer:
+    """A redis-server of this test module's own, without persistence."""
+
+    def __init__(self) -> None:
+        self.port = _free_port()
+        self.folder = Path(tempfile.mkdtemp(prefix="yokai-redis-"))
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [
+                REDIS,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.folder),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        client = redis.Redis.from_url(self.url, socket_timeout=1)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if client.ping():
+                    break
+            except redis.RedisError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    out = self.process.stdout.read().decode() if self.process.stdout else ""
+                    raise AssertionError(f"redis-server did not start: {out}") from None
+                time.sleep(0.05)
+        client.close()
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None:
+            return
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stdout:
+            process.stdout.close()
+
+
+@pytest.fixture(scope="module")
+def redis_server() -> Iterator[RedisServer]:
+    if not Path(REDIS).exists():
+        if os.environ.get("CI"):
+            raise AssertionError("redis-server is not installed (scripts/test.sh installs it)")
+        pytest.skip("redis-server is not installed (scripts/test.sh installs it)")
+    server = RedisServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(server.folder, ignore_errors=True)
+
+
+def statuses(apis: list[Api], path: str, count: int) -> list[int]:
+    """``count`` requests, each to the next app in turn (as a balancer would spread them)."""
+    return [apis[i % len(apis)].get(path).status_code for i in range(count)]
+
+
+def test_the_limit_holds_across_workers_and_instances(
+    make_app: MakeApp, redis_server: RedisServer
+) -> None:
+    shared = {"rate_limit": "5 per minute", "rate_limit_storage": redis_server.url}
+    # Four workers (two instances of two): each its own limiter, all on one Redis.
+    apis = [make_app(shared=True, workers=2, **shared).api() for _ in range(4)]
+    path = "/v1/games/00000000-0000-4000-8000-000000000000"
+    answers = statuses(apis, path, 12)
+    assert answers == [404] * 5 + [429] * 7  # 5 of 12 in all, not 5 per worker
+
+    # Before: counted in each worker alone, N workers allowed N times the limit. Without
+    # a storage, each of the 2 workers is now allowed the limit divided by 2.
+    alone = [make_app(shared=True, rate_limit="6 per minute", workers=2).api() for _ in range(2)]
+    answers = statuses(alone, path, 12)
+    assert answers.count(404) == 6  # 3 each, not 6 each
+
+
+def test_minting_tokens_counts_against_the_address_in_the_shared_storage(
+    make_app: MakeApp, redis_server: RedisServer
+) -> None:
+    """Tokens made from one address share its budget for creating games, on every
+    worker (the per-address limit of issue 15, now shared too)."""
+    shared = {"rate_limit": "4 per minute", "rate_limit_storage": redis_server.url}
+    apis = [make_app(shared=True, **shared).api() for _ in range(2)]
+    players = [apis[0].post("/v1/players", {"name": f"p{i}"}) for i in range(2)]
+    tokens = [p.get_json()["token"] for p in players]
+    created = [
+        apis[i % 2].post("/v1/games", {"players": 3}, Authorization=f"Bearer {tokens[i % 2]}")
+        for i in range(6)
+    ]
+    # Each token alone could make 4, each worker counting alone 4 more for the address:
+    # the address has 4 in all, whichever worker and token.
+    assert [r.status_code for r in created] == [201] * 4 + [429] * 2
+
+
+def test_a_redis_that_goes_away_lets_requests_through_uncounted(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Decided: fail open. Refusing every request (429 or 503) because a counter is
+    down would take the whole service down with it; the warning says so, and the limits
+    count again once it is back."""
+    server = RedisServer()
+    server.start()
+    try:
+        monkeypatch.setattr(ratelimit, "RETRY_SECONDS", 0.0)  # ask again at every request
+        api = make_app(shared=True, rate_limit="3 per minute", rate_limit_storage=server.url).api()
+        path = "/v1/games/00000000-0000-4000-8000-000000000000"
+        assert statuses([api], path, 4) == [404, 404, 404, 429]
+
+        server.stop()
+        caplog.set_level(logging.WARNING, "yokai.ratelimit")
+        answers = [api.get(path) for _ in range(5)]
+        assert [r.status_code for r in answers] == [404] * 5  # through, and not a 5xx
+        assert "X-RateLimit-Remaining" not in answers[0].headers
+        assert any("uncounted" in r.message for r in caplog.records)
+
+        server.start()  # back (empty): counting again
+        assert statuses([api], path, 4) == [404, 404, 404, 429]
+    finally:
+        server.stop()
+        shutil.rmtree(server.folder, ignore_errors=True)
