@@ -158,7 +158,8 @@ class EventStreamBody:
 
 def event_stream(stream: Stream[Any], release: Callable[[], None]) -> Response:
     response = Response(EventStreamBody(stream, release), mimetype="text/event-stream")
-    response.headers["Cache-Control"] = "no-cache, no-store"
+    # What a stream carries depends on the token (a seat's hand): no cache keeps it.
+    response.headers["Cache-Control"] = "private, no-store"
     response.headers["X-Accel-Buffering"] = "no"  # a proxy must not hold messages back
     return response
 
