@@ -19,7 +19,6 @@ from uuid import UUID, uuid4
 from yokai_septet_server_client import AuthenticatedClient, Client
 from yokai_septet_server_client.api.games import (
     create_game,
-    get_game,
     join_seat,
     pass_cards,
     play_card,
@@ -31,13 +30,13 @@ from yokai_septet_server_client.models import (
     CreateGamePlayers,
     CreateGameVariant,
     GameView,
-    GameViewStatus,
     Join,
     Joined,
     Pass,
     Play,
     Problem,
     SeatView,
+    SeatViewStatus,
 )
 
 MAX_COMMANDS = 5000
@@ -54,7 +53,7 @@ def seat_view_of(client: AuthenticatedClient, game: UUID) -> SeatView:
     return view
 
 
-def play(base_url: str, players: int, variant: str) -> GameView:
+def play(base_url: str, players: int, variant: str) -> SeatView:
     anyone = Client(base_url=base_url, raise_on_unexpected_status=True)
     created = create_game.sync(
         client=anyone,
@@ -78,32 +77,26 @@ def play(base_url: str, players: int, variant: str) -> GameView:
         seats.append(AuthenticatedClient(base_url=base_url, token=joined.token))
     rounds_seen = 0
     for _ in range(MAX_COMMANDS):
-        public = get_game.sync(game, client=anyone)
-        if not isinstance(public, GameView):
-            raise ContractError(f"public view: {public!r}")
-        for result in public.rounds[rounds_seen:]:
+        views = [seat_view_of(client, game) for client in seats]
+        table = views[0]  # every seat's view holds the public view
+        for result in table.rounds[rounds_seen:]:
             print(
                 f"round {result.number}: {result.reason} won by {result.winners}, {result.points}"
             )
-        rounds_seen = len(public.rounds)
-        if public.status is GameViewStatus.FINISHED:
-            return public
-        moved = False
-        for client in seats:
-            view = seat_view_of(client, game)
-            if view.action is None or not view.legal:
-                continue
-            answer: Problem | SeatView | None
-            if view.action is Action.PASS:
-                answer = pass_cards.sync(game, client=client, body=Pass(cards=view.legal[:3]))
-            else:
-                answer = play_card.sync(game, client=client, body=Play(card=view.legal[0]))
-            if not isinstance(answer, SeatView) or answer.version <= view.version:
-                raise ContractError(f"{view.action.value}: {answer!r}")
-            moved = True
-            break
-        if not moved:
+        rounds_seen = len(table.rounds)
+        if table.status is SeatViewStatus.FINISHED:
+            return table
+        ready = [(c, v) for c, v in zip(seats, views, strict=True) if v.action and v.legal]
+        if not ready:
             raise ContractError("the game is not over, yet no seat may act")
+        client, view = ready[0]
+        answer: Problem | SeatView | None
+        if view.action is Action.PASS:
+            answer = pass_cards.sync(game, client=client, body=Pass(cards=view.legal[:3]))
+        else:
+            answer = play_card.sync(game, client=client, body=Play(card=view.legal[0]))
+        if not isinstance(answer, SeatView) or answer.version <= view.version:
+            raise ContractError(f"{view.action}: {answer!r}")
     raise ContractError(f"no end after {MAX_COMMANDS} commands")
 
 
