@@ -827,4 +827,5 @@ for _schema in _ALWAYS_PRESENT:
 RecordMoveSchema._declared_fields["type"].required = True
 for _name in ("type", "title", "status", "detail", "code", "request_id"):
     ProblemSchema._declared_fields[_name].required = True
-HealthSchema._declared_fields["status"].required = True
+for _name in ("status", "detail"):
+    HealthSchema._declared_fields[_name].required = True
