@@ -78,7 +78,7 @@ class RoundRecord:
 @dataclass(frozen=True, slots=True)
 class Seat:
     name: str | None
-    bot: str | None = None  # the bot that took the seat when it was joined
+    bot: str | None = None  # the bot that took the seat when joined or before the first deal
     client_seed: str | None = None
 
 
@@ -149,6 +149,10 @@ def build(events: Sequence[Event], state: rules.GameState, viewer: rules.Viewer)
                 _add(rounds, Move("pass", (seat,), shown_cards))
             case CardPlayed(seat, c):
                 _add(rounds, Move("play", (seat,), (c.id,)))
+            case SeatLeft(seat, bot) if not rounds:
+                # Left before the first deal: the bot plays the seat from the start, as
+                # if it had taken the seat when it was joined (a `Bot` tag).
+                seats[seat] = replace(seats[seat], bot=bot.value)
             case SeatLeft(seat, bot):
                 _add(rounds, Move("leave", (seat,), (), bot.value))
             case SeatResigned(seat):

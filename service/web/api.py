@@ -12,9 +12,10 @@ from flask import Request
 from flask_smorest.utils import prepare_response
 from webargs import core
 from webargs.flaskparser import FlaskParser
+from werkzeug.routing import UUIDConverter
 
 from service.web.errors import PROBLEM_JSON, RequestProblemError
-from service.web.schemas import ProblemSchema
+from service.web.schemas import ENUM_COMPONENTS, ProblemSchema
 
 
 class _Parser(FlaskParser):
@@ -59,8 +60,28 @@ BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 """The security requirement of endpoints that take a bearer token."""
 
 
+class IdConverter(UUIDConverter):
+    """`<id:game_id>`: a path segment that is a UUID, passed on as text. Anything else
+    matches no route (404), so `/v1/games/import` is never a game's id, and the contract
+    says `format: uuid` (flask-smorest documents UUIDConverter's subclasses so)."""
+
+    def to_python(self, value: str) -> str:  # type: ignore[override]
+        return value
+
+
 class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     ARGUMENTS_PARSER = _Parser()
+
+    def _store_endpoint_docs(
+        self, endpoint: str, obj: Any, parameters: Any, tags: Any, **options: Any
+    ) -> None:
+        """Each operation's `operationId` is its view's name (unless a `doc` gives one):
+        what generated clients call their functions and what OpenAPI links point at."""
+        super()._store_endpoint_docs(endpoint, obj, parameters, tags, **options)
+        for method, doc in self._docs[endpoint].items():
+            if method != "parameters":
+                manual = doc.setdefault("manual_doc", {})
+                manual.setdefault("operationId", endpoint)
 
     def problems(self, *statuses: int) -> Any:
         """Document the problem-details responses of an endpoint."""
@@ -75,6 +96,12 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
 
 class Api(flask_smorest.Api):  # type: ignore[misc]
     ERROR_SCHEMA = ProblemSchema
+
+    def init_app(self, app: Any, *args: Any, **kwargs: Any) -> None:
+        app.url_map.converters["id"] = IdConverter  # before any blueprint's routes
+        super().init_app(app, *args, **kwargs)
+        for name, schema in ENUM_COMPONENTS.items():
+            self.spec.components.schema(name, schema)
 
     def _register_error_handlers(self) -> None:
         """Errors are rendered by service.web.errors, not by flask-smorest."""

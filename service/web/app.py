@@ -184,7 +184,7 @@ def _log_request(response: Response) -> None:
             "request_id": g.get("request_id"),
             "client_request_id": g.get("client_request_id"),
             "method": request.method,
-            "route": rule.rule if rule is not None else None,
+            "route": route_label(rule.rule) if rule is not None else None,
             "status": response.status_code,
             "duration_ms": None
             if started is None
@@ -197,12 +197,19 @@ def _log_request(response: Response) -> None:
 
 
 _UUID = re.compile(r"^[0-9a-fA-F-]{36}$")
+_ID_CONVERTER = re.compile(r"<id:([^<>]+)>")
+
+
+def route_label(rule: str) -> str:
+    """A route as logs and metrics name it: `/v1/games/<game_id>/play`, as before ids
+    had a converter of their own (service/web/api.py: IdConverter)."""
+    return _ID_CONVERTER.sub(r"<\1>", rule)
 
 
 def _count_request(response: Response) -> None:
     """The request in the process's metrics (service/metrics.py)."""
     rule = request.url_rule
-    route = rule.rule if rule is not None else "unmatched"
+    route = route_label(rule.rule) if rule is not None else "unmatched"
     status = response.status_code
     metrics.REQUESTS.labels(request.method, route, str(status)).inc()
     started = g.get("started")

@@ -50,36 +50,43 @@ AUDIT = s.AuditSchema()
 VERIFIED = s.VerifySchema()
 
 
-def _header(name: str, description: str) -> dict[str, Any]:
-    return {
-        "in": "header",
-        "name": name,
-        "required": False,
-        "schema": {"type": "string"},
-        "description": description,
-    }
-
-
-_IDEMPOTENCY_KEY = _header(
-    "Idempotency-Key",
-    "1-255 visible ASCII characters (use a random UUID). A retry with the same key and body "
-    "gets the first response (or refusal) and appends nothing; another body gets 422. "
-    "Without a token the key needs 32 characters or more (400 `weak_idempotency_key`): "
-    "it alone keeps a join's seat token from another client behind the same address.",
-)
-_IF_MATCH = _header("If-Match", 'act only if the game is at this version: `"<version>"` (412)')
-_IF_NONE_MATCH = _header("If-None-Match", 'answer 304 if the game is still at `"<version>"`')
 _ETAG = {
     "ETag": {"description": 'the game\'s version: `"<version>"`', "schema": {"type": "string"}}
 }
-_COMMAND_PARAMETERS = [_IDEMPOTENCY_KEY, _IF_MATCH]
+_COMMAND_PARAMETERS = [s.IDEMPOTENCY_KEY, s.IF_MATCH]
+
+
+def _links(game_id: str, operations: list[str], **parameters: str) -> dict[str, Any]:
+    """OpenAPI links from a response to the operations that act on what it made, so a
+    client (or a stateful fuzzer) knows where its values go."""
+    return {
+        op: {"operationId": op, "parameters": {"path.game_id": game_id, **parameters}}
+        for op in operations
+    }
+
+
+# A new game: join its seats, read it (operators: its state, audit and verify).
+_CREATED_LINKS = _links(
+    "$response.body#/id",
+    ["join_seat", "get_game", "game_stream", "game_record", "seat_bot", "state", "audit", "verify"],
+)
+# A joined seat: its token acts for the seat in every later call.
+_SEAT_LINKS = _links(
+    "$response.body#/game_id",
+    [
+        *("seat_view", "pass_cards", "play_card", "leave", "resign"),
+        *("events", "game_stream", "game_record"),
+    ],
+    **{"header.Authorization": "Bearer {$response.body#/token}"},
+)
 _ERRORS = (400, 401, 403, 404, 409, 412, 413, 422, 429)
+SEAT_TOKEN = "a seat token"
 
 
 @blp.route("/games", methods=["POST"])
 @blp.arguments(s.CreateGameSchema())
 @blp.response(201, s.GameViewSchema, headers={"Location": {"schema": {"type": "string"}}, **_ETAG})
-@blp.doc(parameters=[_IDEMPOTENCY_KEY])
+@blp.doc(parameters=[s.IDEMPOTENCY_KEY], responses={201: {"links": _CREATED_LINKS}})
 @blp.problems(400, 401, 403, 413, 422, 429)
 def create_game(body: dict[str, Any]) -> Response:
     """Create a game.
@@ -122,9 +129,9 @@ def list_games(query: dict[str, Any]) -> Response:
     return json_response(GAME_LIST, page)
 
 
-@blp.route("/games/<game_id>", methods=["GET"])
+@blp.route("/games/<id:game_id>", methods=["GET"])
 @blp.response(200, s.GameViewSchema, headers=_ETAG)
-@blp.doc(parameters=[_IF_NONE_MATCH])
+@blp.doc(parameters=[s.IF_NONE_MATCH])
 @blp.problems(304, 404, 429)
 def get_game(game_id: str) -> Response:
     """The public view of a game: no hidden information."""
@@ -132,10 +139,10 @@ def get_game(game_id: str) -> Response:
     return view_response(view)
 
 
-@blp.route("/games/<game_id>/seats/<int:seat>", methods=["POST"])
+@blp.route("/games/<id:game_id>/seats/<int:seat>", methods=["POST"], parameters=[s.SEAT])
 @blp.arguments(s.JoinSchema())
 @blp.response(201, s.JoinedSchema, headers=_ETAG)
-@blp.doc(parameters=_COMMAND_PARAMETERS)
+@blp.doc(parameters=_COMMAND_PARAMETERS, responses={201: {"links": _SEAT_LINKS}})
 @blp.problems(400, 401, 404, 409, 412, 413, 422, 429)
 def join_seat(body: dict[str, Any], game_id: str, seat: int) -> Response:
     """Join a seat. The response holds the seat's secret token, shown only this once.
@@ -149,18 +156,19 @@ def join_seat(body: dict[str, Any], game_id: str, seat: int) -> Response:
     return json_response(JOINED, joined, status=201, version=joined.version)
 
 
-@blp.route("/games/<game_id>/seats/<int:seat>/bot", methods=["POST"])
+@blp.route("/games/<id:game_id>/seats/<int:seat>/bot", methods=["POST"], parameters=[s.SEAT])
 @blp.arguments(s.BotLevelSchema())
 @blp.response(201, s.GameViewSchema, headers=_ETAG)
 @blp.doc(security=BEARER, parameters=_COMMAND_PARAMETERS)
 @blp.problems(400, 401, 403, 404, 409, 412, 413, 422, 429)
 def seat_bot(body: dict[str, Any], game_id: str, seat: int) -> Response:
     """Seat a bot on a free seat (operators). Returns the public view."""
-    done = execute(deps(), SeatBot(game_uuid(game_id), seat, body["level"]), command_context())
+    command = SeatBot(game_uuid(game_id), seat, body["level"])
+    done = execute(deps(), command, command_context(requires="an operator token"))
     return _public_view_after(done, status=201)
 
 
-@blp.route("/games/<game_id>/leave", methods=["POST"])
+@blp.route("/games/<id:game_id>/leave", methods=["POST"])
 @blp.response(200, s.GameViewSchema, headers=_ETAG)
 @blp.doc(security=BEARER, parameters=_COMMAND_PARAMETERS)
 @blp.problems(*_ERRORS)
@@ -170,18 +178,18 @@ def leave(game_id: str) -> Response:
     From then on the seat's tokens (the seat's own, and the player's for this game) no
     longer act for it or see its hand (403 `seat_left`). Returns the public view.
     """
-    done = execute(deps(), Leave(game_uuid(game_id)), command_context())
+    done = execute(deps(), Leave(game_uuid(game_id)), command_context(requires=SEAT_TOKEN))
     return _public_view_after(done)
 
 
-@blp.route("/games/<game_id>/resign", methods=["POST"])
+@blp.route("/games/<id:game_id>/resign", methods=["POST"])
 @blp.response(200, s.SeatViewSchema, headers=_ETAG)
 @blp.doc(security=BEARER, parameters=_COMMAND_PARAMETERS)
 @blp.problems(*_ERRORS)
 def resign(game_id: str) -> Response:
     """Resign: the game ends, the seat's side (team or seat) losing; the round's `reason`
     is `resign`. Returns the seat's view."""
-    done = execute(deps(), Resign(game_uuid(game_id)), command_context())
+    done = execute(deps(), Resign(game_uuid(game_id)), command_context(requires=SEAT_TOKEN))
     return _seat_view_after(done)
 
 
@@ -191,9 +199,9 @@ def _public_view_after(done: Executed[Acted], *, status: int = 200) -> Response:
     return view_response(view, status=status)
 
 
-@blp.route("/games/<game_id>/view", methods=["GET"])
+@blp.route("/games/<id:game_id>/view", methods=["GET"])
 @blp.response(200, s.SeatViewSchema, headers=_ETAG)
-@blp.doc(security=BEARER, parameters=[_IF_NONE_MATCH])
+@blp.doc(security=BEARER, parameters=[s.IF_NONE_MATCH])
 @blp.problems(304, 401, 403, 404, 429)
 def seat_view(game_id: str) -> Response:
     """The view of the seat whose token is given: the table plus its hand and legal moves."""
@@ -201,25 +209,27 @@ def seat_view(game_id: str) -> Response:
     return view_response(view)
 
 
-@blp.route("/games/<game_id>/pass", methods=["POST"])
+@blp.route("/games/<id:game_id>/pass", methods=["POST"])
 @blp.arguments(s.PassSchema())
 @blp.response(200, s.SeatViewSchema, headers=_ETAG)
 @blp.doc(security=BEARER, parameters=_COMMAND_PARAMETERS)
 @blp.problems(*_ERRORS)
 def pass_cards(body: dict[str, Any], game_id: str) -> Response:
     """Pass three cards (secret until every seat has passed). Returns the seat's view."""
-    done = execute(deps(), PassCards(game_uuid(game_id), tuple(body["cards"])), command_context())
+    command = PassCards(game_uuid(game_id), tuple(body["cards"]))
+    done = execute(deps(), command, command_context(requires=SEAT_TOKEN))
     return _seat_view_after(done)
 
 
-@blp.route("/games/<game_id>/play", methods=["POST"])
+@blp.route("/games/<id:game_id>/play", methods=["POST"])
 @blp.arguments(s.PlaySchema())
 @blp.response(200, s.SeatViewSchema, headers=_ETAG)
 @blp.doc(security=BEARER, parameters=_COMMAND_PARAMETERS)
 @blp.problems(*_ERRORS)
 def play_card(body: dict[str, Any], game_id: str) -> Response:
     """Play a card. Returns the seat's view."""
-    done = execute(deps(), PlayCard(game_uuid(game_id), body["card"]), command_context())
+    command = PlayCard(game_uuid(game_id), body["card"])
+    done = execute(deps(), command, command_context(requires=SEAT_TOKEN))
     return _seat_view_after(done)
 
 
@@ -231,7 +241,7 @@ def _seat_view_after(done: Executed[Acted]) -> Response:
     return view_response(view)
 
 
-@blp.route("/games/<game_id>/events", methods=["GET"])
+@blp.route("/games/<id:game_id>/events", methods=["GET"])
 @blp.arguments(s.EventsQuerySchema(), location="query")
 @blp.response(200, s.FeedSchema)
 @blp.doc(security=BEARER)
@@ -256,7 +266,7 @@ def events(query: dict[str, Any], game_id: str) -> Response:
     return response
 
 
-@blp.route("/games/<game_id>/state", methods=["GET"])
+@blp.route("/games/<id:game_id>/state", methods=["GET"])
 @blp.arguments(s.StateQuerySchema(), location="query")
 @blp.response(200, s.OperatorStateSchema)
 @blp.doc(security=BEARER)
@@ -267,7 +277,7 @@ def state(query: dict[str, Any], game_id: str) -> Response:
     return view_response(view)
 
 
-@blp.route("/games/<game_id>/audit", methods=["GET"])
+@blp.route("/games/<id:game_id>/audit", methods=["GET"])
 @blp.arguments(s.FeedQuerySchema(), location="query")
 @blp.response(200, s.AuditSchema)
 @blp.doc(security=BEARER)
@@ -279,7 +289,7 @@ def audit(query: dict[str, Any], game_id: str) -> Response:
     return json_response(AUDIT, trail, version=trail.version)
 
 
-@blp.route("/games/<game_id>/verify", methods=["GET"])
+@blp.route("/games/<id:game_id>/verify", methods=["GET"])
 @blp.response(200, s.VerifySchema)
 @blp.doc(security=BEARER)
 @blp.problems(401, 403, 404, 429)

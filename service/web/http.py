@@ -20,7 +20,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from service.application.commands import ANY_VERSION, Context
 from service.application.deps import Deps
-from service.application.errors import GameNotFoundError
+from service.application.errors import GameNotFoundError, UnauthenticatedError
 from service.application.identity import Anonymous, PlayerHolder, Principal
 from service.application.ports import Health, Stats
 from service.application.results import Unchanged, Versioned
@@ -152,14 +152,20 @@ ANONYMOUS_KEY_MIN = 32
 """Characters an anonymous caller's Idempotency-Key needs: room for 128 random bits."""
 
 
-def command_context() -> Context:
-    """Who sends this command, its request id, Idempotency-Key and If-Match."""
+def command_context(requires: str | None = None) -> Context:
+    """Who sends this command, its request id, Idempotency-Key and If-Match.
+
+    ``requires`` names the token a command cannot do without ("a seat token"): a request
+    without any is refused for that (401) before its headers are looked at.
+    """
+    who = principal()
+    if requires is not None and isinstance(who, Anonymous):
+        raise UnauthenticatedError(f"{requires} is required", code="missing_token")
     key = request.headers.get("Idempotency-Key")
     if key is not None and not _VISIBLE_ASCII.match(key):
         raise RequestProblemError(
             400, "invalid_idempotency_key", "Idempotency-Key must be 1-255 visible ASCII characters"
         )
-    who = principal()
     if key is not None and isinstance(who, Anonymous) and len(key) < ANONYMOUS_KEY_MIN:
         # Without a token, the key alone (and the address, which a NAT shares) keeps the
         # first response, a seat token among them, from whoever sends the key again.

@@ -158,7 +158,8 @@ class EventStreamBody:
 
 def event_stream(stream: Stream[Any], release: Callable[[], None]) -> Response:
     response = Response(EventStreamBody(stream, release), mimetype="text/event-stream")
-    response.headers["Cache-Control"] = "no-cache, no-store"
+    # What a stream carries depends on the token (a seat's hand): no cache keeps it.
+    response.headers["Cache-Control"] = "private, no-store"
     response.headers["X-Accel-Buffering"] = "no"  # a proxy must not hold messages back
     return response
 
@@ -175,6 +176,61 @@ def _resume_after(query: dict[str, Any]) -> int | None:
     return int(header)
 
 
+def _sse_event(event: str, data: dict[str, Any], *, numbered: bool) -> dict[str, Any]:
+    """One Server-Sent Event as the contract describes it: its `event` name, its `id`
+    (the version or seq; an `end` event keeps the last one) and its JSON `data`."""
+    properties: dict[str, Any] = {
+        "event": {"type": "string", "const": event},
+        "id": {"type": "string", "pattern": "^[0-9]+$"},
+        "data": {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "contentSchema": data,
+        },
+    }
+    required = ["event", "data", "id"] if numbered else ["event", "data"]
+    return {"type": "object", "required": required, "properties": properties}
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+# Each event of a stream (the `schema` of an event stream is its events', as OpenAPI 3.2
+# says with `itemSchema`); comments (keep-alives) are not events.
+_GAME_STREAM_EVENT = {
+    "oneOf": [
+        _sse_event(
+            "view",
+            {"anyOf": [_ref("GameView"), _ref("SeatView"), _ref("OperatorState")]},
+            numbered=True,
+        ),
+        _sse_event("game_event", _ref("FeedEvent"), numbered=True),
+        _sse_event(
+            "end",
+            {
+                "type": "object",
+                "required": ["version"],
+                "properties": {"version": {"type": "integer"}},
+            },
+            numbered=False,
+        ),
+    ]
+}
+_PLAYER_STREAM_EVENT = {
+    "oneOf": [
+        _sse_event(
+            "inbox",
+            {
+                "type": "object",
+                "required": ["games"],
+                "properties": {"games": {"type": "array", "items": _ref("InboxEntry")}},
+            },
+            numbered=False,
+        ),
+        _sse_event("game", _ref("InboxEntry"), numbered=False),
+    ]
+}
 _STREAM_DOC = {
     "description": "Server-Sent Events. `event: view` (`id`: the version; `data`: the "
     "viewer's view, as `GET /v1/games/{id}` (public), `/view` (a seat) or `/state` (an "
@@ -184,7 +240,7 @@ _STREAM_DOC = {
     "stream closes; `: keep-alive` comments at least every 15 s.",
     "content": {
         "text/event-stream": {
-            "schema": {"type": "string"},
+            "schema": _GAME_STREAM_EVENT,
             "example": 'event: view\nid: 12\ndata: {"id": "...", "version": 12, ...}\n\n'
             'event: game_event\nid: 13\ndata: {"seq": 13, "type": "CardPlayed", ...}\n\n'
             'event: view\nid: 13\ndata: {"id": "...", "version": 13, ...}\n\n'
@@ -192,21 +248,13 @@ _STREAM_DOC = {
         }
     },
 }
-_LAST_EVENT_ID_HEADER = {
-    "in": "header",
-    "name": "Last-Event-ID",
-    "required": False,
-    "schema": {"type": "string", "pattern": "^[0-9]{1,10}$"},
-    "description": "resume after this seq: every event after it, then the view (422 when "
-    "it is not a number or is ahead of the game)",
-}
 
 
-@blp.route("/games/<game_id>/stream", methods=["GET"])
+@blp.route("/games/<id:game_id>/stream", methods=["GET"])
 @blp.arguments(s.StreamQuerySchema(), location="query")
 @blp.doc(
     security=[{}, *BEARER],
-    parameters=[_LAST_EVENT_ID_HEADER],
+    parameters=[s.LAST_EVENT_ID],
     responses={
         "200": _STREAM_DOC,
         "204": {
@@ -245,7 +293,7 @@ _PLAYER_STREAM_DOC = {
     "the active inbox in inbox order) first, then `event: game` (`data`: one inbox entry) "
     "each time one of the player's games changes; `: keep-alive` comments at least every "
     "15 s.",
-    "content": {"text/event-stream": {"schema": {"type": "string"}}},
+    "content": {"text/event-stream": {"schema": _PLAYER_STREAM_EVENT}},
 }
 
 

@@ -22,9 +22,20 @@ PLAYER = s.PlayerSchema()
 INBOX = s.InboxSchema()
 
 
+# A player's token acts in the player's calls.
+_PLAYER_LINKS = {
+    op: {
+        "operationId": op,
+        "parameters": {"header.Authorization": "Bearer {$response.body#/token}"},
+    }
+    for op in ("me", "my_games", "player_stream", "create_webhook", "list_webhooks")
+}
+
+
 @blp.route("/players", methods=["POST"])
 @blp.arguments(s.PlayerCreateSchema())
 @blp.response(201, s.PlayerCreatedSchema)
+@blp.doc(parameters=[s.IDEMPOTENCY_KEY], responses={201: {"links": _PLAYER_LINKS}})
 @blp.problems(400, 401, 413, 422, 429)
 def create_player(body: dict[str, Any]) -> Response:
     """Become a player: one identity across games. The token is shown only this once."""
@@ -45,7 +56,7 @@ def me() -> Response:
 @blp.route("/me/games", methods=["GET"])
 @blp.arguments(s.InboxQuerySchema(), location="query")
 @blp.response(200, s.InboxSchema, headers={"ETag": {"schema": {"type": "string"}}})
-@blp.doc(security=BEARER)
+@blp.doc(security=BEARER, parameters=[s.IF_NONE_MATCH_INBOX])
 @blp.problems(304, 401, 403, 422, 429)
 def my_games(query: dict[str, Any]) -> Response:
     """My games, the ones where I must act first (soonest deadline, longest waiting),

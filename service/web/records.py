@@ -47,7 +47,7 @@ def _wants_json() -> bool:
     return best == "application/json"
 
 
-@blp.route("/games/<game_id>/record", methods=["GET"])
+@blp.route("/games/<id:game_id>/record", methods=["GET"])
 @blp.doc(security=[{}, *BEARER], responses={"200": _RECORD_DOC})
 @blp.problems(401, 403, 404, 429)
 def game_record(game_id: str) -> Response:
@@ -73,7 +73,7 @@ _IMPORT_BODY = {
 
 
 @blp.route("/games/import", methods=["POST"])
-@blp.doc(security=BEARER, requestBody=_IMPORT_BODY)
+@blp.doc(security=BEARER, requestBody=_IMPORT_BODY, parameters=[s.IDEMPOTENCY_KEY])
 @blp.response(201, s.GameViewSchema)
 @blp.problems(400, 401, 403, 413, 415, 422, 429)
 def import_game(**_: Any) -> Response:
@@ -84,7 +84,8 @@ def import_game(**_: Any) -> Response:
     (`illegal_move`) or a result is not what the rules give (`record_mismatch`); the
     problem's detail names the line.
     """
-    done = execute(deps(), ImportRecord(_record_text()), command_context())
+    context = command_context(requires="an operator token")
+    done = execute(deps(), ImportRecord(_record_text()), context)
     created = done.result
     view = views.public_view_at(deps(), created.game_id, created.version, done.state)
     response = view_response(view, status=201)

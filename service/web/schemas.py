@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from enum import Enum
 from typing import Any
 
@@ -12,6 +13,7 @@ from service.application.ports import ActorKind
 from service.rules import (
     CLIENT_SEED_MAX,
     MAX_TURN_SECONDS,
+    SEVEN_FOLLOWERS_DECK,
     SHUFFLE_ALGORITHM,
     Action,
     BotLevel,
@@ -34,12 +36,61 @@ def _values(kind: type[Enum], *extra: object) -> dict[str, list[object]]:
     return {"enum": [m.value for m in kind] + list(extra)}
 
 
+class JsonInteger(fields.Integer):
+    """An integer as JSON (and JSON Schema's `integer`) has it: a number without a
+    fraction, `4` or `4.0`; never a string, a boolean or `4.5`."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        number: int = super()._deserialize(value, attr, data, **kwargs)
+        return number
+
+
+# Enums that responses share, as components: a nullable one is `anyOf: [{$ref}, null]`,
+# one enum type in generated clients (`type: [string, "null"]` with an `enum` made a
+# client generator write three identical classes).
+ENUM_COMPONENTS: dict[str, dict[str, Any]] = {
+    "Action": {"type": "string", **_values(Action), "description": "what the seat must do"},
+    "Bot": {"type": "string", **_values(BotLevel), "description": "the bot that plays a seat"},
+}
+
+
+def _nullable_enum(component: str, **metadata: Any) -> fields.Raw:
+    assert component in ENUM_COMPONENTS
+    # A Raw field has no type of its own: apispec writes just this anyOf for it.
+    ref = {"$ref": f"#/components/schemas/{component}"}
+    return fields.Raw(allow_none=True, metadata={"anyOf": [ref, {"type": "null"}], **metadata})
+
+
+def _card_pattern() -> str:
+    """Exactly the card ids of the 56-card deck: `<suit>-<rank>` (R-1.4) and the second
+    sevens `<suit>-7b` of Seven Followers (R-7.1). A standard game refuses the `-7b` ones
+    (422 `unknown_card`): which deck is in play is the game's, not the request's."""
+    ranks: dict[str, list[str]] = {}
+    for card in SEVEN_FOLLOWERS_DECK:
+        suit, _, rank = card.id.partition("-")
+        ranks.setdefault(suit, []).append(rank)
+    suits = "|".join(f"{suit}-(?:{'|'.join(r)})" for suit, r in ranks.items())
+    return f"^(?:{suits})$"
+
+
+CARD_PATTERN = _card_pattern()
+
+
 def _card(**kwargs: Any) -> fields.String:
-    return fields.String(
-        validate=validate.Length(min=1, max=16),
-        metadata={"description": "card id (RULES.md R-1.4)", "example": "blue-13"},
-        **kwargs,
-    )
+    # The service refuses any other id with 422 `unknown_card` (not a pattern mismatch),
+    # so the pattern is documentation and the engine stays the one judge of card ids.
+    metadata = {
+        "description": "card id (docs/rules.md R-1.4, R-7.1)",
+        "example": "blue-13",
+        "pattern": CARD_PATTERN,
+        **kwargs.pop("metadata", {}),
+    }
+    return fields.String(validate=validate.Length(min=1, max=16), metadata=metadata, **kwargs)
 
 
 def _enum(kind: type[Enum], **kwargs: Any) -> fields.Enum[Any]:
@@ -50,29 +101,147 @@ def _enum(kind: type[Enum], **kwargs: Any) -> fields.Enum[Any]:
 
 CLIENT_SEED_PATTERN = f"^[ -~]{{1,{CLIENT_SEED_MAX}}}$"
 
+# What a name may not hold: control characters (C0, DEL, C1), format characters (soft
+# hyphen, bidirectional and zero-width controls, tags...), separators other than the
+# space, private-use characters and noncharacters (the code points of Unicode 14 in those
+# categories). Written out, so the contract's pattern and the service's check are the
+# same text whatever Unicode version a validator knows; code points unassigned in Unicode
+# 14 pass, and lone surrogates (which JSON Schema never sees) are refused besides.
+_NOT_IN_NAMES = (
+    (0x0, 0x1F), (0x7F, 0xA0), (0xAD, 0xAD), (0x600, 0x605), (0x61C, 0x61C),
+    (0x6DD, 0x6DD), (0x70F, 0x70F), (0x890, 0x891), (0x8E2, 0x8E2), (0x1680, 0x1680),
+    (0x180E, 0x180E), (0x2000, 0x200F), (0x2028, 0x202F), (0x205F, 0x2064),
+    (0x2066, 0x206F), (0x3000, 0x3000), (0xE000, 0xF8FF), (0xFDD0, 0xFDEF),
+    (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB), (0xFFFE, 0xFFFF), (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD), (0x13430, 0x13438), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+    *((plane + 0xFFFE, plane + 0xFFFF) for plane in range(0x10000, 0xE0000, 0x10000)),
+    (0xE0001, 0xE0001), (0xE0020, 0xE007F), (0xEFFFE, 0x10FFFF),
+)  # fmt: skip
+
+
+def _class_char(code: int) -> str:
+    # `\uXXXX` reads the same in ECMA-262, Python and Rust; a character beyond the BMP
+    # stands for itself (every engine that reads code points agrees on it).
+    return f"\\u{code:04X}" if code <= 0xFFFF else chr(code)
+
+
+_EXCLUDED = "".join(
+    _class_char(lo) if lo == hi else f"{_class_char(lo)}-{_class_char(hi)}"
+    for lo, hi in _NOT_IN_NAMES
+)
+NAME_PATTERN = f"^[^{_EXCLUDED}]*[^ {_EXCLUDED}][^{_EXCLUDED}]*$"
+"""1 or more characters, none of the above, not only spaces."""
+_NAME = re.compile(NAME_PATTERN)
+
+
+# Cursors are base64url without padding (service/application/paging.py and
+# queries/players.py); only those the server gave name a place in a listing (422
+# `invalid_cursor` otherwise).
+CURSOR_PATTERN = "^[A-Za-z0-9_-]+$"
+
 
 def _printable(value: str) -> None:
-    if not value.strip() or any(not ch.isprintable() for ch in value):
+    if not _NAME.fullmatch(value) or any("\ud800" <= ch <= "\udfff" for ch in value):
         raise ma.ValidationError("must be printable text, not blank")
+
+
+# --- request headers and path parameters ----------------------------------------------
+
+
+def _header(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {
+        "in": "header",
+        "name": name,
+        "required": False,
+        "schema": {"type": "string", **schema},
+        "description": description,
+    }
+
+
+IDEMPOTENCY_KEY_PATTERN = "^[!-~]{1,255}$"  # service/web/http.py: _VISIBLE_ASCII
+IDEMPOTENCY_KEY = _header(
+    "Idempotency-Key",
+    {"minLength": 1, "maxLength": 255, "pattern": IDEMPOTENCY_KEY_PATTERN},
+    "1-255 visible ASCII characters (400 `invalid_idempotency_key` otherwise; use a random "
+    "UUID). A retry with the same key and body gets the first response (or refusal) and "
+    "appends nothing; another body gets 422 `idempotency_key_reused`. Without a token the "
+    "key needs 32 characters or more (400 `weak_idempotency_key`): it alone keeps a "
+    "join's seat token from another client behind the same address.",
+)
+_VERSION_TAG = '"[0-9]{1,10}"'
+IF_MATCH = _header(
+    "If-Match",
+    {"pattern": f"^(?:\\*|{_VERSION_TAG}(?: *, *{_VERSION_TAG})*)$"},
+    'act only if the game is at one of these versions: `"<version>"`, a list of them, or '
+    "`*`; anything else (a weak tag too) matches no version: 412 `stale_version`",
+)
+IF_NONE_MATCH = _header(
+    "If-None-Match",
+    {"examples": ['"12"', 'W/"12"', "*"]},
+    'answer 304 if the game is still at `"<version>"` (weak or strong, a list, or `*`); '
+    "a value naming no version is no condition (RFC 9110): the view is sent",
+)
+IF_NONE_MATCH_INBOX = _header(
+    "If-None-Match",
+    {"examples": ['"0123456789abcdef0123456789abcdef"', "*"]},
+    "the inbox's ETag from an earlier answer: 304 while it is still current (with `wait`, "
+    "after waiting for a change); a value naming no ETag is no condition",
+)
+LAST_EVENT_ID = _header(
+    "Last-Event-ID",
+    {"pattern": "^[0-9]{0,10}$"},
+    "resume after this seq: every event after it, then the view (empty: as if absent; 422 "
+    "`invalid_last_event_id` when it is not a number, `after_out_of_range` when it is "
+    "ahead of the game)",
+)
+SEAT = {
+    "in": "path",
+    "name": "seat",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 0, "maximum": 3},
+    "description": "0 to 3 (404 `unknown_seat` for a seat the game does not have)",
+}
 
 
 # --- requests -------------------------------------------------------------------------
 
 
+# A deal uses every card of the game's deck once: three hands of 16 and a trump card,
+# four of 12 and a trump, or (Seven Followers) four of 14 and no trump (R-3.1, R-7.2).
+HAND_SIZES = (12, 16)
+MAX_DEALS = 40
+"""The most deals a game may be created with: the largest body the contract allows,
+even pretty-printed, stays under the body limit (413), tests/e2e/test_contract.py."""
+
+
 class DealSchema(ma.Schema):
     hands = fields.List(
-        fields.List(_card()),
+        fields.List(
+            _card(),
+            metadata={
+                "minItems": HAND_SIZES[0],
+                "maxItems": HAND_SIZES[1],
+                "uniqueItems": True,
+                "description": "16 cards (three players), 12 (four), 14 (Seven Followers)",
+            },
+        ),
         required=True,
         validate=validate.Length(min=3, max=4),
-        metadata={"description": "card ids of seat 0, seat 1, …"},
+        metadata={
+            "description": "card ids of seat 0, seat 1, …: one hand per seat; with the "
+            "trump, every card of the game's deck exactly once (422 `invalid_deal`)"
+        },
     )
-    trump = _card(required=True, allow_none=True)
+    trump = _card(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the trump card; null in Seven Followers"},
+    )
 
 
 class ClockSchema(ma.Schema):
-    turn_seconds = fields.Integer(
+    turn_seconds = JsonInteger(
         required=True,
-        strict=True,
         validate=validate.Range(min=1, max=MAX_TURN_SECONDS),
         metadata={"description": "how long each seat has to act (up to two weeks)"},
     )
@@ -87,7 +256,7 @@ class ClockSchema(ma.Schema):
 
 
 class BotSeatSchema(ma.Schema):
-    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=3))
+    seat = JsonInteger(required=True, validate=validate.Range(min=0, max=3))
     level = _enum(BotLevel, required=True)
 
 
@@ -96,17 +265,16 @@ class BotLevelSchema(ma.Schema):
 
 
 class CreateGameSchema(ma.Schema):
-    players = fields.Integer(required=True, strict=True, validate=validate.OneOf([3, 4]))
+    players = JsonInteger(required=True, validate=validate.OneOf([3, 4]))
     scoring = _enum(Scoring, load_default=Scoring.BASIC)
     variant = _enum(Variant, load_default=Variant.STANDARD)
-    seed = fields.Integer(
-        strict=True,
+    seed = JsonInteger(
         validate=validate.Range(min=0, max=MAX_SEED),
         metadata={"description": "operators only: deterministic shuffles"},
     )
     deals = fields.List(
         fields.Nested(DealSchema),
-        validate=validate.Length(min=1, max=100),
+        validate=validate.Length(min=1, max=MAX_DEALS),
         metadata={"description": "operators only: the deals of the first rounds"},
     )
     clock = fields.Nested(ClockSchema, metadata={"description": "a turn clock (default: none)"})
@@ -120,7 +288,11 @@ class CreateGameSchema(ma.Schema):
 class JoinSchema(ma.Schema):
     name = fields.String(
         validate=[validate.Length(min=1, max=40), _printable],
-        metadata={"description": "required, unless a player joins: then the player's name"},
+        metadata={
+            "pattern": NAME_PATTERN,
+            "description": "printable characters, not only spaces. Required (422 "
+            "`name_required`), unless a player joins: then the player's name",
+        },
     )
     client_seed = fields.String(
         validate=[
@@ -136,14 +308,21 @@ class JoinSchema(ma.Schema):
 
 
 class PlayerCreateSchema(ma.Schema):
-    name = fields.String(required=True, validate=[validate.Length(min=1, max=40), _printable])
+    name = fields.String(
+        required=True,
+        validate=[validate.Length(min=1, max=40), _printable],
+        metadata={"pattern": NAME_PATTERN, "description": "printable, not only spaces"},
+    )
 
 
 class InboxQuerySchema(ma.Schema):
     status = fields.String(
         load_default="active", validate=validate.OneOf(["active", "finished", "all"])
     )
-    cursor = fields.String(validate=validate.Length(min=1, max=400))
+    cursor = fields.String(
+        validate=validate.Length(min=1, max=400),
+        metadata={"pattern": CURSOR_PATTERN, "description": "`next_cursor` of the page before"},
+    )
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
     wait = fields.Integer(
         load_default=0,
@@ -156,13 +335,17 @@ class InboxQuerySchema(ma.Schema):
 
 
 class PassSchema(ma.Schema):
+    # Any other count, or a card twice, is 422 `invalid_pass` from the rules (R-3.2).
     cards = fields.List(
         _card(),
         required=True,
         validate=validate.Length(max=64),
         metadata={
-            "description": "three card ids; in Seven Followers in target order: "
-            "for seat+1, seat+2, seat+3"
+            "minItems": 3,
+            "maxItems": 3,
+            "uniqueItems": True,
+            "description": "three different card ids; in Seven Followers in target order: "
+            "for seat+1, seat+2, seat+3",
         },
     )
 
@@ -211,7 +394,10 @@ class ImportSchema(ma.Schema):
 
 class GamesQuerySchema(ma.Schema):
     status = fields.String(validate=validate.OneOf(STATUSES))
-    cursor = fields.String(validate=validate.Length(min=1, max=200))
+    cursor = fields.String(
+        validate=validate.Length(min=1, max=200),
+        metadata={"pattern": CURSOR_PATTERN, "description": "`next_cursor` of the page before"},
+    )
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
@@ -234,9 +420,7 @@ class SeatSummarySchema(ma.Schema):
     hand_size = fields.Integer()
     tricks_won = fields.Integer()
     bosses = fields.List(fields.String(), metadata={"description": "captured this round"})
-    bot = fields.String(
-        allow_none=True, metadata={**_values(BotLevel, None), "description": "a bot plays it"}
-    )
+    bot = _nullable_enum("Bot", description="a bot plays it")
     deadline = fields.String(
         allow_none=True,
         metadata={
@@ -402,7 +586,7 @@ class PassViewSchema(ma.Schema):
 class SeatViewSchema(GameViewSchema):
     seat = fields.Integer()
     hand = fields.List(fields.String())
-    action = fields.String(allow_none=True, metadata=_values(Action, None))
+    action = _nullable_enum("Action")
     legal = fields.List(fields.String(), metadata={"description": "may pass or play now"})
     pass_ = fields.Nested(PassViewSchema, data_key="pass", allow_none=True)
 
@@ -555,7 +739,7 @@ class InboxEntrySchema(ma.Schema):
     scores = fields.List(fields.Integer())
     winner = fields.List(fields.Integer(), allow_none=True)
     my_turn = fields.Boolean()
-    action = fields.String(allow_none=True, metadata=_values(Action, None))
+    action = _nullable_enum("Action")
     due_since = fields.DateTime(
         allow_none=True, metadata={"description": "since when the seat must act"}
     )
@@ -693,4 +877,5 @@ for _schema in _ALWAYS_PRESENT:
 RecordMoveSchema._declared_fields["type"].required = True
 for _name in ("type", "title", "status", "detail", "code", "request_id"):
     ProblemSchema._declared_fields[_name].required = True
-HealthSchema._declared_fields["status"].required = True
+for _name in ("status", "detail"):
+    HealthSchema._declared_fields[_name].required = True

@@ -44,10 +44,20 @@ def _id(webhook_id: str) -> UUID:
         raise webhooks.WebhookNotFoundError("no such webhook") from None
 
 
+_WEBHOOK_LINKS = {
+    op: {"operationId": op, "parameters": {"path.webhook_id": "$response.body#/id"}}
+    for op in ("get_webhook", "delete_webhook", "webhook_deliveries")
+}
+
+
 @blp.route("/webhooks", methods=["POST"])
 @blp.arguments(s.WebhookCreateSchema())
 @blp.response(201, s.WebhookCreatedSchema)
-@blp.doc(security=BEARER)
+@blp.doc(
+    security=BEARER,
+    operationId="create_webhook",
+    responses={201: {"links": _WEBHOOK_LINKS}},
+)
 @blp.problems(400, 401, 403, 413, 422, 429)
 def create(body: dict[str, Any]) -> Response:
     """Register a webhook (player or operator token). The secret is shown only here.
@@ -62,7 +72,7 @@ def create(body: dict[str, Any]) -> Response:
 
 @blp.route("/webhooks", methods=["GET"])
 @blp.response(200, s.WebhookListSchema)
-@blp.doc(security=BEARER)
+@blp.doc(security=BEARER, operationId="list_webhooks")
 @blp.problems(401, 403, 429)
 def listed() -> Response:
     """The caller's webhooks (a disabled one says so: `enabled`, `disabled_reason`)."""
@@ -70,18 +80,18 @@ def listed() -> Response:
     return json_response(LISTED, {"webhooks": [_body(e) for e in found]})
 
 
-@blp.route("/webhooks/<webhook_id>", methods=["GET"])
+@blp.route("/webhooks/<id:webhook_id>", methods=["GET"])
 @blp.response(200, s.WebhookSchema)
-@blp.doc(security=BEARER)
+@blp.doc(security=BEARER, operationId="get_webhook")
 @blp.problems(401, 403, 404, 429)
 def get(webhook_id: str) -> Response:
     """One of the caller's webhooks."""
     return json_response(WEBHOOK, _body(webhooks.get(deps(), principal(), _id(webhook_id))))
 
 
-@blp.route("/webhooks/<webhook_id>", methods=["DELETE"])
+@blp.route("/webhooks/<id:webhook_id>", methods=["DELETE"])
 @blp.response(204)
-@blp.doc(security=BEARER)
+@blp.doc(security=BEARER, operationId="delete_webhook")
 @blp.problems(401, 403, 404, 429)
 def delete(webhook_id: str) -> Response:
     """Delete a webhook, with its pending deliveries and its log."""
@@ -89,10 +99,10 @@ def delete(webhook_id: str) -> Response:
     return Response(status=204)
 
 
-@blp.route("/webhooks/<webhook_id>/deliveries", methods=["GET"])
+@blp.route("/webhooks/<id:webhook_id>/deliveries", methods=["GET"])
 @blp.arguments(s.WebhookAttemptsQuerySchema(), location="query")
 @blp.response(200, s.WebhookAttemptsSchema)
-@blp.doc(security=BEARER)
+@blp.doc(security=BEARER, operationId="webhook_deliveries")
 @blp.problems(401, 403, 404, 422, 429)
 def deliveries(query: dict[str, Any], webhook_id: str) -> Response:
     """The webhook's delivery log, newest attempt first: time, status code or error, and

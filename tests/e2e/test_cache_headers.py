@@ -52,3 +52,29 @@ def test_the_public_view_is_revalidated_with_its_etag(api: Api) -> None:
     again = api.get(f"/v1/games/{game.id}", **{"If-None-Match": r.headers["ETag"]})
     assert again.status_code == 304
     assert again.headers["Cache-Control"] == "no-cache"
+
+
+def test_streams_and_long_polls_are_private_and_never_stored(api: Api) -> None:
+    game = api.start(3)
+    player = api.post("/v1/players", {"name": "Mio"}).get_json()["token"]
+    streams = [
+        (f"/v1/games/{game.id}/stream", game.seat_headers(0)),  # a seat's hand
+        (f"/v1/games/{game.id}/stream", {}),  # the public's: the same headers
+        ("/v1/me/stream", bearer(player)),
+    ]
+    for path, headers in streams:
+        r = api.client.get(path, headers=headers, buffered=False)
+        try:
+            assert r.mimetype == "text/event-stream"
+            check(r, "private, no-store")
+        finally:
+            r.close()  # the stream ends, its place is given back
+    version = api.public(game.id)["version"]
+    waited = api.get(f"/v1/games/{game.id}/events?after={version}&wait=1", **game.seat_headers(0))
+    check(waited, "private, no-store")
+    inbox = api.get("/v1/me/games", **bearer(player))
+    unchanged = api.get(
+        "/v1/me/games?wait=1", **bearer(player), If_None_Match=inbox.headers["ETag"]
+    )
+    assert unchanged.status_code == 304
+    check(unchanged, "private, no-store")

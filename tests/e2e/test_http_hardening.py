@@ -155,6 +155,33 @@ def test_an_anonymous_client_must_send_a_key_too_long_to_guess(app: Flask, api: 
     assert seat_key.status_code != 400  # a seat's keys are scoped by its token
 
 
+@pytest.mark.parametrize(
+    ("command", "body"),
+    [
+        ("pass", {"cards": ["green-1", "green-2", "green-3"]}),
+        ("play", {"card": "green-1"}),
+        ("leave", None),
+        ("resign", None),
+        ("seats/1/bot", {"level": "basic"}),
+    ],
+)
+def test_a_command_that_needs_a_token_says_so_before_judging_the_key(
+    api: Api, command: str, body: dict[str, object] | None
+) -> None:
+    """Found by the fuzzer (tests/e2e/test_fuzz.py): without a token, a short key got 400
+    `weak_idempotency_key` where the missing token is the problem (401)."""
+    game = api.start(4)
+    r = api.post(f"/v1/games/{game.id}/{command}", body, Idempotency_Key="k")
+    assert_problem(r, 401, "missing_token")
+    assert r.headers["WWW-Authenticate"].startswith("Bearer")
+    imported = api.client.post(
+        "/v1/games/import",
+        data=b"x",
+        headers={"Idempotency-Key": "k", "Content-Type": "text/plain"},
+    )
+    assert_problem(imported, 401, "missing_token")
+
+
 def test_player_tokens_made_from_one_address_share_its_budget_for_joins(
     make_app: MakeApp,
 ) -> None:

@@ -78,10 +78,11 @@ def test_an_operators_and_an_anonymous_request_say_who_sent_them(
     api.get("/v1/games/not-a-game")
     operator, missing = [x for x in lines_of(caplog) if x["logger"] == "yokai.request"][-2:]
     assert (operator["actor"], operator["status"]) == ("operator", 200)
+    # Not a UUID: no route names it (a game's id is `format: uuid` in the contract).
     assert (missing["actor"], missing["status"], missing["problem"]) == (
         "anonymous",
         404,
-        "game_not_found",
+        "not_found",
     )
     assert missing["game_id"] is None  # not an id: not logged
 

@@ -101,6 +101,21 @@ def test_a_record_shows_each_viewer_only_what_it_may_see(api: Api) -> None:
     assert api.get("/v1/games/00000000-0000-4000-8000-000000000000/record").status_code == 404
 
 
+def test_a_seat_left_before_the_first_deal_is_a_bot_seat_in_the_record(api: Api) -> None:
+    """Found by the fuzzer (tests/e2e/test_fuzz.py): a record of a game whose seat was
+    left before any deal was a 500 (a leave move with no round to hold it)."""
+    game_id = api.create(3)["id"]
+    token = api.join(game_id, 0, "Mio")
+    assert api.post(f"/v1/games/{game_id}/leave", **bearer(token)).status_code == 200
+    for headers in ({}, OPERATOR):
+        text = record(api, game_id, **headers)
+        assert '[Seat0 "Mio"]' in text and '[Bot0 "basic"]' in text
+        r = api.get(f"/v1/games/{game_id}/record", Accept="application/json", **headers)
+        assert r.status_code == 200
+        seat = r.get_json()["seats"][0]
+        assert (seat["name"], seat["bot"]) == ("Mio", "basic")
+
+
 def test_a_fair_games_record_lets_anyone_check_its_deals(api: Api, tmp_path: Path) -> None:
     game = finished(api, 3, seed=4)
     view = tmp_path / "view.json"
