@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 
 from sqlalchemy import Engine
 
 from service.adapters.fairness import SeedVault
-from service.adapters.keys import chain_keys
+from service.adapters.keys import KEY_FILE, chain_keys
 from service.adapters.migrate import DatabaseHealth
 from service.adapters.postgres.engine import make_engine
 from service.adapters.postgres.listener import Listener
@@ -24,6 +25,8 @@ from service.application.identity import CLI_OPERATOR, DEFAULT_OPERATOR, Identit
 from service.application.ports import Clock, Dealer, UnitOfWork
 from service.application.recent import RecentCommits
 from service.settings import OPERATOR_TOKEN_MIN, ConfigurationError, Settings
+
+log = logging.getLogger("yokai")
 
 
 @dataclass(frozen=True)
@@ -41,9 +44,34 @@ class Container:
 
 def check(settings: Settings) -> ChainKeys:
     """Refuse settings the service cannot start with (:class:`ConfigurationError`, its
-    message says what to set); the chain keys they give (made in a file if need be)."""
-    operator_tokens(settings)
-    return chain_keys(settings.chain_key, settings.chain_old_keys, settings.chain_key_file)
+    message says what to set); the chain keys they give (made in a file if need be).
+
+    API.md's "Running it" promises that `yokai serve` runs with DATABASE_URL and
+    YOKAI_OPERATOR_TOKEN alone, so by default a missing chain key falls back to a key
+    file in the data folder, and a short operator token is taken, each with a warning
+    at every start; YOKAI_STRICT_SECRETS=1 (the deployment files set it) refuses both."""
+    tokens = operator_tokens(settings)
+    for name, token in tokens.items():
+        if len(token) < OPERATOR_TOKEN_MIN:
+            log.warning(
+                "the token of operator %r has %d characters: operator tokens open every hand "
+                "and the audit, use %d or more (openssl rand -hex 32); "
+                "YOKAI_STRICT_SECRETS=1 refuses to start with a short one",
+                name,
+                len(token),
+                OPERATOR_TOKEN_MIN,
+            )
+    key_file = settings.chain_key_file
+    if not settings.chain_key and key_file is None and not settings.strict_secrets:
+        key_file = settings.data_dir.resolve() / KEY_FILE
+        log.warning(
+            "YOKAI_CHAIN_KEY is not set: the events' hash chain uses the key in %s (made "
+            "if missing). Every process that shares this database needs the same key: set "
+            "YOKAI_CHAIN_KEY (openssl rand -hex 32) for all of them and back it up; "
+            "YOKAI_STRICT_SECRETS=1 refuses to start without it (docs/security.md)",
+            key_file,
+        )
+    return chain_keys(settings.chain_key, settings.chain_old_keys, key_file)
 
 
 _OPERATOR_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,62}$")
@@ -76,10 +104,13 @@ def operator_tokens(settings: Settings) -> dict[str, str]:
         named[name] = token
     for name, token in named.items():
         variable = "YOKAI_OPERATOR_TOKEN" if name == DEFAULT_OPERATOR else "YOKAI_OPERATOR_TOKENS"
-        if len(token) < OPERATOR_TOKEN_MIN:
+        if not token.strip():
+            raise ConfigurationError(f"{variable}: the token of operator {name!r} is empty")
+        if len(token) < OPERATOR_TOKEN_MIN and settings.strict_secrets:
             raise ConfigurationError(
                 f"{variable}: the token of operator {name!r} has {len(token)} characters: an "
                 f"operator token needs at least {OPERATOR_TOKEN_MIN} (e.g. openssl rand -hex 32)"
+                " with YOKAI_STRICT_SECRETS=1"
             )
     if len(set(named.values())) < len(named):
         raise ConfigurationError("two operators have the same token: each needs its own")

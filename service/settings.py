@@ -124,6 +124,9 @@ class Settings:
     chain_key: str | None = None
     chain_old_keys: str | None = None  # comma-separated: keys rotated out, still verified
     chain_key_file: Path | None = None
+    # Refuse to start without an explicit chain key, or with an operator token under
+    # OPERATOR_TOKEN_MIN characters (deployments set it); else both are warned about.
+    strict_secrets: bool = False
     # Where the worker anchors every game's chain head, outside the database, each period.
     anchor_dir: Path | None = None
     anchor_seconds: int = 300
@@ -172,6 +175,7 @@ class Settings:
             chain_key=env.get("YOKAI_CHAIN_KEY") or None,
             chain_old_keys=env.get("YOKAI_CHAIN_OLD_KEYS") or None,
             chain_key_file=_path(env, "YOKAI_CHAIN_KEY_FILE"),
+            strict_secrets=env.get("YOKAI_STRICT_SECRETS", "0") == "1",
             anchor_dir=_path(env, "YOKAI_ANCHOR_DIR"),
             anchor_seconds=_int(env, "YOKAI_ANCHOR_SECONDS", 300, minimum=1),
         )

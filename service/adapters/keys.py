@@ -5,8 +5,10 @@ database (service/application/chain.py, docs/security.md).
 ``YOKAI_CHAIN_KEY_FILE`` names a file holding it, made (readable by its owner only) when
 missing: the embedded default keeps one in ``YOKAI_DATA_DIR/chain.key``. Keys rotated
 out go to ``YOKAI_CHAIN_OLD_KEYS`` (comma-separated): what they hashed still verifies.
-With neither set, a service on an external database refuses to start: a key made up
-per process would leave every instance's events unverifiable by the others.
+With neither set, a service on an external database uses a key file in its data folder,
+warning that every process sharing the database needs the same key (a key made up per
+machine would leave each instance's events unverifiable by the others); with
+``YOKAI_STRICT_SECRETS=1`` it refuses to start instead (service/bootstrap.py).
 """
 
 from __future__ import annotations

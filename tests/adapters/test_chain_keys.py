@@ -3,7 +3,9 @@ database (docs/security.md)."""
 
 from __future__ import annotations
 
+import logging
 import stat
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,8 @@ import pytest
 from service import cli
 from service.adapters.keys import ChainKeyError, chain_keys, new_key, parse_key
 from service.application.chain import ChainKeys, key_id
+from service.bootstrap import check
+from service.settings import Settings
 
 HEX = "11" * 32
 
@@ -55,10 +59,11 @@ def test_the_given_key_wins_over_the_file_and_old_keys_still_verify(tmp_path: Pa
 
 
 @pytest.mark.parametrize("command", ["serve", "worker", "verify"])
-def test_on_an_external_database_a_missing_key_stops_the_start(
+def test_strictly_on_an_external_database_a_missing_key_stops_the_start(
     command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("DATABASE_URL", "postgresql://nobody:x@127.0.0.1:9/none")
+    monkeypatch.setenv("YOKAI_STRICT_SECRETS", "1")
     monkeypatch.delenv("YOKAI_CHAIN_KEY", raising=False)
     monkeypatch.delenv("YOKAI_CHAIN_KEY_FILE", raising=False)
     args = [command, "--all"] if command == "verify" else [command]
@@ -66,3 +71,21 @@ def test_on_an_external_database_a_missing_key_stops_the_start(
     err = capsys.readouterr().err
     assert f"yokai {command}: YOKAI_CHAIN_KEY is not set" in err
     assert "openssl rand -hex 32" in err
+
+
+def test_without_strictness_a_missing_key_is_kept_in_the_data_folder_with_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """API.md: `yokai serve` runs with DATABASE_URL (and an operator token) alone. The
+    key it then uses is made once in the data folder, the same for every process that
+    starts from that folder, and the log says to set YOKAI_CHAIN_KEY."""
+    settings = Settings(database_url="postgresql://x@127.0.0.1:9/x", data_dir=tmp_path)
+    with caplog.at_level(logging.WARNING):
+        first = check(settings)
+    assert (tmp_path / "chain.key").exists()
+    assert check(settings).current == first.current
+    assert "YOKAI_CHAIN_KEY is not set" in caplog.text
+    assert "YOKAI_STRICT_SECRETS=1" in caplog.text
+    with pytest.raises(ChainKeyError, match="YOKAI_CHAIN_KEY is not set"):
+        check(replace(settings, strict_secrets=True, data_dir=tmp_path / "other"))
+    assert not (tmp_path / "other").exists()

@@ -3,6 +3,7 @@ request ids on 429s, and verify on an unmigrated database."""
 
 from __future__ import annotations
 
+import logging
 import uuid
 from dataclasses import replace
 
@@ -11,6 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import cli
+from service.application.identity import Operator
 from service.bootstrap import build
 from service.settings import Settings
 from tests.support.api import Api, Game
@@ -233,7 +235,20 @@ def test_readyz_asks_the_database_at_most_once_a_second(app: Flask) -> None:
     assert len(calls) <= 1
 
 
-def test_a_short_operator_token_is_refused_at_start(settings: Settings) -> None:
-    """An operator token opens every hand and the audit: 32 characters or more."""
+def test_a_short_operator_token_is_refused_at_a_strict_start_and_warned_of_otherwise(
+    settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An operator token opens every hand and the audit: 32 characters or more. With
+    YOKAI_STRICT_SECRETS=1 (the deployment files) a shorter one stops the start; without
+    it (API.md: any YOKAI_OPERATOR_TOKEN is the operator's) it works, warned of."""
     with pytest.raises(RuntimeError, match="at least 32"):
-        build(replace(settings, operator_token="x" * 31))
+        build(replace(settings, operator_token="x" * 31, strict_secrets=True))
+    with caplog.at_level(logging.WARNING):
+        container = build(replace(settings, operator_token="x" * 31))
+    try:
+        assert "has 31 characters" in caplog.text
+        assert isinstance(container.deps.identity.identify("x" * 31), Operator)
+    finally:
+        container.close()
+    with pytest.raises(RuntimeError, match="empty"):
+        build(replace(settings, operator_token=" "))
