@@ -152,7 +152,7 @@ def join_seat(body: dict[str, Any], game_id: str, seat: int) -> Response:
     player's name is used), and a player holds one seat per game (409 `already_seated`).
     """
     command = JoinSeat(game_uuid(game_id), seat, body.get("name"), body.get("client_seed"))
-    joined = execute(deps(), command, command_context()).result
+    joined = execute(deps(), command, command_context(answers_a_secret=True)).result
     return json_response(JOINED, joined, status=201, version=joined.version)
 
 

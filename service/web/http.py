@@ -152,11 +152,14 @@ ANONYMOUS_KEY_MIN = 32
 """Characters an anonymous caller's Idempotency-Key needs: room for 128 random bits."""
 
 
-def command_context(requires: str | None = None) -> Context:
+def command_context(requires: str | None = None, *, answers_a_secret: bool = False) -> Context:
     """Who sends this command, its request id, Idempotency-Key and If-Match.
 
     ``requires`` names the token a command cannot do without ("a seat token"): a request
     without any is refused for that (401) before its headers are looked at.
+    ``answers_a_secret``: the command's response holds a token (a join, a new player), so
+    a retry under its key hands that token out again: without a token, the key must be
+    too long to guess (ANONYMOUS_KEY_MIN).
     """
     who = principal()
     if requires is not None and isinstance(who, Anonymous):
@@ -166,7 +169,8 @@ def command_context(requires: str | None = None) -> Context:
         raise RequestProblemError(
             400, "invalid_idempotency_key", "Idempotency-Key must be 1-255 visible ASCII characters"
         )
-    if key is not None and isinstance(who, Anonymous) and len(key) < ANONYMOUS_KEY_MIN:
+    weak = key is not None and len(key) < ANONYMOUS_KEY_MIN
+    if weak and answers_a_secret and isinstance(who, Anonymous):
         # Without a token, the key alone (and the address, which a NAT shares) keeps the
         # first response, a seat token among them, from whoever sends the key again.
         raise RequestProblemError(

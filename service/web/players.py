@@ -39,7 +39,9 @@ _PLAYER_LINKS = {
 @blp.problems(400, 401, 413, 422, 429)
 def create_player(body: dict[str, Any]) -> Response:
     """Become a player: one identity across games. The token is shown only this once."""
-    created = execute(deps(), CreatePlayer(body["name"]), command_context()).result
+    created = execute(
+        deps(), CreatePlayer(body["name"]), command_context(answers_a_secret=True)
+    ).result
     body = {"id": created.player_id, "name": created.name, "token": created.token}
     return json_response(PLAYER_CREATED, body, status=201)
 

@@ -164,9 +164,10 @@ IDEMPOTENCY_KEY = _header(
     {"minLength": 1, "maxLength": 255, "pattern": IDEMPOTENCY_KEY_PATTERN},
     "1-255 visible ASCII characters (400 `invalid_idempotency_key` otherwise; use a random "
     "UUID). A retry with the same key and body gets the first response (or refusal) and "
-    "appends nothing; another body gets 422 `idempotency_key_reused`. Without a token the "
-    "key needs 32 characters or more (400 `weak_idempotency_key`): it alone keeps a "
-    "join's seat token from another client behind the same address.",
+    "appends nothing; another body gets 422 `idempotency_key_reused`. Joining a seat or "
+    "making a player without a token, the key needs 32 characters or more (400 "
+    "`weak_idempotency_key`): it alone keeps the seat's or player's token from another "
+    "client behind the same address.",
 )
 _VERSION_TAG = '"[0-9]{1,10}"'
 IF_MATCH = _header(
