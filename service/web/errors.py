@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 from http import HTTPStatus
 from typing import Any
+from uuid import UUID
 
-from flask import Flask, Response, g, jsonify
+from flask import Flask, Response, g, jsonify, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from service.application.errors import (
@@ -152,12 +153,32 @@ def _request_problem(exc: RequestProblemError) -> Response:
     return problem(exc.status, exc.code, exc.detail, errors=exc.errors)
 
 
+def _unknown(path: str) -> tuple[str, str] | None:
+    """The code and detail of a 404 for an id that is no UUID (`/v1/games/<id>…`,
+    `/v1/webhooks/<id>…`): the route's converter refused it, but to the client it names
+    a game (or webhook) that does not exist, as a UUID nobody made does."""
+    parts = path.split("/")
+    if len(parts) < 4 or parts[1] != "v1" or parts[2] not in _UNKNOWN or not parts[3]:
+        return None
+    try:
+        UUID(parts[3])
+    except ValueError:
+        code, what = _UNKNOWN[parts[2]]
+        return code, f"no {what} {parts[3][:64]!r}"
+    return None  # a well-formed id on a path no route has: not found, as any other path
+
+
+_UNKNOWN = {"games": ("game_not_found", "game"), "webhooks": ("webhook_not_found", "webhook")}
+
+
 def _http_exception(exc: HTTPException) -> Response:
     status = exc.code or 500
     if status >= 500:
         return _internal(exc)
     code = _HTTP_CODES.get(status, "http_error")
     detail = exc.description or exc.name
+    if status == 404 and (unknown := _unknown(request.path)) is not None:
+        code, detail = unknown
     if status == 413:
         detail = f"the request body is larger than {MAX_BODY_BYTES} bytes"
     headers = {}

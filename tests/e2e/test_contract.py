@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -108,7 +109,11 @@ def test_a_game_id_is_a_uuid_and_import_is_no_game(api: Api) -> None:
     ]
     assert len(ids) > 10
     assert all(schema["format"] == "uuid" for _, schema in ids), ids
-    assert_problem(api.get("/v1/games/not-a-uuid"), 404, "not_found")
+    # No route takes it, yet to the client it names a game that does not exist.
+    assert_problem(api.get("/v1/games/not-a-uuid"), 404, "game_not_found")
+    assert_problem(api.get("/v1/games/not-a-uuid/view"), 404, "game_not_found")
+    assert_problem(api.get("/v1/webhooks/not-a-uuid"), 404, "webhook_not_found")
+    assert_problem(api.get(f"/v1/games/{uuid.uuid4()}/nothing-here"), 404, "not_found")
     options = api.client.options("/v1/games/import")
     assert set(options.headers["Allow"].split(", ")) == {"POST", "OPTIONS"}
 

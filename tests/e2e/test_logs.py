@@ -82,7 +82,7 @@ def test_an_operators_and_an_anonymous_request_say_who_sent_them(
     assert (missing["actor"], missing["status"], missing["problem"]) == (
         "anonymous",
         404,
-        "not_found",
+        "game_not_found",
     )
     assert missing["game_id"] is None  # not an id: not logged
 
