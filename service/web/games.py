@@ -295,7 +295,8 @@ def audit(query: dict[str, Any], game_id: str) -> Response:
 @blp.problems(401, 403, 404, 429)
 def verify(game_id: str) -> Response:
     """Prove the stored history (operators): recompute the hash chain and replay every
-    event under the rules, as `yokai verify` does. Intact, or the first bad `seq`."""
+    event under the rules, as `yokai verify` does (its anchors, outside the database,
+    are checked by `yokai verify --anchors`). Intact, or the first bad `seq`."""
     report = games.verify_for(deps(), principal(), game_uuid(game_id))
     body = {
         "intact": report.intact,
