@@ -290,6 +290,11 @@ def _operator_rewinds(browser: Any, served: Served, game_id: str, artifacts: Pat
     expect(timeline.last).to_contain_text(last["type"])
     if last["request_id"]:
         expect(timeline.last).to_contain_text(last["request_id"])
+    # Who exactly and from where: the player's id of the person's join, its address.
+    joined = next(e for e in audit if e["actor"]["kind"] == "player")
+    row_of_join = timeline.nth(joined["seq"] - 1)
+    expect(row_of_join).to_contain_text(joined["actor"]["id"])
+    expect(row_of_join).to_contain_text(joined["client_address"])
 
     ops.get_by_role("button", name="Verify the history").click()
     expect(ops.locator("#verify-result [data-intact]")).to_have_attribute("data-intact", "true")

@@ -170,9 +170,13 @@ export function opsListPage(main, params) {
 }
 
 function actorText(actor) {
-  return actor.seat === null || actor.seat === undefined
-    ? t(`actor.${actor.kind}`)
-    : t("actor_with_seat", { kind: t(`actor.${actor.kind}`), n: actor.seat + 1 });
+  const kind = t(`actor.${actor.kind}`);
+  const who =
+    actor.seat === null || actor.seat === undefined
+      ? kind
+      : t("actor_with_seat", { kind, n: actor.seat + 1 });
+  // Who exactly (the audit's `actor.id`): the operator token's name, the player's id.
+  return actor.id ? t("actor_with_id", { who, id: actor.id }) : who;
 }
 
 export function opsGamePage(main, gameId) {
@@ -267,6 +271,7 @@ export function opsGamePage(main, gameId) {
           h("span", { class: "actor" }, actorText(e.actor)),
           h("time", { datetime: e.recorded_at }, formatTime(e.recorded_at)),
           h("span", { class: "request", title: t("request_id") }, e.request_id ? t("request_id_value", { id: e.request_id }) : ""),
+          h("span", { class: "address", title: t("client_address") }, e.client_address ? t("client_address_value", { address: e.client_address }) : ""),
         ),
       ),
     );
