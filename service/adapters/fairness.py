@@ -20,7 +20,6 @@ import base64
 import binascii
 import hashlib
 import logging
-import os
 import secrets
 from pathlib import Path
 from uuid import UUID
@@ -28,6 +27,7 @@ from uuid import UUID
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from service.adapters import keyfile
 from service.rules import FairShuffle
 
 log = logging.getLogger(__name__)
@@ -105,17 +105,14 @@ class SeedVault:
         if key:
             return cls(parse_key(key), olds)
         path = data_dir / KEY_FILE
-        if not path.exists():
-            data_dir.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w") as out:
-                out.write(new_key() + "\n")
+        text, made = keyfile.kept(path, new_key)
+        if made:
             log.warning(
                 "YOKAI_FAIRNESS_KEY is not set: made a fairness key in %s; back it up, and "
                 "give every instance that shares the database the same key",
                 path,
             )
-        return cls(parse_key(path.read_text()), olds)
+        return cls(parse_key(text), olds)
 
 
 def commitment(seed: bytes) -> str:

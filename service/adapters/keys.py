@@ -16,10 +16,10 @@ from __future__ import annotations
 import base64
 import binascii
 import logging
-import os
 import secrets
 from pathlib import Path
 
+from service.adapters import keyfile
 from service.application.chain import KEY_BYTES, ChainKeys
 from service.settings import ConfigurationError
 
@@ -67,26 +67,11 @@ def chain_keys(key: str | None, old_keys: str | None, key_file: Path | None) -> 
             "(openssl rand -hex 32), keep it safe, and set YOKAI_CHAIN_KEY (or "
             "YOKAI_CHAIN_KEY_FILE to a file holding it); see docs/security.md"
         )
-    if not key_file.exists():
-        key_file.parent.mkdir(parents=True, exist_ok=True)
-        # Written whole under another name, then linked into place: a process starting
-        # at the same moment reads either no file or the whole key, and one key wins.
-        draft = key_file.with_name(f".{key_file.name}.{os.getpid()}.{secrets.token_hex(4)}")
-        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as out:
-            out.write(new_key() + "\n")
-        try:
-            os.link(draft, key_file)
-        except FileExistsError:
-            made = False
-        else:
-            made = True
-        finally:
-            draft.unlink()
-        if made:
-            log.warning(
-                "made a chain key in %s: back it up (without it no event can be verified), "
-                "and give every process that shares the database the same key",
-                key_file,
-            )
-    return ChainKeys(parse_key(key_file.read_text(), str(key_file)), olds)
+    text, made = keyfile.kept(key_file, new_key)
+    if made:
+        log.warning(
+            "made a chain key in %s: back it up (without it no event can be verified), "
+            "and give every process that shares the database the same key",
+            key_file,
+        )
+    return ChainKeys(parse_key(text, str(key_file)), olds)
