@@ -156,7 +156,7 @@ class Settings:
             metrics_allow=env.get("YOKAI_METRICS_ALLOW", "127.0.0.1/32,::1/128"),
             streams_per_token=_int(env, "YOKAI_STREAMS_PER_TOKEN", 16, minimum=1),
             streams_per_address=_int(env, "YOKAI_STREAMS_PER_ADDRESS", 512, minimum=1),
-            keepalive_seconds=_int(env, "YOKAI_KEEPALIVE_SECONDS", 15, minimum=1),
+            keepalive_seconds=_float(env, "YOKAI_KEEPALIVE_SECONDS", 15.0),
             embedded_worker=_int(env, "YOKAI_EMBEDDED_WORKER", 1) != 0,
             worker_lease_seconds=_int(env, "YOKAI_WORKER_LEASE_SECONDS", 30, minimum=1),
             worker_metrics_port=_port(env, "YOKAI_WORKER_METRICS_PORT"),

@@ -41,3 +41,9 @@ def test_the_worker_serves_no_metrics_unless_given_a_port(tmp_path: Path) -> Non
         {"YOKAI_WORKER_METRICS_PORT": "9000", "YOKAI_WORKER_HEARTBEAT": str(tmp_path / "hb")}
     )
     assert (chosen.worker_metrics_port, chosen.worker_heartbeat) == (9000, tmp_path / "hb")
+
+
+def test_keep_alive_seconds_may_be_a_fraction() -> None:
+    assert Settings.from_env({"YOKAI_KEEPALIVE_SECONDS": "7.5"}).keepalive_seconds == 7.5
+    with pytest.raises(ValueError, match="YOKAI_KEEPALIVE_SECONDS"):
+        Settings.from_env({"YOKAI_KEEPALIVE_SECONDS": "0"})
