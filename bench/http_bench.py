@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.cpu import Accounts, per_request
 from service.adapters.system import ShufflingDealer
 from service.bots.random_bot import random_move
 from service.bots.selfplay import bot_command
@@ -350,9 +351,12 @@ def main() -> None:
             write_lists(folder, command_lists(games, connections))
             # The bare endpoint keeps no state: it may go round its lists again.
             base = wrk(bare_port, folder, connections, args.seconds, cycle=True)
+            before = Accounts.take(service_port, [str(tmp)])
             run = wrk(service_port, folder, connections, args.seconds, cycle=False)
+            used = Accounts.take(service_port, [str(tmp)]).since(before)
             print(line("bare Flask, same requests", base))
             print(line("POST /play and /pass", run, base))
+            print(f"  {per_request(used, run.requests)}")
             for kind, label in (
                 []
                 if args.skip_reads

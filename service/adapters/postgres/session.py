@@ -15,6 +15,8 @@ pool, the schema (tables.py) and the migrations stay SQLAlchemy's.
 
 from __future__ import annotations
 
+import functools
+import re
 import select
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -202,8 +204,8 @@ class Session:
             raise StoreUnavailableError(str(error), maybe_committed=False) from error
         try:
             if len(statements) == 1:
-                cur: psycopg.Cursor[Any] = conn.cursor()
-                cur.execute(statements[0].sql, statements[0].params)
+                cur: psycopg.Cursor[Any] = psycopg.RawCursor(conn)
+                cur.execute(native(statements[0].sql), statements[0].params)
             else:
                 cur = psycopg.ClientCursor(conn)
                 sql = "; ".join(s.sql for s in statements)
@@ -246,6 +248,32 @@ class Session:
 
 
 _LAZY_COMMIT = Statement("SELECT set_config('synchronous_commit', 'off', true)")
+
+_PLACEHOLDER = re.compile(r"%[s%]")
+
+
+@functools.lru_cache(maxsize=1024)
+def native(sql: str) -> str:
+    """``sql`` with PostgreSQL's own placeholders ($1, $2 …) for psycopg's ``%s``.
+
+    psycopg converts a query's ``%s`` on every execution unless the query is short (4 KB)
+    with few parameters (50): a command's one statement is neither, and converting it
+    was a sixth of a gunicorn worker's time per play (py-spy, under bench.http_bench).
+    Converted once here (cached by the query's text), it goes to a RawCursor as it is;
+    psycopg still prepares the frequent ones. Only ``%s`` and ``%%`` are used here."""
+    count = 0
+
+    def placeholder(match: re.Match[str]) -> str:
+        nonlocal count
+        if match.group() == "%%":
+            return "%"
+        count += 1
+        return f"${count}"
+
+    converted = _PLACEHOLDER.sub(placeholder, sql)
+    if "%" in _PLACEHOLDER.sub("", sql):
+        raise ValueError(f"only %s placeholders are supported: {sql[:200]!r}")
+    return converted
 
 
 def _guarded(checks: list[Statement], query: Statement, order: str | None) -> Statement:
