@@ -151,8 +151,35 @@ class DueGames:
         return True
 
 
+class ByTheClock:
+    """A source that runs every ``every``, by the clock (no announcement brings it work);
+    its subclasses are dataclasses with the fields ``every`` and ``_next``."""
+
+    every: timedelta
+    _next: datetime | None
+
+    def _time_to_run(self, now: datetime) -> bool:
+        """Whether a run is due now; if so, the next is one period away."""
+        if self._next is not None and now < self._next:
+            return False
+        self._next = now + self.every
+        return True
+
+    def next_due(self, deps: Deps) -> datetime | None:
+        return self._next
+
+    def in_flight(self) -> int:
+        return 0
+
+    def close(self) -> None:
+        pass
+
+    def wants(self, note: str) -> bool:
+        return False  # it runs by the clock, every ``every``
+
+
 @dataclass
-class Housekeeping:
+class Housekeeping(ByTheClock):
     """Forgets what need not be kept for ever, every ``every``: outcomes stored under
     Idempotency-Keys older than ``keep`` (a retry after that is a new command), and
     webhook attempts logged (and deliveries finished, as rows written before finished
@@ -168,9 +195,8 @@ class Housekeeping:
 
     def run_due(self, deps: Deps) -> int:
         now = deps.clock.now()
-        if self._next is not None and now < self._next:
+        if not self._time_to_run(now):
             return 0
-        self._next = now + self.every
         forgotten = self._in_batches(deps, lambda uow: uow.idempotency.expire)(now - self.keep)
         if forgotten:
             log.info("forgot %d idempotency records older than %s", forgotten, self.keep)
@@ -212,21 +238,9 @@ class Housekeeping:
             done += int(result.result.acted)
         return done
 
-    def next_due(self, deps: Deps) -> datetime | None:
-        return self._next
-
-    def in_flight(self) -> int:
-        return 0
-
-    def close(self) -> None:
-        pass
-
-    def wants(self, note: str) -> bool:
-        return False  # it runs by the clock, every ``every``
-
 
 @dataclass
-class Anchoring:
+class Anchoring(ByTheClock):
     """Every ``every``, anchors the chain head of each game that changed since the last
     time (service/application/anchors.py) in ``sink``, outside the database. The first
     time, it starts from the newest anchor the sink holds (every game when none).
@@ -243,9 +257,8 @@ class Anchoring:
 
     def run_due(self, deps: Deps) -> int:
         now = deps.clock.now()
-        if self._next is not None and now < self._next:
+        if not self._time_to_run(now):
             return 0
-        self._next = now + self.every
         try:
             self._anchor(deps, now)
         except OSError:
@@ -270,18 +283,6 @@ class Anchoring:
         if lines:
             self.sink.write(lines, now)
         self._since = now
-
-    def next_due(self, deps: Deps) -> datetime | None:
-        return self._next
-
-    def in_flight(self) -> int:
-        return 0
-
-    def close(self) -> None:
-        pass
-
-    def wants(self, note: str) -> bool:
-        return False  # it runs by the clock, every ``every``
 
 
 @dataclass
