@@ -11,11 +11,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -25,11 +20,10 @@ from typing import Any
 
 import pytest
 
-from tests.support.postgres import new_database
+from tests.support.serve import OPERATOR_TOKEN, serving
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "build" / "test-artifacts"
-OPERATOR_TOKEN = "browser-operator-token-of-32-characters"
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -84,20 +78,11 @@ def browser(chromium_path: str) -> Iterator[Any]:
             launched.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @dataclass
 class Served:
-    """A `yokai serve` process and its address."""
+    """A `yokai serve` process's address, and calls to it as an outside client."""
 
-    process: subprocess.Popen[bytes]
     base: str
-    log: Path
 
     def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
         headers = {"Accept": "application/json"}
@@ -117,48 +102,10 @@ class Served:
 
 @pytest.fixture(scope="module")
 def served(server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """`yokai serve` (one web worker and its embedded worker) on a fresh database; its
-    output goes to a file (a pipe nobody reads would fill up and stall it)."""
+    """`yokai serve` (one web worker and its embedded worker) on a fresh database."""
     folder = tmp_path_factory.mktemp("browser-serve")
-    log = folder / "serve.log"
-    port = _free_port()
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-            env={
-                **os.environ,
-                "DATABASE_URL": new_database(server_url, "yokai_browser"),
-                "YOKAI_OPERATOR_TOKEN": OPERATOR_TOKEN,
-                "YOKAI_WORKERS": "1",
-            },
-            cwd=folder,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    running = Served(process, f"http://127.0.0.1:{port}", log)
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            if process.poll() is not None:
-                raise AssertionError(f"yokai serve exited:\n{log.read_text()}")
-            try:
-                with urllib.request.urlopen(running.base + "/readyz", timeout=5) as r:
-                    if r.status == 200:
-                        break
-            except (OSError, urllib.error.URLError):
-                pass
-            if time.monotonic() > deadline:
-                raise AssertionError(f"yokai serve did not become ready:\n{log.read_text()}")
-            time.sleep(0.3)
-        yield running
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=60)
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
+    with serving(server_url, folder / "serve.log", folder, YOKAI_WORKERS="1") as base:
+        yield Served(base)
 
 
 @pytest.fixture

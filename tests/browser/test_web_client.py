@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import OPERATOR_TOKEN, Served
+from tests.browser.conftest import Served
+from tests.support.serve import OPERATOR_TOKEN
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -29,18 +28,12 @@ import psutil  # type: ignore[import-untyped]
 import pytest
 
 from tests.support.postgres import new_database
+from tests.support.serve import free_port
 
 pytestmark = pytest.mark.slow
 
 YOKAI = [sys.executable, "-m", "service.cli"]
 OP = "fault-operator-token-of-32-characters"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def wait_for(condition: Callable[[], bool], what: str, timeout: float = 60.0) -> None:

@@ -21,19 +21,13 @@ from typing import Any
 import pytest
 
 from tests.support.postgres import new_database
+from tests.support.serve import free_port
 from tests.support.sse import SseStream
 
 ROOT = Path(__file__).resolve().parents[2]
 YOKAI = [sys.executable, "-m", "service.cli"]
 SERVE_OPERATOR = "serve-operator-token-of-32-characters"
 pytestmark = pytest.mark.slow
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @dataclass

@@ -37,9 +37,10 @@ def ready(base: str) -> bool:
 
 
 @contextmanager
-def serving(server_url: str, log: Path, **env: str) -> Iterator[str]:
-    """`yokai serve` on a new database of the test server, its output in ``log``; yields
-    its base URL once /readyz answers."""
+def serving(server_url: str, log: Path, cwd: Path | None = None, /, **env: str) -> Iterator[str]:
+    """`yokai serve` on a new database of the test server, its output in ``log`` (a
+    file: a pipe nobody reads would fill up and stall it), run in ``cwd``; yields its
+    base URL once /readyz answers."""
     port = free_port()
     environment = {
         **os.environ,
@@ -52,6 +53,7 @@ def serving(server_url: str, log: Path, **env: str) -> Iterator[str]:
         serve = subprocess.Popen(
             [*YOKAI, "serve", "--port", str(port)],
             env=environment,
+            cwd=cwd,
             stdout=out,
             stderr=subprocess.STDOUT,
         )
