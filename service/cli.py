@@ -224,14 +224,13 @@ def worker() -> int:
     YOKAI_WORKER_METRICS_PORT, serve its metrics there meanwhile."""
     settings = Settings.from_env()
     logs.configure(settings.log_level, settings.log_format)
-    settings, embedded = _database(settings)
+    with _built(settings) as (settings, container):
+        return _work(settings, container)
+
+
+def _work(settings: Settings, container: Container) -> int:
+    """The worker loop on ``container`` until a signal; its metrics served meanwhile."""
     url = _url(settings)
-    try:
-        container = build(settings)
-    except BaseException:
-        if embedded is not None:
-            embedded.stop()
-        raise
     exposition = None
     try:
         if settings.worker_metrics_port is not None:
@@ -258,9 +257,6 @@ def worker() -> int:
     finally:
         if exposition is not None:
             exposition.shutdown()
-        container.close()
-        if embedded is not None:
-            embedded.stop()
 
 
 def check_alive(max_age: float) -> int:
@@ -284,26 +280,31 @@ class _NotReadyError(Exception):
 
 
 @contextmanager
+def _built(settings: Settings) -> Iterator[tuple[Settings, Container]]:
+    """The settings on ``DATABASE_URL`` (or the embedded server, started here) and the
+    service's container on them; closed, and the embedded server stopped, at the end."""
+    settings, embedded = _database(settings)
+    try:
+        container = build(settings)
+        try:
+            yield settings, container
+        finally:
+            container.close()
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
+@contextmanager
 def _opened(command: str) -> Iterator[Container]:
     """The service's container on ``DATABASE_URL`` (or the embedded server), migrated;
     :class:`_NotReadyError` when the database is not ready."""
-    settings, embedded = _database(Settings.from_env())
-    try:
-        container = build(settings)
-    except BaseException:
-        if embedded is not None:
-            embedded.stop()
-        raise
-    try:
+    with _built(Settings.from_env()) as (_, container):
         ready, why = container.health.ready()
         if not ready:
             print(f"yokai {command}: {why}", file=sys.stderr)
             raise _NotReadyError(why)
         yield container
-    finally:
-        container.close()
-        if embedded is not None:
-            embedded.stop()
 
 
 def verify(
