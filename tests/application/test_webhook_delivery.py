@@ -114,27 +114,38 @@ def _wait_until(check: Callable[[], bool]) -> None:
         time.sleep(0.01)
 
 
+def _second_waits_for_the_thread(
+    deps: Deps, db: Database, clock: FixedClock, waited: timedelta
+) -> tuple[list[WebhookDelivery], _HeldSender]:
+    """Two deliveries claimed by a source of one thread and one queued place, with a
+    15 s lease; the second waits for the thread while the first is held for ``waited``.
+    The deliveries, and the sender (what it was asked to send), once all are over."""
+    deliveries = [
+        replace(delivery(new_secret()), id=n, webhook_id=uuid4(), url=f"https://h{n}.test/")
+        for n in (1, 2)
+    ]
+    db.deliveries = list(deliveries)
+    sender = _HeldSender()
+    source = WebhookDeliveries(sender, threads=1, queued=1, lease=timedelta(seconds=15))
+    try:
+        assert source.run_due(deps) == 2  # one runs, one waits for the thread
+        assert sender.first_started.wait(10)
+        clock.advance(waited)
+        sender.release.set()
+        _wait_until(lambda: source.in_flight() == 0)
+    finally:
+        source.close()
+    return deliveries, sender
+
+
 def test_a_delivery_queued_until_its_lease_could_end_mid_attempt_is_not_sent(
     deps: Deps, db: Database, clock: FixedClock
 ) -> None:
     """A claimed delivery that waits for a thread so long that its attempt could outlast
     the lease (when another worker may claim and send it) is left to that next claim:
     never two senders at once. One that starts in time is sent and recorded."""
-    first, second = (
-        replace(delivery(new_secret()), id=n, webhook_id=uuid4(), url=f"https://h{n}.test/")
-        for n in (1, 2)
-    )
-    db.deliveries = [first, second]
-    sender = _HeldSender()
-    source = WebhookDeliveries(sender, threads=1, queued=1, lease=timedelta(seconds=15))
-    try:
-        assert source.run_due(deps) == 2  # one runs, one waits for the thread
-        assert sender.first_started.wait(10)
-        clock.advance(timedelta(seconds=5))  # 10 s of lease left: less than an attempt
-        sender.release.set()
-        _wait_until(lambda: source.in_flight() == 0)
-    finally:
-        source.close()
+    # 10 s of lease left: less than an attempt.
+    (first, _), sender = _second_waits_for_the_thread(deps, db, clock, timedelta(seconds=5))
     assert sender.urls == [first.url]
     assert [(d.id, a.status, done) for d, a, done in db.recorded] == [(1, 200, True)]
     assert db.deliveries == []  # the other stays claimed until its lease ends
@@ -143,21 +154,8 @@ def test_a_delivery_queued_until_its_lease_could_end_mid_attempt_is_not_sent(
 def test_a_delivery_that_gets_a_thread_in_time_is_sent(
     deps: Deps, db: Database, clock: FixedClock
 ) -> None:
-    first, second = (
-        replace(delivery(new_secret()), id=n, webhook_id=uuid4(), url=f"https://h{n}.test/")
-        for n in (1, 2)
-    )
-    db.deliveries = [first, second]
-    sender = _HeldSender()
-    source = WebhookDeliveries(sender, threads=1, queued=1, lease=timedelta(seconds=15))
-    try:
-        assert source.run_due(deps) == 2
-        assert sender.first_started.wait(10)
-        clock.advance(timedelta(seconds=3))  # 12 s left: room for a whole attempt
-        sender.release.set()
-        _wait_until(lambda: source.in_flight() == 0)
-    finally:
-        source.close()
+    # 12 s left: room for a whole attempt.
+    (first, second), sender = _second_waits_for_the_thread(deps, db, clock, timedelta(seconds=3))
     assert sender.urls == [first.url, second.url]
     assert sorted(d.id for d, _, _ in db.recorded) == [1, 2]
 
