@@ -16,7 +16,6 @@ import hashlib
 import json
 import random
 import threading
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -30,6 +29,7 @@ from tests.e2e.test_serve_process import Served, start, stop
 from tests.support.postgres import new_database
 from tests.support.sse import Message, SseStream
 from tests.support.webhook_receiver import Receiver, receiving
+from tests.support.workers import wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -102,16 +102,6 @@ class Reader:
     def close(self) -> None:
         self.stream.close()
         self._thread.join(timeout=30)
-
-
-def wait_for(condition: Callable[[], Any], what: str, timeout: float = 60.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = condition()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def long_poll(client: Client, path: str, headers: dict[str, str]) -> threading.Thread:
