@@ -56,9 +56,13 @@ _CLAIM = (
     # A claim lost in a crash of the server leaves its rows due as they were: it is
     # committed without waiting for the disk (synchronous_commit off, this statement's
     # transaction only; the ``lazy`` part runs because the UPDATE reads it).
-    "WITH lazy AS (SELECT set_config('synchronous_commit', 'off', true)) "
-    "UPDATE outbox AS o SET available_at = %s FROM ("
-    "SELECT id FROM outbox WHERE id IN ("
+    # The ids are handed on as arrays (ARRAY(...): each subquery runs once), not joined:
+    # with the outbox's statistics stale (a queue grows faster than autoanalyze looks),
+    # the planner once put a scan of the outbox outside the locking subquery and ran that
+    # again for each of its rows, which took seconds a claim once the outbox held a few
+    # thousand rows.
+    "WITH lazy AS (SELECT set_config('synchronous_commit', 'off', true)), "
+    "f AS MATERIALIZED (SELECT id FROM outbox WHERE id = ANY(ARRAY("
     "SELECT c.id FROM (SELECT d.id, d.available_at, row_number() OVER ("
     "PARTITION BY d.webhook_id ORDER BY d.available_at, d.id) AS r FROM ("
     "SELECT o2.id, o2.webhook_id, o2.available_at FROM outbox AS o2 "
@@ -66,9 +70,11 @@ _CLAIM = (
     "WHERE o2.kind = 'webhook' AND o2.done_at IS NULL AND o2.available_at <= %s "
     "AND NOT (o2.webhook_id = ANY(%s::uuid[])) "
     "ORDER BY o2.available_at, o2.id LIMIT %s) AS d) AS c "
-    "WHERE c.r <= %s ORDER BY c.available_at, c.id LIMIT %s) "
-    "FOR UPDATE SKIP LOCKED) AS f, webhooks AS w, lazy "
-    "WHERE o.id = f.id AND w.id = o.webhook_id AND w.disabled_at IS NULL "
+    "WHERE c.r <= %s ORDER BY c.available_at, c.id LIMIT %s)) "
+    "FOR UPDATE SKIP LOCKED) "
+    "UPDATE outbox AS o SET available_at = %s FROM webhooks AS w, lazy "
+    "WHERE o.id = ANY(ARRAY(SELECT id FROM f)) AND w.id = o.webhook_id "
+    "AND w.disabled_at IS NULL "
     "RETURNING o.id, o.webhook_id, o.message_id, w.url, w.secret, o.payload, o.created_at, "
     "o.attempts"
 )
@@ -162,7 +168,7 @@ class SqlWebhooks:
         # busy, then the next claim passes it over.
         rows = self._session.fetch(
             _CLAIM,
-            [lease_until, now, list(busy), max(8 * limit, 64), PER_ENDPOINT, limit],
+            [now, list(busy), max(8 * limit, 64), PER_ENDPOINT, limit, lease_until],
         )
         return [WebhookDelivery(*r) for r in rows]
 
