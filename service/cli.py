@@ -252,7 +252,10 @@ def _work(settings: Settings, container: Container) -> int:
             heartbeat=settings.worker_heartbeat,
             anchoring=_anchoring(settings),
         )
-        run_until_signalled(runner)
+        try:
+            run_until_signalled(runner)
+        finally:
+            sender.close()  # after the worker: its attempts have ended and been recorded
         return 0
     finally:
         if exposition is not None:

@@ -6,12 +6,12 @@ deliveries will be another source in the same loop.
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 import threading
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -287,34 +287,35 @@ class Anchoring(ByTheClock):
 
 @dataclass
 class WebhookDeliveries:
-    """Webhook deliveries, each attempt in a thread of a bounded pool: a slow endpoint
-    holds its own deliveries (at most ``per_endpoint`` at once), never the others'.
+    """Webhook deliveries, at most ``at_once`` attempts under way (the sender makes them
+    without a thread each: see webhooks.Sender), at most ``per_endpoint`` of them to one
+    endpoint: a slow endpoint holds its own deliveries, never the others'.
 
-    Up to ``queued`` claimed deliveries wait for a thread beside the ``threads`` that
-    run, and a claim is made only for a batch (``threads // 4`` free places, or when
-    nothing is in hand): under load each claim takes many deliveries and the worker's
-    loop is not woken by every new outbox row, while an idle worker still sends a
-    single delivery at once. A delivery's place is free again as soon as its attempt
-    ends: until it is recorded, its lease keeps it from every claim. A queued delivery
-    waits at most one attempt (10 s) for a thread; one whose lease would end before its
-    attempt could (a short lease) is not sent but left to the next claim after the
-    lease, so no two workers send it at once.
+    Up to ``queued`` claimed deliveries wait for a place beside those under way, and a
+    claim is made only for a batch (``at_once // 4`` free places, or when nothing is in
+    hand): under load each claim takes many deliveries and the worker's loop is not
+    woken by every new outbox row, while an idle worker still sends a single delivery
+    at once. A delivery's place is free again as soon as its attempt ends: until it is
+    recorded, its lease keeps it from every claim. A queued delivery waits at most one
+    attempt (10 s) for a place; one whose lease would end before its attempt could (a
+    short lease) is not sent but left to the next claim after the lease, so no two
+    workers send it at once.
 
     Attempts are recorded by a thread of their own, a batch at a time: it waits up to
     ``record_linger`` seconds for the attempts being sent, so the attempts of a claim
     are mostly recorded in one transaction."""
 
     sender: webhooks.Sender
-    threads: int = 32
-    queued: int = 32
+    at_once: int = 64
+    queued: int = 0
     per_endpoint: int = 2
     lease: timedelta = timedelta(seconds=60)  # longer than an attempt (10 s) can take
     first_retry: float = webhooks.FIRST_RETRY
     record_linger: float = 0.02
     wake: Callable[[], None] = lambda: None  # told when claiming again may find work
-    _pool: ThreadPoolExecutor | None = None
     _recorder: threading.Thread | None = None
     _busy: Counter[UUID] = field(default_factory=Counter)  # claimed, not yet attempted
+    _waiting: deque[tuple[WebhookDelivery, datetime]] = field(default_factory=deque)
     _sending: int = 0  # attempts under way
     _outcomes: list[webhooks.Outcome] = field(default_factory=list)  # not yet recorded
     _recording: int = 0  # outcomes in the recorder's hands
@@ -332,8 +333,8 @@ class WebhookDeliveries:
         """How many deliveries to claim now (0 until a batch's worth of places is free);
         call with ``_lock`` held."""
         taken = sum(self._busy.values())
-        free = self.threads + self.queued - taken
-        return free if taken == 0 or free >= max(1, self.threads // 4) else 0
+        free = self.at_once + self.queued - taken
+        return free if taken == 0 or free >= max(1, self.at_once // 4) else 0
 
     def run_due(self, deps: Deps) -> int:
         with self._lock:
@@ -347,6 +348,7 @@ class WebhookDeliveries:
         with self._lock:
             for delivery in claimed:
                 self._busy[delivery.webhook_id] += 1
+                self._waiting.append((delivery, now + self.lease))
             # Got as many as it asked for, or an endpoint is (or was) at its limit: more
             # may be due, so the end of an attempt calls for another claim (else new
             # rows are announced as they commit).
@@ -357,36 +359,60 @@ class WebhookDeliveries:
             )
         if not claimed:
             return 0
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="yokai-webhook")
         if self._recorder is None:
             self._recorder = threading.Thread(
                 target=self._record_all, args=(deps,), name="yokai-webhook-recorder"
             )
             self._recorder.start()
-        for delivery in claimed:
-            self._pool.submit(self._attempt, deps, delivery, now + self.lease)
+        self._start_waiting(deps)
         # A claim that was not full left nothing due: not asked again at once.
         return len(claimed) if len(claimed) >= free else 0
 
-    def _attempt(self, deps: Deps, delivery: WebhookDelivery, lease_end: datetime) -> None:
-        if deps.clock.now() + webhooks.ATTEMPT_TIME >= lease_end:
-            # Waited so long for a thread that the attempt could outlast the lease, when
-            # another worker may claim the delivery: left to that claim (at least once).
-            log.warning("webhook delivery %s: lease too short, left", delivery.message_id)
-            self._ended(delivery, None)
-            return
-        with self._lock:
-            self._sending += 1
+    def _start_waiting(self, deps: Deps) -> None:
+        """Start the waiting deliveries there are places for (from the worker's loop,
+        or from the sender as an attempt ends)."""
+        while True:
+            with self._lock:
+                if not self._waiting or self._sending >= self.at_once:
+                    return
+                delivery, lease_end = self._waiting.popleft()
+                now = deps.clock.now()
+                late = now + webhooks.ATTEMPT_TIME >= lease_end
+                if not late:
+                    self._sending += 1
+            if late:
+                # Waited so long for a place that the attempt could outlast the lease,
+                # when another worker may claim the delivery: left to that claim.
+                log.warning("webhook delivery %s: lease too short, left", delivery.message_id)
+                self._ended(delivery, None)
+                continue
+            try:
+                body, headers = webhooks.signed(delivery, now)
+                self.sender.start(
+                    delivery.url, body, headers, functools.partial(self._sent, deps, delivery, now)
+                )
+            except Exception:
+                # Not recorded: the lease hands the delivery on (at least once, never lost).
+                log.exception("webhook delivery %s failed", delivery.message_id)
+                with self._lock:
+                    self._sending -= 1
+                self._ended(delivery, None)
+
+    def _sent(
+        self, deps: Deps, delivery: WebhookDelivery, at: datetime, sent: webhooks.Sent
+    ) -> None:
+        """The sender's word on an attempt: its place is free for the next."""
         try:
-            outcome = webhooks.send(deps, self.sender, delivery, self._chance, self.first_retry)
+            outcome: webhooks.Outcome | None = webhooks.attempted(
+                delivery, at, sent, self._chance, self.first_retry, ended=deps.clock.now()
+            )
         except Exception:
-            # Not recorded: the lease hands the delivery on (at least once, never lost).
             log.exception("webhook delivery %s failed", delivery.message_id)
             outcome = None
         with self._lock:
             self._sending -= 1
         self._ended(delivery, outcome)
+        self._start_waiting(deps)
 
     def _ended(self, delivery: WebhookDelivery, outcome: webhooks.Outcome | None) -> None:
         """An attempt is over (or was not made): its place is free, its outcome goes to
@@ -397,7 +423,11 @@ class WebhookDeliveries:
                 del self._busy[delivery.webhook_id]
             if outcome is not None:
                 self._outcomes.append(outcome)
-            self._changed.notify_all()
+            # Waited for: a first outcome to record, or the last claimed delivery's end
+            # (the recorder's linger, close). Not every end: each wake-up of a waiting
+            # thread costs the sending one a switch.
+            if (outcome is not None and len(self._outcomes) == 1) or not self._busy:
+                self._changed.notify_all()
             room = self._backlog and self._room() > 0
         if room:  # a batch's worth of places, and rows left behind: claim again
             self.wake()
@@ -454,9 +484,9 @@ class WebhookDeliveries:
             return sum(self._busy.values()) + len(self._outcomes) + self._recording
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)  # the attempts in hand end
         with self._changed:
+            # The attempts in hand end (each within its timeout), and are recorded.
+            self._changed.wait_for(lambda: not self._sending and not self._waiting)
             self._closing = True
             self._changed.notify_all()
         if self._recorder is not None:

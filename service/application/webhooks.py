@@ -12,7 +12,7 @@ import base64
 import json
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -181,7 +181,12 @@ class Sent:
 
 
 class Sender(Protocol):
-    def post(self, url: str, body: bytes, headers: dict[str, str]) -> Sent: ...
+    def start(
+        self, url: str, body: bytes, headers: dict[str, str], then: Callable[[Sent], None]
+    ) -> None:
+        """Begin one POST (at most ATTEMPT_TIME, no redirects) and return at once;
+        ``then`` is called with what came of it, from any thread. Never raises for the
+        network's or the receiver's trouble."""
 
 
 def signed(delivery: WebhookDelivery, now: datetime) -> tuple[bytes, dict[str, str]]:
@@ -218,27 +223,27 @@ class Outcome:
     done: bool  # delivered, or given up
 
 
-def send(
-    deps: Deps,
-    sender: Sender,
+def attempted(
     delivery: WebhookDelivery,
+    at: datetime,
+    sent: Sent,
     chance: random.Random,
     first_retry: float = FIRST_RETRY,
+    *,
+    ended: datetime,
 ) -> Outcome:
-    """One attempt of a delivery: done on a 2xx, else due again later (or given up after
-    RETRY_FOR). Not recorded yet: see :func:`record`."""
-    now = deps.clock.now()
-    body, headers = signed(delivery, now)
-    sent = sender.post(delivery.url, body, headers)
+    """What an attempt made ``at`` (its signature's time) and ended at ``ended`` came to:
+    done on a 2xx, else due again later (or given up after RETRY_FOR). Not recorded
+    yet: see :func:`record`."""
     ok = sent.status is not None and 200 <= sent.status < 300
-    later = None if ok else retry_at(delivery, deps.clock.now(), chance, first_retry)
+    later = None if ok else retry_at(delivery, ended, chance, first_retry)
     error = sent.error if sent.error or ok else f"HTTP {sent.status}"
     if not ok and later is None:
         error = f"{error}; given up after {RETRY_FOR}"
     attempt = WebhookAttempt(
         delivery.message_id,
         str(delivery.payload.get("type", "")),
-        now,
+        at,
         sent.status,
         error,
         later,

@@ -5,15 +5,43 @@ and each attempt counted in the metrics by its outcome."""
 
 from __future__ import annotations
 
+import re
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from service import metrics
 from service.adapters.webhook_delivery import HttpSender
-from service.adapters.webhook_http import UrlForbiddenError, check_url, post
+from service.adapters.webhook_http import (
+    MAX_ANSWER,
+    Delivered,
+    Poster,
+    UrlForbiddenError,
+    check_url,
+)
 from tests.support.webhook_receiver import receiving
 
 PUBLIC = "https://93.184.216.34/hook"
+
+
+@contextmanager
+def posting(*, allow_private: bool = True, timeout: float = 10.0) -> Iterator[Poster]:
+    """A sender's event loop, stopped at the end."""
+    poster = Poster(allow_private=allow_private, timeout=timeout)
+    try:
+        yield poster
+    finally:
+        poster.close()
+
+
+def post(url: str, body: bytes, headers: dict[str, str], **options: bool | float) -> Delivered:
+    """One POST on a poster of its own."""
+    with posting(**options) as poster:  # type: ignore[arg-type]
+        return poster.post(url, body, headers)
 
 
 @pytest.mark.parametrize(
@@ -97,9 +125,9 @@ def test_a_private_address_is_refused_at_delivery_and_nothing_is_sent() -> None:
 
 
 def test_a_receiver_that_keeps_connections_alive_gets_the_next_post_on_the_same_one() -> None:
-    with receiving(keep_alive=True) as receiver:
+    with receiving(keep_alive=True) as receiver, posting() as poster:
         for n in range(3):
-            done = post(receiver.url, b"{}", {"n": str(n)}, allow_private=True)
+            done = poster.post(receiver.url, b"{}", {"n": str(n)})
             assert (done.status, done.error) == (204, None)
         got = receiver.wait_for(3)
     assert len({r.peer for r in got}) == 1
@@ -108,10 +136,10 @@ def test_a_receiver_that_keeps_connections_alive_gets_the_next_post_on_the_same_
 def test_a_kept_connection_the_receiver_closed_is_replaced() -> None:
     """The receiver says keep-alive, then closes the connection (an idle timeout): the
     next post finds it closed and goes again on a new one."""
-    with receiving(keep_alive=True) as receiver:
+    with receiving(keep_alive=True) as receiver, posting() as poster:
         receiver.drop_kept = True
         for _ in range(2):
-            done = post(receiver.url, b"{}", {}, allow_private=True)
+            done = poster.post(receiver.url, b"{}", {})
             assert (done.status, done.error) == (204, None)
         got = receiver.wait_for(2)
     assert len({r.peer for r in got}) == 2
@@ -131,7 +159,7 @@ def _deliveries() -> dict[str, float]:
 def test_the_sender_counts_each_attempt_by_its_outcome() -> None:
     """yokai_webhook_deliveries_total: delivered (a 2xx), failed (any other answer),
     error (no answer), one attempt each."""
-    sender = HttpSender(allow_private=True)
+    sender, forbidding = HttpSender(allow_private=True), HttpSender(allow_private=False)
     before = _deliveries()
 
     def added() -> dict[str, float]:
@@ -147,5 +175,172 @@ def test_the_sender_counts_each_attempt_by_its_outcome() -> None:
         assert added() == {"delivered": 1, "failed": 2, "error": 0}
         url = receiver.url
     assert sender.post(url, b"{}", {}).status is None  # the receiver is gone
-    assert HttpSender(allow_private=False).post(url, b"{}", {}).status is None  # forbidden
+    assert forbidding.post(url, b"{}", {}).status is None  # forbidden
     assert added() == {"delivered": 1, "failed": 2, "error": 2}
+    sender.close()
+    forbidding.close()
+
+
+# --- the answer as the sender reads it ---------------------------------------------------
+
+
+@contextmanager
+def canned(*answers: bytes) -> Iterator[tuple[str, list[tuple[int, bytes]]]]:
+    """A receiver on 127.0.0.1 that gives each connection's requests the ``answers`` in
+    turn, as raw bytes, and closes the connection after the last; the URL, and the
+    requests as they arrived (the client's port, the raw request)."""
+    server = socket.create_server(("127.0.0.1", 0))
+    requests: list[tuple[int, bytes]] = []
+    threads: list[threading.Thread] = []
+
+    def answer(conn: socket.socket, port: int) -> None:
+        with conn:
+            conn.settimeout(10)
+            buffer = b""
+            for answer in answers:
+                while b"\r\n\r\n" not in buffer:
+                    buffer += conn.recv(65536)
+                head, _, buffer = buffer.partition(b"\r\n\r\n")
+                found = re.search(rb"Content-Length: (\d+)", head)
+                assert found is not None
+                length = int(found.group(1))
+                while len(buffer) < length:
+                    buffer += conn.recv(65536)
+                requests.append((port, head + b"\r\n\r\n" + buffer[:length]))
+                buffer = buffer[length:]
+                conn.sendall(answer)
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, peer = server.accept()
+            except OSError:
+                return  # closed
+            thread = threading.Thread(target=answer, args=(conn, peer[1]))
+            threads.append(thread)
+            thread.start()
+
+    acceptor = threading.Thread(target=serve)
+    acceptor.start()
+    try:
+        yield f"http://127.0.0.1:{server.getsockname()[1]}/in?x=1", requests
+    finally:
+        server.shutdown(socket.SHUT_RDWR)
+        server.close()
+        acceptor.join(10)
+        for thread in threads:
+            thread.join(10)
+
+
+OK_CHUNKED = (
+    b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n0\r\nX-T: 1\r\n\r\n"
+)
+EARLY_HINTS = b"HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n"
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello", 200),
+        (OK_CHUNKED, 200),
+        (b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n", 202),
+        (EARLY_HINTS + b"HTTP/1.1 410 Gone\r\nContent-Length: 0\r\n\r\n", 410),
+    ],
+)
+def test_an_answer_read_to_its_end_leaves_the_connection_for_the_next_post(
+    answer: bytes, status: int
+) -> None:
+    """A body with a length or in chunks (extensions and trailers included), and an
+    informational answer before the final one: the status is the final answer's, and the
+    next POST goes on the same connection, exactly as the first was sent."""
+    with canned(answer, answer) as (url, requests), posting() as poster:
+        for _ in range(2):
+            done = poster.post(url, b'{"n":1}', {"webhook-id": "msg_1"})
+            assert (done.status, done.error) == (status, None)
+    (port, first), (again, second) = requests
+    assert port == again and first == second
+    head, _, body = first.partition(b"\r\n\r\n")
+    assert body == b'{"n":1}'
+    lines = head.split(b"\r\n")
+    assert lines[0] == b"POST /in?x=1 HTTP/1.1"
+    assert sorted(lines[1:]) == sorted(
+        [
+            b"Host: 127.0.0.1:" + url.split(":")[2].split("/")[0].encode(),
+            b"Content-Type: application/json",
+            b"User-Agent: yokai",
+            b"Content-Length: 7",
+            b"webhook-id: msg_1",
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n",
+        b"HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\n\r\nup to the close",
+        b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % (MAX_ANSWER + 1),
+    ],
+)
+def test_an_answer_that_ends_the_connection_or_is_too_long_is_not_read_further(
+    answer: bytes,
+) -> None:
+    """Told to close, HTTP/1.0 without keep-alive, a body up to the close, one over
+    64 KiB: the status counts, and the next POST opens a new connection."""
+    with canned(answer) as (url, requests), posting() as poster:
+        for _ in range(2):
+            done = poster.post(url, b"{}", {})
+            assert (done.status, done.error) == (200, None)
+    assert len({port for port, _ in requests}) == 2
+
+
+@pytest.mark.parametrize(
+    ("answer", "error"),
+    [
+        (b"SSH-2.0-OpenSSH\r\n\r\n", "bad answer: not an HTTP/1.x status line"),
+        (b"HTTP/1.1 20 OK\r\n\r\n", "bad answer: not an HTTP/1.x status line"),
+        (b"HTTP/1.1 200 OK\r\nno colon\r\n\r\n", "bad answer: a header line without a colon"),
+        (b"HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n", "bad answer: a bad Content-Length"),
+        (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "bad answer: a bad chunk"),
+        (b"HTTP/1.1 101 Switching Protocols\r\n\r\n", "bad answer: switching protocols"),
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort", "connection reset"),
+    ],
+)
+def test_an_answer_that_is_not_http_or_cut_short_is_an_error(answer: bytes, error: str) -> None:
+    with canned(answer) as (url, _), posting() as poster:
+        done = poster.post(url, b"{}", {})
+    assert done.status is None and (done.error or "").startswith(error)
+
+
+def test_a_url_whose_path_could_end_the_request_line_is_refused() -> None:
+    for url in (
+        "http://93.184.216.34/a b",
+        "http://93.184.216.34/a\r\nX: 1",
+        "http://93.184.216.34/é",
+    ):
+        with pytest.raises(UrlForbiddenError, match="not a URL"):
+            check_url(url, allow_private=False)
+
+
+def test_attempts_run_side_by_side_on_the_one_loop() -> None:
+    """A receiver that hangs does not hold up another: both are under way at once, and
+    the quick one is answered while the slow one still waits."""
+    with receiving() as slow, receiving() as quick, posting() as poster:
+        slow.hang = 3.0
+        ended: list[str] = []
+        got = threading.Event()
+
+        def then(name: str) -> Callable[[Delivered], None]:
+            def record(done: Delivered) -> None:
+                ended.append(name)
+                if len(ended) == 2:
+                    got.set()
+
+            return record
+
+        poster.start(slow.url, b"{}", {}, then("slow"))
+        slow.wait_started(1)
+        poster.start(quick.url, b"{}", {}, then("quick"))
+        assert got.wait(15)
+    assert ended == ["quick", "slow"]

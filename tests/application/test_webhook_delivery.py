@@ -92,19 +92,33 @@ def test_a_delivery_is_retried_for_at_least_a_day_then_given_up() -> None:
 
 
 class _HeldSender:
-    """Answers 200 to every POST; the first one only once ``release`` is set."""
+    """Answers 200 to every POST at once; the first one only once ``release`` is set."""
 
     def __init__(self) -> None:
         self.urls: list[str] = []
         self.first_started = threading.Event()
         self.release = threading.Event()
+        self._answering: threading.Thread | None = None
 
-    def post(self, url: str, body: bytes, headers: dict[str, str]) -> Sent:
+    def start(
+        self, url: str, body: bytes, headers: dict[str, str], then: Callable[[Sent], None]
+    ) -> None:
         self.urls.append(url)
-        if len(self.urls) == 1:
-            self.first_started.set()
+        if len(self.urls) > 1:
+            then(Sent(200, None))
+            return
+
+        def answer() -> None:
             assert self.release.wait(10)
-        return Sent(200, None)
+            then(Sent(200, None))
+
+        self._answering = threading.Thread(target=answer)
+        self._answering.start()
+        self.first_started.set()
+
+    def join(self) -> None:
+        if self._answering is not None:
+            self._answering.join(10)
 
 
 def _wait_until(check: Callable[[], bool]) -> None:
@@ -114,11 +128,12 @@ def _wait_until(check: Callable[[], bool]) -> None:
         time.sleep(0.01)
 
 
-def _second_waits_for_the_thread(
+def _second_waits_for_a_place(
     deps: Deps, db: Database, clock: FixedClock, waited: timedelta
 ) -> tuple[list[WebhookDelivery], _HeldSender]:
-    """Two deliveries claimed by a source of one thread and one queued place, with a
-    15 s lease; the second waits for the thread while the first is held for ``waited``.
+    """Two deliveries claimed by a source of one place to send and one queued place, with
+    a 15 s lease; the second waits for the first's place while the first is held for
+    ``waited``.
     The deliveries, and the sender (what it was asked to send), once all are over."""
     deliveries = [
         replace(delivery(new_secret()), id=n, webhook_id=uuid4(), url=f"https://h{n}.test/")
@@ -126,36 +141,38 @@ def _second_waits_for_the_thread(
     ]
     db.deliveries = list(deliveries)
     sender = _HeldSender()
-    source = WebhookDeliveries(sender, threads=1, queued=1, lease=timedelta(seconds=15))
+    source = WebhookDeliveries(sender, at_once=1, queued=1, lease=timedelta(seconds=15))
     try:
-        assert source.run_due(deps) == 2  # one runs, one waits for the thread
+        assert source.run_due(deps) == 2  # one is sent, one waits for its place
         assert sender.first_started.wait(10)
         clock.advance(waited)
         sender.release.set()
         _wait_until(lambda: source.in_flight() == 0)
     finally:
+        sender.release.set()
         source.close()
+        sender.join()
     return deliveries, sender
 
 
 def test_a_delivery_queued_until_its_lease_could_end_mid_attempt_is_not_sent(
     deps: Deps, db: Database, clock: FixedClock
 ) -> None:
-    """A claimed delivery that waits for a thread so long that its attempt could outlast
+    """A claimed delivery that waits for a place so long that its attempt could outlast
     the lease (when another worker may claim and send it) is left to that next claim:
     never two senders at once. One that starts in time is sent and recorded."""
     # 10 s of lease left: less than an attempt.
-    (first, _), sender = _second_waits_for_the_thread(deps, db, clock, timedelta(seconds=5))
+    (first, _), sender = _second_waits_for_a_place(deps, db, clock, timedelta(seconds=5))
     assert sender.urls == [first.url]
     assert [(d.id, a.status, done) for d, a, done in db.recorded] == [(1, 200, True)]
     assert db.deliveries == []  # the other stays claimed until its lease ends
 
 
-def test_a_delivery_that_gets_a_thread_in_time_is_sent(
+def test_a_delivery_that_gets_a_place_in_time_is_sent(
     deps: Deps, db: Database, clock: FixedClock
 ) -> None:
     # 12 s left: room for a whole attempt.
-    (first, second), sender = _second_waits_for_the_thread(deps, db, clock, timedelta(seconds=3))
+    (first, second), sender = _second_waits_for_a_place(deps, db, clock, timedelta(seconds=3))
     assert sender.urls == [first.url, second.url]
     assert sorted(d.id for d, _, _ in db.recorded) == [1, 2]
 
@@ -164,9 +181,11 @@ class _Refusing:
     def __init__(self) -> None:
         self.ids: list[str] = []
 
-    def post(self, url: str, body: bytes, headers: dict[str, str]) -> Sent:
+    def start(
+        self, url: str, body: bytes, headers: dict[str, str], then: Callable[[Sent], None]
+    ) -> None:
         self.ids.append(headers["webhook-id"])
-        return Sent(503, None)
+        then(Sent(503, None))
 
 
 def test_a_failing_receiver_is_retried_on_the_schedule_until_given_up(
@@ -179,7 +198,7 @@ def test_a_failing_receiver_is_retried_on_the_schedule_until_given_up(
     start = clock.now()
     current = replace(delivery(new_secret()), created_at=start)
     sender = _Refusing()
-    source = WebhookDeliveries(sender, threads=1, queued=0, lease=timedelta(seconds=60))
+    source = WebhookDeliveries(sender, at_once=1, queued=0, lease=timedelta(seconds=60))
     gaps: list[float] = []
     try:
         for attempt in range(60):
