@@ -41,6 +41,7 @@ MAX_URL = 2000
 MAX_ANSWER = 64 * 1024  # of a receiver's answer, read and thrown away
 MAX_HEAD = 64 * 1024  # an answer's status line and headers
 IDLE_PER_TARGET = 32  # kept-alive connections to one receiver address
+IDLE_SECONDS = 30.0  # a kept connection unused this long is closed
 
 
 class UrlForbiddenError(ValueError):
@@ -179,6 +180,7 @@ class _BadAnswer(Exception):
 
 _Key = tuple[str, str, int, str]  # scheme, host, port, the checked address
 _Stream = tuple[asyncio.StreamReader, asyncio.StreamWriter]
+_Kept = tuple[asyncio.StreamReader, asyncio.StreamWriter, float]  # and when it was kept
 
 
 def _request(target: Target, body: bytes, headers: Mapping[str, str]) -> bytes:
@@ -288,7 +290,8 @@ class Poster:
             collections.deque()
         )
         self._tasks: set[asyncio.Task[None]] = set()
-        self._idle: dict[_Key, list[_Stream]] = {}
+        self._idle: dict[_Key, list[_Kept]] = {}
+        self._swept = time.monotonic()
 
     def start(self, url: str, body: bytes, headers: Mapping[str, str], then: _Then) -> None:
         """Begin one POST of ``body`` to ``url`` (thread-safe)."""
@@ -335,7 +338,7 @@ class Poster:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         for kept in self._idle.values():
-            for _, writer in kept:
+            for _, writer, _ in kept:
                 writer.close()
         self._idle.clear()
 
@@ -408,6 +411,8 @@ class Poster:
                 return None, f"tls: {error.reason or error}"
             except _BadAnswer as error:
                 return None, f"bad answer: {error}"
+            except asyncio.LimitOverrunError:
+                return None, "bad answer: a line over 64 KiB"
             except OSError as error:
                 return None, f"{type(error).__name__}: {error}"[:300]
             finally:
@@ -422,17 +427,37 @@ class Poster:
 
     def _take(self, key: _Key) -> _Stream | None:
         kept = self._idle.get(key)
+        now = time.monotonic()
         while kept:
-            reader, writer = kept.pop()
-            if reader.at_eof() or writer.is_closing():
-                writer.close()  # closed by the receiver meanwhile
+            reader, writer, at = kept.pop()
+            if now - at > IDLE_SECONDS or reader.at_eof() or writer.is_closing():
+                writer.close()  # closed by the receiver meanwhile, or about to be
                 continue
             return reader, writer
         return None
 
     def _keep(self, key: _Key, stream: _Stream) -> None:
+        now = time.monotonic()
+        if now - self._swept > IDLE_SECONDS / 2:
+            self._sweep(now)
         kept = self._idle.setdefault(key, [])
         if len(kept) < IDLE_PER_TARGET:
-            kept.append(stream)
+            kept.append((*stream, now))
         else:
             stream[1].close()
+
+    def _sweep(self, now: float) -> None:
+        """Close the kept connections unused for IDLE_SECONDS or closed by their receiver:
+        endpoints come and go, and each connection holds a file descriptor."""
+        self._swept = now
+        for key, kept in list(self._idle.items()):
+            fresh = []
+            for reader, writer, at in kept:
+                if now - at > IDLE_SECONDS or reader.at_eof() or writer.is_closing():
+                    writer.close()
+                else:
+                    fresh.append((reader, writer, at))
+            if fresh:
+                self._idle[key] = fresh
+            else:
+                del self._idle[key]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -15,6 +16,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from service import metrics
+from service.adapters import webhook_http
 from service.adapters.webhook_delivery import HttpSender
 from service.adapters.webhook_http import (
     MAX_ANSWER,
@@ -185,9 +187,12 @@ def test_the_sender_counts_each_attempt_by_its_outcome() -> None:
 
 
 @contextmanager
-def canned(*answers: bytes) -> Iterator[tuple[str, list[tuple[int, bytes]]]]:
+def canned(
+    *answers: bytes, closed: list[int] | None = None
+) -> Iterator[tuple[str, list[tuple[int, bytes]]]]:
     """A receiver on 127.0.0.1 that gives each connection's requests the ``answers`` in
-    turn, as raw bytes, and closes the connection after the last; the URL, and the
+    turn, as raw bytes, and closes the connection after the last (with ``closed``: waits
+    for the client to close it, then notes the client's port there); the URL, and the
     requests as they arrived (the client's port, the raw request)."""
     server = socket.create_server(("127.0.0.1", 0))
     requests: list[tuple[int, bytes]] = []
@@ -209,6 +214,8 @@ def canned(*answers: bytes) -> Iterator[tuple[str, list[tuple[int, bytes]]]]:
                 requests.append((port, head + b"\r\n\r\n" + buffer[:length]))
                 buffer = buffer[length:]
                 conn.sendall(answer)
+            if closed is not None and conn.recv(1) == b"":
+                closed.append(port)
 
     def serve() -> None:
         while True:
@@ -321,6 +328,27 @@ def test_a_url_whose_path_could_end_the_request_line_is_refused() -> None:
     ):
         with pytest.raises(UrlForbiddenError, match="not a URL"):
             check_url(url, allow_private=False)
+
+
+def test_a_kept_connection_unused_for_a_while_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Endpoints come and go: a connection kept for one is closed once it has been idle
+    for IDLE_SECONDS (here 0), when another is kept, without a POST to its own."""
+    monkeypatch.setattr(webhook_http, "IDLE_SECONDS", 0.0)
+    ok = b"HTTP/1.1 204 No Content\r\n\r\n"
+    closed: list[int] = []
+    with (
+        canned(ok, closed=closed) as (url, requests),
+        canned(ok) as (other, _),
+        posting() as poster,
+    ):
+        assert poster.post(url, b"{}", {}).status == 204
+        assert closed == []  # kept
+        assert poster.post(other, b"{}", {}).status == 204
+        deadline = time.monotonic() + 10
+        while not closed:
+            assert time.monotonic() < deadline, "the idle connection was not closed"
+            time.sleep(0.01)
+    assert closed == [requests[0][0]]
 
 
 def test_attempts_run_side_by_side_on_the_one_loop() -> None:
