@@ -5,20 +5,23 @@
    a receiver in this process (a minimal asyncio HTTP server on 127.0.0.1) that records when
    each delivery arrives.
 2. Plays, with wrk as bench/http_bench.py does (its functions, imported: every command of
-   every game planned with the rules engine first, N connections in a closed loop), two
-   sets of fresh four-player games for ``--seconds`` each:
+   every game planned with the rules engine first, N connections in a closed loop), three
+   sets of fresh four-player games for ``--seconds`` each, ``--rounds`` times (in turn
+   forwards and backwards: A B C C B A; the database grows as they play, so a fixed order
+   would favour whichever comes first):
    - without webhooks: seats joined anonymously;
    - by players, no webhooks: every seat held by a player of its own (so the inbox is
      kept for each), none with a webhook: what the webhooks add, alone;
    - with webhooks: every seat held by a player of its own who registered one webhook
      (``turn``) at the receiver, so every turn of every game is delivered.
-3. Prints play req/s, p50 and p99 of the runs and the p99 ratios, and for each run
+3. Prints play req/s, p50 and p99 of each run, each configuration's median p99 over its
+   runs and the ratios of those medians, and for each run
    the CPU time per request of each part (bench/cpu.py: web workers, the worker,
    PostgreSQL, this process with its receiver, wrk), then waits until no
    delivery has arrived for 5 s and prints how many arrived and their lag: arrival time
    minus the commit time the payload carries (both this machine's clock).
 
-    .venv/bin/python -m bench.webhook_bench --seconds 20
+    .venv/bin/python -m bench.webhook_bench --seconds 20 --rounds 2
 
 Goals (issue 13): play p99 with webhooks within 1.2x of without; delivery lag p99 <= 1 s.
 It asserts nothing.
@@ -43,6 +46,7 @@ from bench.http_bench import (
     OPERATOR_TOKEN,
     Client,
     Game,
+    Run,
     command_lists,
     line,
     new_game,
@@ -151,6 +155,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=20)
     parser.add_argument("--games", type=int, default=0, help="per run; default 20 a connection")
     parser.add_argument("--seed", type=int, default=4242)
+    parser.add_argument("--rounds", type=int, default=2, help="each configuration's runs")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is needed: apt-get install wrk")
@@ -165,39 +170,49 @@ def main() -> None:
     arrivals = Arrivals()
     url = f"http://127.0.0.1:{receiver(arrivals)}/hook"
     count = args.games or 20 * args.connections
+    names = ("without webhooks", "by players, no webhooks", "with webhooks")
     try:
         with service(env) as port:
             client = Client(port)
-            plain = [new_game(client, args.seed + i, Variant.STANDARD, Scoring.ADVANCED)
-                     for i in range(count)]  # fmt: skip
-            players = [hooked_game(client, args.seed + 2 * count + i, None, count + i)
-                       for i in range(count)]  # fmt: skip
-            hooked = [hooked_game(client, args.seed + count + i, url, i) for i in range(count)]
+            seed = args.seed
+            order: list[tuple[str, list[Game]]] = []
+            for n in range(args.rounds):
+                sets = []
+                for name in names:
+                    if name == names[0]:
+                        games = [new_game(client, seed + i, Variant.STANDARD, Scoring.ADVANCED)
+                                 for i in range(count)]  # fmt: skip
+                    else:
+                        hook = url if name == names[2] else None
+                        games = [hooked_game(client, seed + i, hook, seed + i)
+                                 for i in range(count)]  # fmt: skip
+                    seed += count
+                    sets.append((name, games))
+                order += sets if n % 2 == 0 else sets[::-1]
             setup_deliveries = len(arrivals.got)  # the first turns, at the deals
-            runs = []
-            cpu: list[dict[str, float]] = []
-            for name, games in (
-                ("without webhooks", plain),
-                ("by players, no webhooks", players),
-                ("with webhooks", hooked),
-            ):
-                folder = tmp / name.replace(" ", "-")
+            runs: list[tuple[str, Run, dict[str, float]]] = []
+            for n, (name, games) in enumerate(order):
+                folder = tmp / f"{n}-{name.replace(' ', '-')}"
                 write_lists(folder, command_lists(games, args.connections))
                 before = Accounts.take(port, [str(tmp)])
                 run = wrk(port, folder, args.connections, args.seconds, False)
-                runs.append((name, run))
-                cpu.append(Accounts.take(port, [str(tmp)]).since(before))
+                runs.append((name, run, Accounts.take(port, [str(tmp)]).since(before)))
             while time.monotonic() - arrivals.last < 5:  # a benchmark: let deliveries drain
                 time.sleep(0.5)
-        base = runs[0][1]
-        print(f"{count} four-player games a run, wrk {args.connections} connections, closed loop")
-        for (name, run), used in zip(runs, cpu, strict=True):
-            print(line(f"plays {name}", run, base if run is not base else None))
-            print(f"  {per_request(used, run.requests)}")
-        hooked_run = runs[-1][1]
         print(
-            f"play p99 with webhooks / without: {hooked_run.p99_ms / base.p99_ms:.2f}, "
-            f"/ by players without webhooks: {hooked_run.p99_ms / runs[1][1].p99_ms:.2f} "
+            f"{count} four-player games a run, wrk {args.connections} connections, closed loop, "
+            f"{args.rounds} round(s): {' / '.join(name for name, _ in order)}"
+        )
+        for name, run, used in runs:
+            print(line(f"plays {name}", run))
+            print(f"  {per_request(used, run.requests)}")
+        p99 = {name: statistics.median(r.p99_ms for n, r, _ in runs if n == name) for name in names}
+        rate = {name: statistics.median(r.rate for n, r, _ in runs if n == name) for name in names}
+        for name in names:
+            print(f"median of {name:<24} {rate[name]:8.1f} req/s  p99 {p99[name]:7.2f} ms")
+        print(
+            f"play p99 with webhooks / without: {p99[names[2]] / p99[names[0]]:.2f}, "
+            f"/ by players without webhooks: {p99[names[2]] / p99[names[1]]:.2f} "
             "(goal <= 1.2)"
         )
         lags = sorted(arrivals.lags(setup_deliveries))
