@@ -61,7 +61,7 @@ POLL_SECONDS = 30.0
 SLICE_SECONDS = 1.0
 """Waits are cut into slices this long, so a stop request is heard within one."""
 BUSY_SLICE = 0.05
-"""The slices while deliveries run in threads: one that ends frees a slot soon."""
+"""The slices while deliveries are under way: one that ends frees a place soon."""
 OUTBOX_LINGER = 0.05
 """How long the loop waits, once told of a new outbox row, before it claims: the rows
 committed meanwhile are claimed (and their attempts recorded) together, so a busy
@@ -197,7 +197,7 @@ class Worker:
             left = (wake - self._deps.clock.now()).total_seconds()
             if left <= 0 or self._woken.is_set():
                 break
-            # While attempts run in threads, their ends are looked for often.
+            # While attempts are under way (beside this loop), their ends are looked for often.
             busy = any(source.in_flight() for source in self._sources)
             deliveries = False
             for note in conn.notifies(timeout=min(left, BUSY_SLICE if busy else SLICE_SECONDS)):

@@ -32,6 +32,7 @@ import ssl
 import threading
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -42,6 +43,7 @@ MAX_ANSWER = 64 * 1024  # of a receiver's answer, read and thrown away
 MAX_HEAD = 64 * 1024  # an answer's status line and headers
 IDLE_PER_TARGET = 32  # kept-alive connections to one receiver address
 IDLE_SECONDS = 30.0  # a kept connection unused this long is closed
+LOOKUPS = 32  # threads for name lookups (getaddrinfo blocks)
 
 
 class UrlForbiddenError(ValueError):
@@ -208,14 +210,27 @@ def _request(target: Target, body: bytes, headers: Mapping[str, str]) -> bytes:
     return b"\r\n".join(lines) + b"\r\n\r\n" + body
 
 
+class _NoAnswer(Exception):
+    """The connection ended before a byte of the answer came: on a kept connection, the
+    receiver had closed it meanwhile (the request can go again on a new one)."""
+
+
+_HEX = frozenset(b"0123456789abcdefABCDEF")
+
+
 async def _answer(reader: asyncio.StreamReader) -> tuple[int, bool]:
     """The status of the receiver's answer, once it has been read to its end (up to
-    MAX_ANSWER of its body), and whether the connection may carry another request."""
+    MAX_ANSWER of its body), and whether the connection may carry another request: only
+    when the answer's framing is exact and nothing follows it."""
+    try:
+        head = await reader.readuntil(b"\r\n\r\n")
+    except asyncio.IncompleteReadError as cut:
+        if not cut.partial:
+            raise _NoAnswer from None
+        raise
+    except ConnectionResetError:
+        raise _NoAnswer from None
     while True:
-        try:
-            head = await reader.readuntil(b"\r\n\r\n")
-        except asyncio.LimitOverrunError:
-            raise _BadAnswer("headers over 64 KiB") from None
         first, *lines = head[:-4].split(b"\r\n")
         version, _, rest = first.partition(b" ")
         code = rest[:3]
@@ -227,6 +242,7 @@ async def _answer(reader: asyncio.StreamReader) -> tuple[int, bool]:
         if status == 101:
             raise _BadAnswer("switching protocols")
         # Any other 1xx is informational: the final answer follows.
+        head = await reader.readuntil(b"\r\n\r\n")
     fields: dict[bytes, bytes] = {}
     for line in lines:
         name, colon, value = line.partition(b":")
@@ -238,39 +254,51 @@ async def _answer(reader: asyncio.StreamReader) -> tuple[int, bool]:
     tokens = {t.strip() for t in fields.get(b"connection", b"").lower().split(b",")}
     reusable = b"close" not in tokens and (version == b"HTTP/1.1" or b"keep-alive" in tokens)
     if status in (204, 304):
-        return status, reusable
+        return status, reusable and not _left_over(reader)
     codings = fields.get(b"transfer-encoding", b"").lower()
     if codings:
         if codings.split(b",")[-1].strip() != b"chunked":
             raise _BadAnswer("a transfer coding other than chunked last")
+        if b"content-length" in fields:
+            raise _BadAnswer("both Transfer-Encoding and Content-Length")
         read = 0
         while True:
             size_line = await reader.readuntil(b"\r\n")
-            try:
-                size = int(size_line.split(b";", 1)[0].strip(), 16)
-            except ValueError:
-                raise _BadAnswer(f"a bad chunk size: {size_line[:40]!r}") from None
+            digits = size_line[:-2].split(b";", 1)[0].strip()
+            if not digits or len(digits) > 8 or not _HEX.issuperset(digits):
+                raise _BadAnswer(f"a bad chunk size: {size_line[:40]!r}")
+            size = int(digits, 16)
             if size == 0:
                 while await reader.readuntil(b"\r\n") != b"\r\n":  # trailer fields
                     pass
-                return status, reusable
+                return status, reusable and not _left_over(reader)
             read += size
             if read > MAX_ANSWER:
                 return status, False  # enough: the rest is not read, the connection closed
-            await reader.readexactly(size + 2)
+            if (await reader.readexactly(size + 2))[-2:] != b"\r\n":
+                raise _BadAnswer("a chunk longer than its size")
     if b"content-length" in fields:
-        try:
-            length = int(fields[b"content-length"])
-        except ValueError:
-            raise _BadAnswer("a bad Content-Length") from None
+        length_field = fields[b"content-length"]
+        if not length_field.isdigit() or len(length_field) > 12:
+            raise _BadAnswer("a bad Content-Length")
+        length = int(length_field)
         if length > MAX_ANSWER:
             return status, False
         await reader.readexactly(length)
-        return status, reusable
+        return status, reusable and not _left_over(reader)
     return status, False  # a body up to the close: not read, the connection closed
 
 
+def _left_over(reader: asyncio.StreamReader) -> bool:
+    """Whether bytes came after the answer: the next answer on this connection would not
+    be the next request's (StreamReader has no public way to ask)."""
+    return bool(getattr(reader, "_buffer", b""))
+
+
 _Then = Callable[[Delivered], None]
+
+
+STOPPED = "the sender stopped"
 
 
 class Poster:
@@ -278,7 +306,8 @@ class Poster:
     :meth:`start` returns at once and calls ``then`` (in the loop's thread) with the
     outcome; an attempt never raises for the network's or the receiver's trouble.
     Connections a receiver keeps alive are used again, each only for the address that
-    was checked for it."""
+    was checked for it. Names are looked up in threads of the loop's own (a lookup that
+    hangs holds one of them, not the deliveries to other hosts)."""
 
     def __init__(self, *, allow_private: bool, timeout: float = 10.0) -> None:
         self._allow_private = allow_private
@@ -286,26 +315,38 @@ class Poster:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
+        self._lookups: ThreadPoolExecutor | None = None
+        self._closed = False
         self._asked: collections.deque[tuple[str, bytes, Mapping[str, str], _Then]] = (
             collections.deque()
         )
         self._tasks: set[asyncio.Task[None]] = set()
         self._idle: dict[_Key, list[_Kept]] = {}
-        self._swept = time.monotonic()
+        self._sweeping: asyncio.TimerHandle | None = None
 
     def start(self, url: str, body: bytes, headers: Mapping[str, str], then: _Then) -> None:
-        """Begin one POST of ``body`` to ``url`` (thread-safe)."""
+        """Begin one POST of ``body`` to ``url`` (thread-safe). Once the poster is closed,
+        ``then`` hears at once that nothing was sent."""
         with self._lock:
-            if self._loop is None:
-                self._loop = asyncio.new_event_loop()
-                self._thread = threading.Thread(
-                    target=self._loop.run_forever, name="yokai-webhook-sender", daemon=True
-                )
-                self._thread.start()
-            first = not self._asked
-            self._asked.append((url, body, headers, then))
-            loop = self._loop
-        if first:  # the loop takes everything asked meanwhile at once: one wake-up
+            if self._closed:
+                loop = None
+            else:
+                if self._loop is None:
+                    self._loop = asyncio.new_event_loop()
+                    self._lookups = ThreadPoolExecutor(
+                        LOOKUPS, thread_name_prefix="yokai-webhook-lookup"
+                    )
+                    self._loop.set_default_executor(self._lookups)
+                    self._thread = threading.Thread(
+                        target=self._loop.run_forever, name="yokai-webhook-sender", daemon=True
+                    )
+                    self._thread.start()
+                first = not self._asked
+                self._asked.append((url, body, headers, then))
+                loop = self._loop
+        if loop is None:
+            then(Delivered(None, STOPPED, 0.0))
+        elif first:  # the loop takes everything asked meanwhile at once: one wake-up
             loop.call_soon_threadsafe(self._take_asked)
 
     def post(self, url: str, body: bytes, headers: Mapping[str, str]) -> Delivered:
@@ -322,21 +363,26 @@ class Poster:
         return outcome[0]
 
     def close(self) -> None:
-        """Stop the loop: attempts under way are cancelled (reported as errors), kept
-        connections closed."""
+        """Stop for good: attempts under way are cancelled (``then`` hears of each),
+        kept connections closed; a later :meth:`start` sends nothing."""
         with self._lock:
-            loop, thread, self._loop = self._loop, self._thread, None
-        if loop is None or thread is None:
+            self._closed = True
+            loop, thread, lookups = self._loop, self._thread, self._lookups
+        if loop is None or thread is None or lookups is None:
             return
         asyncio.run_coroutine_threadsafe(self._shut(), loop).result()
         loop.call_soon_threadsafe(loop.stop)
         thread.join()
         loop.close()
+        lookups.shutdown(wait=False)  # a lookup that hangs ends on its own
 
     async def _shut(self) -> None:
+        self._take_asked()  # what was asked before the close hears that it was not sent
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._sweeping is not None:
+            self._sweeping.cancel()
         for kept in self._idle.values():
             for _, writer, _ in kept:
                 writer.close()
@@ -345,8 +391,15 @@ class Poster:
     def _take_asked(self) -> None:
         with self._lock:
             asked, self._asked = self._asked, collections.deque()
+            closed = self._closed
         loop = asyncio.get_running_loop()
         for url, body, headers, then in asked:
+            if closed:
+                try:
+                    then(Delivered(None, STOPPED, 0.0))
+                except Exception:
+                    log.exception("webhook POST to %s: its outcome could not be handed on", url)
+                continue
             task = loop.create_task(self._attempt(url, body, headers, then))
             self._tasks.add(task)  # a strong reference until it ends
             task.add_done_callback(self._tasks.discard)
@@ -361,7 +414,7 @@ class Poster:
         except TimeoutError:
             status, error = None, "timeout"
         except asyncio.CancelledError:
-            status, error = None, "cancelled: the sender stopped"
+            status, error = None, STOPPED
         except Exception as failure:  # a bug here must not lose the attempt's outcome
             log.exception("webhook POST to %s", url)
             status, error = None, f"{type(failure).__name__}: {failure}"[:300]
@@ -403,10 +456,12 @@ class Poster:
                 writer.write(request)
                 status, reusable = await _answer(reader)
                 answered = True
-            except (asyncio.IncompleteReadError, ConnectionResetError, BrokenPipeError):
+            except (_NoAnswer, BrokenPipeError):
                 if kept:
                     continue  # the receiver closed a kept connection: once more, on a new one
                 return None, "connection reset"
+            except (asyncio.IncompleteReadError, ConnectionResetError):
+                return None, "connection reset"  # mid-answer: not sent again
             except ssl.SSLError as error:
                 return None, f"tls: {error.reason or error}"
             except _BadAnswer as error:
@@ -430,30 +485,32 @@ class Poster:
         now = time.monotonic()
         while kept:
             reader, writer, at = kept.pop()
-            if now - at > IDLE_SECONDS or reader.at_eof() or writer.is_closing():
+            if now - at > IDLE_SECONDS or _unusable(reader, writer):
                 writer.close()  # closed by the receiver meanwhile, or about to be
                 continue
             return reader, writer
         return None
 
     def _keep(self, key: _Key, stream: _Stream) -> None:
-        now = time.monotonic()
-        if now - self._swept > IDLE_SECONDS / 2:
-            self._sweep(now)
         kept = self._idle.setdefault(key, [])
         if len(kept) < IDLE_PER_TARGET:
-            kept.append((*stream, now))
+            kept.append((*stream, time.monotonic()))
+            if self._sweeping is None:
+                loop = asyncio.get_running_loop()
+                self._sweeping = loop.call_later(IDLE_SECONDS / 2, self._sweep)
         else:
             stream[1].close()
 
-    def _sweep(self, now: float) -> None:
-        """Close the kept connections unused for IDLE_SECONDS or closed by their receiver:
-        endpoints come and go, and each connection holds a file descriptor."""
-        self._swept = now
+    def _sweep(self) -> None:
+        """Close the kept connections unused for IDLE_SECONDS or closed by their receiver
+        (endpoints come and go, and each connection holds a file descriptor); again
+        later while any is kept."""
+        self._sweeping = None
+        now = time.monotonic()
         for key, kept in list(self._idle.items()):
             fresh = []
             for reader, writer, at in kept:
-                if now - at > IDLE_SECONDS or reader.at_eof() or writer.is_closing():
+                if now - at > IDLE_SECONDS or _unusable(reader, writer):
                     writer.close()
                 else:
                     fresh.append((reader, writer, at))
@@ -461,3 +518,11 @@ class Poster:
                 self._idle[key] = fresh
             else:
                 del self._idle[key]
+        if self._idle:
+            loop = asyncio.get_running_loop()
+            self._sweeping = loop.call_later(IDLE_SECONDS / 2, self._sweep)
+
+
+def _unusable(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
+    """A kept connection its receiver closed, or that holds bytes nobody asked for."""
+    return reader.at_eof() or writer.is_closing() or _left_over(reader)

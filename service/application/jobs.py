@@ -46,7 +46,7 @@ class JobSource(Protocol):
         ...
 
     def in_flight(self) -> int:
-        """Jobs started and not finished (done in threads of the source's own)."""
+        """Jobs started and not finished (done beside the worker's loop, by the source)."""
         ...
 
     def close(self) -> None:
@@ -325,6 +325,7 @@ class WebhookDeliveries:
     _backlog: bool = False  # the last claim was full: more may be due
     _soonest: Soonest = field(default_factory=lambda: Soonest(timedelta(seconds=5)))
     _changed: threading.Condition = field(init=False)
+    _starting: threading.local = field(default_factory=threading.local)
 
     def __post_init__(self) -> None:
         self._changed = threading.Condition(self._lock)  # an attempt ended or was recorded
@@ -339,12 +340,13 @@ class WebhookDeliveries:
     def run_due(self, deps: Deps) -> int:
         with self._lock:
             free = self._room()
-            full = [w for w, n in self._busy.items() if n >= self.per_endpoint]
+            busy = dict(self._busy)  # the store keeps each endpoint to its limit
+            full = [w for w, n in busy.items() if n >= self.per_endpoint]
         if free <= 0:
             return 0
         now = deps.clock.now()
         with deps.uow() as uow:
-            claimed = uow.webhooks.claim(now, now + self.lease, free, full)
+            claimed = uow.webhooks.claim(now, now + self.lease, free, busy)
         with self._lock:
             for delivery in claimed:
                 self._busy[delivery.webhook_id] += 1
@@ -370,7 +372,17 @@ class WebhookDeliveries:
 
     def _start_waiting(self, deps: Deps) -> None:
         """Start the waiting deliveries there are places for (from the worker's loop,
-        or from the sender as an attempt ends)."""
+        or from the sender as an attempt ends). A sender that answers within ``start``
+        calls back into here: that call returns at once, and this loop goes on."""
+        if getattr(self._starting, "active", False):
+            return
+        self._starting.active = True
+        try:
+            self._start_all_waiting(deps)
+        finally:
+            self._starting.active = False
+
+    def _start_all_waiting(self, deps: Deps) -> None:
         while True:
             with self._lock:
                 if not self._waiting or self._sending >= self.at_once:
@@ -394,9 +406,7 @@ class WebhookDeliveries:
             except Exception:
                 # Not recorded: the lease hands the delivery on (at least once, never lost).
                 log.exception("webhook delivery %s failed", delivery.message_id)
-                with self._lock:
-                    self._sending -= 1
-                self._ended(delivery, None)
+                self._ended(delivery, None, sent=True)
 
     def _sent(
         self, deps: Deps, delivery: WebhookDelivery, at: datetime, sent: webhooks.Sent
@@ -409,15 +419,17 @@ class WebhookDeliveries:
         except Exception:
             log.exception("webhook delivery %s failed", delivery.message_id)
             outcome = None
-        with self._lock:
-            self._sending -= 1
-        self._ended(delivery, outcome)
+        self._ended(delivery, outcome, sent=True)
         self._start_waiting(deps)
 
-    def _ended(self, delivery: WebhookDelivery, outcome: webhooks.Outcome | None) -> None:
-        """An attempt is over (or was not made): its place is free, its outcome goes to
-        the recorder."""
+    def _ended(
+        self, delivery: WebhookDelivery, outcome: webhooks.Outcome | None, *, sent: bool = False
+    ) -> None:
+        """An attempt is over (``sent``) or was not made: its place is free, its outcome
+        goes to the recorder, both at once (close() waits for the two)."""
         with self._changed:
+            if sent:
+                self._sending -= 1
             self._busy[delivery.webhook_id] -= 1
             if self._busy[delivery.webhook_id] <= 0:
                 del self._busy[delivery.webhook_id]
@@ -486,7 +498,7 @@ class WebhookDeliveries:
     def close(self) -> None:
         with self._changed:
             # The attempts in hand end (each within its timeout), and are recorded.
-            self._changed.wait_for(lambda: not self._sending and not self._waiting)
+            self._changed.wait_for(lambda: not self._busy)
             self._closing = True
             self._changed.notify_all()
         if self._recorder is not None:

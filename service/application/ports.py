@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -512,9 +512,10 @@ class Webhooks(Protocol):
         ...
 
     def claim(
-        self, now: datetime, lease_until: datetime, limit: int, busy: Sequence[UUID]
+        self, now: datetime, lease_until: datetime, limit: int, busy: Mapping[UUID, int]
     ) -> list[WebhookDelivery]:
-        """Due deliveries (none to the ``busy`` endpoints), oldest first; each is due
+        """Due deliveries, oldest first, so that no endpoint has more than its limit
+        under way (``busy``: how many each endpoint has under way already); each is due
         again at ``lease_until`` unless its attempt is recorded. Done at once."""
         ...
 

@@ -204,7 +204,10 @@ def canned(
             buffer = b""
             for answer in answers:
                 while b"\r\n\r\n" not in buffer:
-                    buffer += conn.recv(65536)
+                    got = conn.recv(65536)
+                    if not got:
+                        return  # the client closed the connection
+                    buffer += got
                 head, _, buffer = buffer.partition(b"\r\n\r\n")
                 found = re.search(rb"Content-Length: (\d+)", head)
                 assert found is not None
@@ -332,23 +335,51 @@ def test_a_url_whose_path_could_end_the_request_line_is_refused() -> None:
 
 def test_a_kept_connection_unused_for_a_while_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Endpoints come and go: a connection kept for one is closed once it has been idle
-    for IDLE_SECONDS (here 0), when another is kept, without a POST to its own."""
-    monkeypatch.setattr(webhook_http, "IDLE_SECONDS", 0.0)
-    ok = b"HTTP/1.1 204 No Content\r\n\r\n"
+    for IDLE_SECONDS (here 0.2 s), without another POST."""
+    monkeypatch.setattr(webhook_http, "IDLE_SECONDS", 0.2)
     closed: list[int] = []
-    with (
-        canned(ok, closed=closed) as (url, requests),
-        canned(ok) as (other, _),
-        posting() as poster,
-    ):
+    kept = b"HTTP/1.1 204 No Content\r\n\r\n"
+    with canned(kept, closed=closed) as (url, requests), posting() as poster:
         assert poster.post(url, b"{}", {}).status == 204
-        assert closed == []  # kept
-        assert poster.post(other, b"{}", {}).status == 204
         deadline = time.monotonic() + 10
         while not closed:
             assert time.monotonic() < deadline, "the idle connection was not closed"
             time.sleep(0.01)
     assert closed == [requests[0][0]]
+
+
+def test_bytes_after_an_answer_are_not_taken_for_the_next_one() -> None:
+    """A receiver that sends more than its answer (here a second answer nobody asked
+    for): the connection is not used again, so the next POST gets its own answer."""
+    extra = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 500 Oops\r\n\r\n"
+    created = b"HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n"
+    with canned(extra, created) as (url, requests), posting() as poster:
+        assert poster.post(url, b"{}", {}).status == 200
+        second = poster.post(url, b"{}", {})
+    assert (second.status, second.error) == (200, None)  # the first answer again, anew
+    assert len({port for port, _ in requests}) == 2
+
+
+def test_a_receiver_that_closes_mid_answer_is_not_sent_the_post_again() -> None:
+    """On a kept connection, a POST goes again on a new one only if not a byte of its
+    answer came: one cut after its status line was heard, and is not repeated."""
+    keep = b"HTTP/1.1 204 No Content\r\n\r\n"
+    cut = b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort"
+    with canned(keep, cut) as (url, requests), posting() as poster:
+        assert poster.post(url, b"{}", {}).status == 204
+        done = poster.post(url, b"{}", {})
+    assert (done.status, done.error) == (None, "connection reset")
+    assert len(requests) == 2  # not a third time
+
+
+def test_a_closed_poster_sends_nothing_and_says_so() -> None:
+    with receiving() as receiver:
+        poster = Poster(allow_private=True)
+        assert poster.post(receiver.url, b"{}", {}).status == 204
+        poster.close()
+        done = poster.post(receiver.url, b"{}", {})
+        assert (done.status, done.error) == (None, webhook_http.STOPPED)
+        assert receiver.started == 1
 
 
 def test_attempts_run_side_by_side_on_the_one_loop() -> None:

@@ -25,7 +25,8 @@ its first append, so a test can make another transaction win the race.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections import Counter
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from enum import Enum
@@ -910,10 +911,15 @@ class FakeWebhooks:
         return []
 
     def claim(
-        self, now: datetime, lease_until: datetime, limit: int, busy: Sequence[UUID]
+        self, now: datetime, lease_until: datetime, limit: int, busy: Mapping[UUID, int]
     ) -> list[WebhookDelivery]:
         db = self._uow.db
-        claimed = [d for d in db.deliveries if d.webhook_id not in busy][:limit]
+        taken = Counter(busy)
+        claimed: list[WebhookDelivery] = []
+        for d in db.deliveries:
+            if len(claimed) < limit and taken[d.webhook_id] < 2:  # PER_ENDPOINT
+                taken[d.webhook_id] += 1
+                claimed.append(d)
         db.deliveries = [d for d in db.deliveries if d not in claimed]
         return claimed
 

@@ -228,3 +228,37 @@ def test_a_failing_receiver_is_retried_on_the_schedule_until_given_up(
         base = min(FIRST_RETRY * 2**n, MAX_RETRY)
         assert base * 0.8 <= gap <= base * 1.2
     assert len(gaps) > 10  # it reached the hour-long retries
+
+
+class _Answering:
+    """Answers 200 within ``start`` itself, as a sender may."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+
+    def start(
+        self, url: str, body: bytes, headers: dict[str, str], then: Callable[[Sent], None]
+    ) -> None:
+        self.sent += 1
+        then(Sent(200, None))
+
+
+def test_a_sender_that_answers_at_once_gets_every_waiting_delivery_in_turn(
+    deps: Deps, db: Database
+) -> None:
+    """One place to send and 600 deliveries waiting: each answer, given within start(),
+    frees the place for the next without calling back ever deeper (that would overflow
+    the stack long before 600), and every attempt is recorded."""
+    db.deliveries = [replace(delivery(new_secret()), id=n, webhook_id=uuid4()) for n in range(600)]
+    sender = _Answering()
+    source = WebhookDeliveries(sender, at_once=1, queued=599, lease=timedelta(seconds=60))
+    try:
+        assert source.run_due(deps) == 600
+        _wait_until(lambda: source.in_flight() == 0)
+    finally:
+        closing = threading.Thread(target=source.close, daemon=True)  # a failure may hang it
+        closing.start()
+        closing.join(10)
+    assert not closing.is_alive(), "close() did not return"
+    assert sender.sent == 600
+    assert sorted(d.id for d, _, _ in db.recorded) == list(range(600))

@@ -77,9 +77,11 @@ def deliveries(engine: Engine, to: list[UUID], each: int, start: datetime = NOW)
         return [r[0] for r in result]
 
 
-def claim(engine: Engine, at: datetime, limit: int, busy: list[UUID] | None = None) -> list[int]:
+def claim(
+    engine: Engine, at: datetime, limit: int, busy: dict[UUID, int] | None = None
+) -> list[int]:
     with SqlUnitOfWork(engine) as uow:
-        got = uow.webhooks.claim(at, at + LEASE, limit, busy or [])
+        got = uow.webhooks.claim(at, at + LEASE, limit, busy or {})
         uow.commit()
     return [d.id for d in got]
 
@@ -98,9 +100,15 @@ def test_a_busy_or_disabled_endpoint_is_passed_over(engine: Engine) -> None:
     with engine.begin() as conn:
         conn.execute(update(webhooks).where(webhooks.c.id == off).values(disabled_at=NOW))
     with SqlUnitOfWork(engine) as uow:
-        got = uow.webhooks.claim(NOW, NOW + LEASE, 10, [busy])
+        got = uow.webhooks.claim(NOW, NOW + LEASE, 10, {busy: 2})
         uow.commit()
     assert [d.webhook_id for d in got] == [free]
+
+
+def test_what_an_endpoint_has_under_way_counts_against_its_limit(engine: Engine) -> None:
+    one, none = endpoints(engine, 2)
+    ids = deliveries(engine, [one, none], 3)  # one: ids 0, 2, 4; none: 1, 3, 5
+    assert claim(engine, NOW, 10, {one: 1}) == [ids[0], ids[1], ids[3]]
 
 
 def test_a_claimed_delivery_is_left_alone_until_its_lease_ends(engine: Engine) -> None:
@@ -114,8 +122,8 @@ def test_a_claimed_delivery_is_left_alone_until_its_lease_ends(engine: Engine) -
 def test_two_workers_claiming_at_once_never_get_the_same_delivery(engine: Engine) -> None:
     ids = deliveries(engine, endpoints(engine, 20), 2)
     with SqlUnitOfWork(engine) as a, SqlUnitOfWork(engine) as b:
-        first = a.webhooks.claim(NOW, NOW + LEASE, 15, [])  # not committed yet
-        second = b.webhooks.claim(NOW, NOW + LEASE, 100, [])
+        first = a.webhooks.claim(NOW, NOW + LEASE, 15, {})  # not committed yet
+        second = b.webhooks.claim(NOW, NOW + LEASE, 100, {})
         a.commit()
         b.commit()
     taken = [d.id for d in first] + [d.id for d in second]
@@ -135,7 +143,7 @@ def test_each_part_of_a_claim_runs_once_when_the_statistics_are_stale(engine: En
     with engine.begin() as conn:
         conn.execute(text("ANALYZE outbox"))
     ids = deliveries(engine, endpoints(engine, 2000), 2)
-    numbered = iter(range(1, 7))
+    numbered = iter(range(1, 10))
     prepared = re.sub("%s", lambda _: f"${next(numbered)}", _CLAIM)
     with engine.connect() as conn:
         raw = conn.connection.driver_connection
@@ -143,11 +151,13 @@ def test_each_part_of_a_claim_runs_once_when_the_statistics_are_stale(engine: En
         with raw.transaction(force_rollback=True):
             raw.execute("SET LOCAL plan_cache_mode = force_generic_plan")
             raw.execute(
-                "PREPARE claim_now (timestamptz, uuid[], int, int, int, timestamptz) AS " + prepared
+                "PREPARE claim_now (uuid[], int[], timestamptz, uuid[], int, int, int, "
+                "timestamptz, timestamptz) AS " + prepared
             )
             (row,) = raw.execute(  # EXECUTE takes no bound parameters: literals
                 "EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE claim_now "
-                f"('{NOW.isoformat()}', '{{}}', 512, 2, 64, '{(NOW + LEASE).isoformat()}')"
+                f"('{{}}', '{{}}', '{NOW.isoformat()}', '{{}}', 512, 2, 64, '{NOW.isoformat()}', "
+                f"'{(NOW + LEASE).isoformat()}')"
             ).fetchall()
             raw.execute("DEALLOCATE claim_now")
     (explained,) = row[0] if isinstance(row[0], list) else json.loads(row[0])
