@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import sysconfig
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.postgres import new_database
+from tests.support.serve import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -51,13 +51,6 @@ def test_the_web_client_files_are_package_data() -> None:
     for path in files:
         relative = path.relative_to(web)
         assert any(relative.match(pattern) for pattern in patterns), relative
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @pytest.mark.slow
@@ -108,7 +101,7 @@ def test_an_installed_wheel_serves_and_writes_its_contract(tmp_path: Path, serve
     assert spec == (ROOT / "openapi" / "openapi.yaml").read_text()
 
     url = new_database(server_url, "yokai_wheel")
-    port = _free_port()
+    port = free_port()
     log = (tmp_path / "serve.log").open("wb")
     serve = subprocess.Popen(
         [yokai, "serve", "--port", str(port)],

@@ -453,9 +453,7 @@ class WebhookDeliveries:
                 if not self._outcomes:
                     return  # closing, all recorded
                 # Those being sent are mostly done within the linger: one commit for all.
-                self._changed.wait_for(
-                    lambda: self._sending == 0 and not self._busy, timeout=self.record_linger
-                )
+                self._changed.wait_for(lambda: not self._busy, timeout=self.record_linger)
                 batch, self._outcomes = self._outcomes, []
                 self._recording = len(batch)
             try:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -22,22 +21,16 @@ import redis
 from service.web import ratelimit
 from tests.support.api import Api
 from tests.support.postgres import MakeApp
+from tests.support.serve import free_port
 
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class RedisServer:
     """A redis-server of this test module's own, without persistence."""
 
     def __init__(self) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.folder = Path(tempfile.mkdtemp(prefix="yokai-redis-"))
         self.process: subprocess.Popen[bytes] | None = None
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import urllib.error
 import urllib.request
@@ -22,6 +21,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.support.api import OPERATOR, OPERATOR_TOKEN, Api, Game, bearer
+from tests.support.serve import free_port
 from tests.support.webhook_receiver import receiving
 from tests.support.workers import YOKAI, Setup, setup, stop, wait_for
 
@@ -225,13 +225,6 @@ def test_a_worker_waiting_for_its_database_is_still_alive(setup: Setup, tmp_path
 
 
 # --- the stand-alone worker's metrics ---------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]

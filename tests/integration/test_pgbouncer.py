@@ -23,16 +23,10 @@ from sqlalchemy.engine import make_url
 from service.settings import Settings
 from tests.support.api import Api
 from tests.support.postgres import SUITE_APP_ROLE, running_app
+from tests.support.serve import free_port
 
 pytestmark = pytest.mark.slow
 PGBOUNCER = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def _runs_as() -> list[str]:
@@ -58,7 +52,7 @@ def bouncer(app_database_url: str) -> Iterator[str]:
     port = direct.port or 5432
     folder = Path(tempfile.mkdtemp(prefix="yokai-pgbouncer-"))
     folder.chmod(0o777)
-    listen = _free_port()
+    listen = free_port()
     (folder / "users.txt").write_text(f'"{SUITE_APP_ROLE}" ""\n')
     ini = folder / "pgbouncer.ini"
     ini.write_text(
