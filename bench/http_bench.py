@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.cpu import Accounts, per_request
-from service.adapters.system import ShufflingDealer
+from service.adapters.dealing.dealer import ShufflingDealer
 from service.bots.random_bot import random_move
 from service.bots.selfplay import bot_command
 from service.rules import (

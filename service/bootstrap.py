@@ -8,22 +8,22 @@ from dataclasses import dataclass
 
 from sqlalchemy import Engine
 
-from service.adapters.fairness import SeedVault
-from service.adapters.keys import KEY_FILE, chain_keys
+from service.adapters.dealing.dealer import ShufflingDealer, SystemClock
+from service.adapters.dealing.seed_vault import SeedVault
+from service.adapters.integrity.chain_keys import KEY_FILE, chain_keys
 from service.adapters.migrate import DatabaseHealth
 from service.adapters.postgres.engine import make_engine
 from service.adapters.postgres.listener import Listener
 from service.adapters.postgres.stats import SqlStats
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
-from service.adapters.system import ShufflingDealer, SystemClock
 from service.adapters.webhook_delivery import AddressPolicy
-from service.application.cache import StateCache
-from service.application.chain import ChainKeys
-from service.application.changes import Hub
 from service.application.deps import Deps
-from service.application.identity import CLI_OPERATOR, DEFAULT_OPERATOR, Identity
+from service.application.games.cache import StateCache
+from service.application.identity.principals import CLI_OPERATOR, DEFAULT_OPERATOR, Identity
+from service.application.integrity.chain import ChainKeys
+from service.application.live.hub import Hub
+from service.application.live.recent import RecentCommits
 from service.application.ports import Clock, Dealer, UnitOfWork
-from service.application.recent import RecentCommits
 from service.settings import OPERATOR_TOKEN_MIN, ConfigurationError, Settings
 
 log = logging.getLogger("yokai")

@@ -22,25 +22,27 @@ from types import FrameType
 from uuid import UUID, uuid4
 
 from service import logs, metrics
-from service.adapters import anchor_files, keys, migrate
-from service.adapters.anchor_files import AnchorDirectory
+from service.adapters import migrate
 from service.adapters.embedded import EmbeddedPostgres
+from service.adapters.integrity import anchor_files, chain_keys
+from service.adapters.integrity.anchor_files import AnchorDirectory
 from service.adapters.postgres import operators as pg_operators
 from service.adapters.postgres import roles
 from service.adapters.webhook_delivery import HttpSender
-from service.application import anchors
 from service.application.commands import Context, ImportRecord
 from service.application.errors import GameNotFoundError, InvalidInputError
-from service.application.handlers import execute
-from service.application.identity import (
+from service.application.games.queries import listing
+from service.application.handrecords import queries
+from service.application.identity.principals import (
     CLI_OPERATOR,
     DEFAULT_OPERATOR,
     Operator,
     new_operator_token,
     token_digest,
 )
-from service.application.jobs import Anchoring
-from service.application.queries import games, records
+from service.application.integrity import anchors
+from service.application.jobs.sources import Anchoring
+from service.application.write.registry import execute
 from service.bootstrap import (
     OPERATOR_NAMES,
     Container,
@@ -93,7 +95,8 @@ def _database(settings: Settings) -> tuple[Settings, EmbeddedPostgres | None]:
             settings,
             database_url=url,
             migration_database_url=settings.migration_database_url or owner,
-            chain_key_file=settings.chain_key_file or settings.data_dir.resolve() / keys.KEY_FILE,
+            chain_key_file=settings.chain_key_file
+            or settings.data_dir.resolve() / chain_keys.KEY_FILE,
             anchor_dir=settings.anchor_dir or settings.data_dir.resolve() / ANCHORS,
         ),
         embedded,
@@ -336,7 +339,7 @@ def verify(
                 elif isinstance(found, anchors.Anchor):
                     anchored.setdefault(found.game_id, []).append(found)
             print(f"{sum(map(len, anchored.values()))} anchors of {len(anchored)} games read")
-        ids = games.game_ids(container.deps) if every else wanted
+        ids = listing.game_ids(container.deps) if every else wanted
         if every:  # an anchored game gone from the database is a broken history too
             known = set(ids)
             ids += sorted(g for g in anchored if g not in known)
@@ -344,7 +347,7 @@ def verify(
         for game_id in ids:
             mine = anchored.get(game_id, [])
             try:
-                report = games.verify(container.deps, game_id, mine, allow_unkeyed=allow_unkeyed)
+                report = listing.verify(container.deps, game_id, mine, allow_unkeyed=allow_unkeyed)
             except GameNotFoundError:
                 if mine:
                     broken += 1
@@ -383,8 +386,8 @@ def export(since: str | None, status: str | None, output: str | None) -> int:
         out = open(output, "w", encoding="utf-8") if output else sys.stdout  # noqa: SIM115
         try:
             count = 0
-            for item in records.export(container.deps, Operator(), status, start):
-                out.write(records.export_line(*item).decode())
+            for item in queries.export(container.deps, Operator(), status, start):
+                out.write(queries.export_line(*item).decode())
                 count += 1
         finally:
             if output:

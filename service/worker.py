@@ -1,6 +1,6 @@
 """`yokai worker`: the process that acts without a request.
 
-It runs the application's job sources (service/application/jobs.py: games whose bot
+It runs the application's job sources (service/application/jobs/sources.py: games whose bot
 must move or whose turn clock ran out; webhook deliveries will join them) in a loop:
 
 - run what is due now, in batches, until nothing is;
@@ -43,7 +43,7 @@ import psycopg
 from service.adapters.postgres.engine import sqlalchemy_url
 from service.adapters.postgres.wakeups import CHANNEL
 from service.application.deps import Deps
-from service.application.jobs import (
+from service.application.jobs.sources import (
     LEASE,
     OUTBOX_NOTE,
     DueGames,
@@ -52,7 +52,7 @@ from service.application.jobs import (
     WebhookDeliveries,
 )
 from service.application.ports import StoreUnavailableError
-from service.application.webhooks import FIRST_RETRY, Sender
+from service.application.webhooks.endpoints import FIRST_RETRY, Sender
 
 log = logging.getLogger("yokai.worker")
 

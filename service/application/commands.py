@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
-from service.application.identity import Principal
+from service.application.identity.principals import Principal
 from service.rules import BotLevel, Scoring, TurnClock, Variant
 
 ANY_VERSION = -1

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from service.application.cache import StateCache
-from service.application.chain import ChainKeys
-from service.application.changes import Hub
-from service.application.identity import Identity
+from service.application.games.cache import StateCache
+from service.application.identity.principals import Identity
+from service.application.integrity.chain import ChainKeys
+from service.application.live.hub import Hub
+from service.application.live.recent import RecentCommits
 from service.application.ports import Clock, Dealer, UnitOfWorkFactory, UrlPolicy
-from service.application.recent import RecentCommits
 
 
 class SchemeOnly:

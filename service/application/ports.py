@@ -52,7 +52,7 @@ class StoredEvent:
     prev_hash: str
     hash: str
     # The id of the chain key ``hash`` is an HMAC under; None: a plain SHA-256, as every
-    # event was hashed before migration 0009 (service/application/chain.py).
+    # event was hashed before migration 0009 (service/application/integrity/chain.py).
     chain_key: str | None = None
     client_request_id: str | None = None  # the client's X-Request-ID, as it was sent
     client_address: str | None = None  # the client's address (after trusted proxies)

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 from uuid import UUID
 
-from service.application.cache import Loaded
+from service.application.games.cache import Loaded
 from service.application.ports import ActorKind, GameSummary, InboxEntry, StoredEvent
 
 V = TypeVar("V")

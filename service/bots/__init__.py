@@ -3,7 +3,7 @@
 A bot takes a :class:`~service.rules.SeatView` and answers the move a client would send,
 in card ids. Bots import nothing but the rules and the standard library, so the same bot
 drives self-play here and the bot seats of real games (the worker:
-service/application/handlers/worker.py). Levels: ``random`` (any legal move) and
+service/application/games/handlers/advance.py). Levels: ``random`` (any legal move) and
 ``basic`` (a heuristic: basic_bot.py), by name in :data:`BOTS`.
 """
 

@@ -12,7 +12,7 @@ from flask import Flask, Response, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import logs, metrics
-from service.application.identity import Operator, PlayerHolder, SeatHolder
+from service.application.identity.principals import Operator, PlayerHolder, SeatHolder
 from service.bootstrap import Container, build
 from service.settings import MAX_BODY_BYTES, Settings
 from service.web import client, errors, games, live, ops, players, records, webhooks

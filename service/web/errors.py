@@ -23,7 +23,7 @@ from service.application.errors import (
     UnauthenticatedError,
 )
 from service.application.ports import StoreUnavailableError
-from service.application.webhooks import WebhookNotFoundError
+from service.application.webhooks.endpoints import WebhookNotFoundError
 from service.rules import RuleViolationError, Violation
 from service.settings import MAX_BODY_BYTES
 

@@ -19,9 +19,9 @@ from service.application.commands import (
     Resign,
     SeatBot,
 )
-from service.application.handlers import execute
-from service.application.queries import feeds, games, views
+from service.application.games.queries import feeds, listing, views
 from service.application.results import Acted, Executed
+from service.application.write.registry import execute
 from service.rules import TurnClock
 from service.web import schemas as s
 from service.web.api import BEARER, Blueprint
@@ -123,7 +123,7 @@ def create_game(body: dict[str, Any]) -> Response:
 @blp.problems(401, 403, 422, 429)
 def list_games(query: dict[str, Any]) -> Response:
     """List games, newest first (operators)."""
-    page = games.list_games(
+    page = listing.list_games(
         deps(), principal(), query.get("status"), query.get("cursor"), query["limit"]
     )
     return json_response(GAME_LIST, page)
@@ -297,7 +297,7 @@ def verify(game_id: str) -> Response:
     """Prove the stored history (operators): recompute the hash chain and replay every
     event under the rules, as `yokai verify` does (its anchors, outside the database,
     are checked by `yokai verify --anchors`). Intact, or the first bad `seq`."""
-    report = games.verify_for(deps(), principal(), game_uuid(game_id))
+    report = listing.verify_for(deps(), principal(), game_uuid(game_id))
     body = {
         "intact": report.intact,
         "events": report.events,

@@ -2,7 +2,7 @@
 limits on what each token and address may hold open.
 
 A stream is checked (404, 401, 403, 422, 429) before its first byte; then its messages
-(service/application/queries/streams.py) are written as SSE as they come. Under
+(service/application/live/streams.py) are written as SSE as they come. Under
 gunicorn's gevent worker (deploy/gunicorn.conf.py) a waiting stream is a parked greenlet:
 no OS thread, no database connection.
 """
@@ -17,9 +17,9 @@ from typing import Any
 
 from flask import Response, current_app, request
 
-from service.application.identity import Operator, PlayerHolder, Principal, SeatHolder
-from service.application.queries import streams
-from service.application.queries.streams import (
+from service.application.identity.principals import Operator, PlayerHolder, Principal, SeatHolder
+from service.application.live import streams
+from service.application.live.streams import (
     EndMessage,
     EventMessage,
     GameMessage,

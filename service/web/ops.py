@@ -10,7 +10,7 @@ from flask import Response, current_app, jsonify, request
 
 from service import metrics
 from service.application.errors import ForbiddenError
-from service.application.identity import Operator
+from service.application.identity.principals import Operator
 from service.web import schemas as s
 from service.web.api import BEARER, Blueprint
 from service.web.http import principal, services

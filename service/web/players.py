@@ -7,9 +7,9 @@ from typing import Any
 from flask import Response, jsonify
 
 from service.application.commands import CreatePlayer
-from service.application.handlers import execute
-from service.application.queries import players
+from service.application.identity import queries
 from service.application.results import InboxUnchanged
+from service.application.write.registry import execute
 from service.web import schemas as s
 from service.web.api import BEARER, Blueprint
 from service.web.http import command_context, deps, if_none_match_tags, json_response, principal
@@ -52,7 +52,7 @@ def create_player(body: dict[str, Any]) -> Response:
 @blp.problems(401, 403, 429)
 def me() -> Response:
     """The player whose token is given."""
-    return json_response(PLAYER, players.me(deps(), principal()))
+    return json_response(PLAYER, queries.me(deps(), principal()))
 
 
 @blp.route("/me/games", methods=["GET"])
@@ -71,7 +71,7 @@ def my_games(query: dict[str, Any]) -> Response:
     wait = query["wait"] if unless else 0
     release = held_open() if wait else None
     try:
-        page = players.inbox(
+        page = queries.inbox(
             deps(), principal(), query["status"], query.get("cursor"), query["limit"], unless, wait
         )
     finally:

@@ -9,10 +9,10 @@ from typing import Any
 
 from flask import Response, request
 
-from service.application import handrecord
 from service.application.commands import ImportRecord
-from service.application.handlers import execute
-from service.application.queries import records, views
+from service.application.games.queries import views
+from service.application.handrecords import handrecord, queries
+from service.application.write.registry import execute
 from service.web import schemas as s
 from service.web.api import BEARER, Blueprint
 from service.web.errors import RequestProblemError
@@ -52,7 +52,7 @@ def _wants_json() -> bool:
 @blp.problems(401, 403, 404, 429)
 def game_record(game_id: str) -> Response:
     """A game as a hand record, as the caller may see it (no token: the public)."""
-    record = records.record(deps(), game_uuid(game_id), principal())
+    record = queries.record(deps(), game_uuid(game_id), principal())
     if _wants_json():
         return Response(
             json.dumps(handrecord.to_json(record), ensure_ascii=False),
@@ -135,13 +135,13 @@ def export(query: dict[str, Any]) -> Response:
     `updated_at` of the last line asks again from there (lines at that very time come
     again). Read a page of games at a time, never the whole table.
     """
-    lines = records.export(deps(), principal(), query.get("status"), query.get("since"))
+    lines = queries.export(deps(), principal(), query.get("status"), query.get("since"))
     first = next(lines, None)  # refusals (401, 403) before any byte is sent
 
     def body() -> Iterator[bytes]:
         item = first
         while item is not None:
-            yield records.export_line(*item)
+            yield queries.export_line(*item)
             item = next(lines, None)
 
     return Response(body(), mimetype=NDJSON)

@@ -134,7 +134,7 @@ NAME_PATTERN = f"^[^{_EXCLUDED}]*[^ {_EXCLUDED}][^{_EXCLUDED}]*$"
 _NAME = re.compile(NAME_PATTERN)
 
 
-# Cursors are base64url without padding (service/application/paging.py and
+# Cursors are base64url without padding (service/application/games/paging.py and
 # queries/players.py); only those the server gave name a place in a listing (422
 # `invalid_cursor` otherwise).
 CURSOR_PATTERN = "^[A-Za-z0-9_-]+$"

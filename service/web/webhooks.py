@@ -7,8 +7,8 @@ from uuid import UUID
 
 from flask import Response
 
-from service.application import webhooks
 from service.application.ports import WebhookEndpoint
+from service.application.webhooks import endpoints
 from service.web import schemas as s
 from service.web.api import BEARER, Blueprint
 from service.web.http import deps, json_response, principal
@@ -41,7 +41,7 @@ def _id(webhook_id: str) -> UUID:
     try:
         return UUID(webhook_id)
     except ValueError:
-        raise webhooks.WebhookNotFoundError("no such webhook") from None
+        raise endpoints.WebhookNotFoundError("no such webhook") from None
 
 
 _WEBHOOK_LINKS = {
@@ -66,7 +66,7 @@ def create(body: dict[str, Any]) -> Response:
     the player's seats must act); the operators' of every game. Deliveries are signed by
     the Standard Webhooks scheme with the secret; a receiver orders them by `version`.
     """
-    made = webhooks.create(deps(), principal(), body["url"], body["events"])
+    made = endpoints.create(deps(), principal(), body["url"], body["events"])
     return json_response(CREATED, {**_body(made.endpoint), "secret": made.secret}, status=201)
 
 
@@ -76,7 +76,7 @@ def create(body: dict[str, Any]) -> Response:
 @blp.problems(401, 403, 429)
 def listed() -> Response:
     """The caller's webhooks (a disabled one says so: `enabled`, `disabled_reason`)."""
-    found = webhooks.listed(deps(), principal())
+    found = endpoints.listed(deps(), principal())
     return json_response(LISTED, {"webhooks": [_body(e) for e in found]})
 
 
@@ -86,7 +86,7 @@ def listed() -> Response:
 @blp.problems(401, 403, 404, 429)
 def get(webhook_id: str) -> Response:
     """One of the caller's webhooks."""
-    return json_response(WEBHOOK, _body(webhooks.get(deps(), principal(), _id(webhook_id))))
+    return json_response(WEBHOOK, _body(endpoints.get(deps(), principal(), _id(webhook_id))))
 
 
 @blp.route("/webhooks/<id:webhook_id>", methods=["DELETE"])
@@ -95,7 +95,7 @@ def get(webhook_id: str) -> Response:
 @blp.problems(401, 403, 404, 429)
 def delete(webhook_id: str) -> Response:
     """Delete a webhook, with its pending deliveries and its log."""
-    webhooks.delete(deps(), principal(), _id(webhook_id))
+    endpoints.delete(deps(), principal(), _id(webhook_id))
     return Response(status=204)
 
 
@@ -107,5 +107,5 @@ def delete(webhook_id: str) -> Response:
 def deliveries(query: dict[str, Any], webhook_id: str) -> Response:
     """The webhook's delivery log, newest attempt first: time, status code or error, and
     when the next attempt is due (null once delivered or given up)."""
-    found = webhooks.deliveries(deps(), principal(), _id(webhook_id), query["limit"])
+    found = endpoints.deliveries(deps(), principal(), _id(webhook_id), query["limit"])
     return json_response(ATTEMPTS, {"deliveries": found})

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from service import cli
-from service.adapters.keys import ChainKeyError, chain_keys, new_key, parse_key
-from service.application.chain import ChainKeys, key_id
+from service.adapters.integrity.chain_keys import ChainKeyError, chain_keys, new_key, parse_key
+from service.application.integrity.chain import ChainKeys, key_id
 from service.bootstrap import check
 from service.settings import Settings
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from service.adapters.system import ShufflingDealer
+from service.adapters.dealing.dealer import ShufflingDealer
 from service.rules import GameConfig, Scoring, Variant, deal_shuffled
 
 CONFIG = GameConfig(4, Scoring.BASIC, Variant.STANDARD)

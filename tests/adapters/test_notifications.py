@@ -10,10 +10,10 @@ from uuid import uuid4
 
 from service.adapters.postgres.events import NOTIFY_LIMIT, from_notification, notification
 from service.adapters.postgres.listener import Listener, commit_of, parse
-from service.application.changes import Hub, game_key
-from service.application.loading import NEW_GAME
+from service.application.games.loading import NEW_GAME
+from service.application.live.hub import Hub, game_key
+from service.application.live.recent import RecentCommits
 from service.application.ports import Actor, ActorKind, StoredEvent
-from service.application.recent import RecentCommits
 
 
 def _event(seq: int, data: dict[str, object], game_id: object) -> StoredEvent:

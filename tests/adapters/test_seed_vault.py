@@ -8,7 +8,8 @@ from uuid import uuid4
 
 import pytest
 
-from service.adapters.fairness import (
+from service.adapters.dealing.dealer import ShufflingDealer
+from service.adapters.dealing.seed_vault import (
     KEY_FILE,
     FairnessKeyError,
     SeedVault,
@@ -16,7 +17,6 @@ from service.adapters.fairness import (
     new_key,
     parse_key,
 )
-from service.adapters.system import ShufflingDealer
 from service.rules import GameConfig, Scoring, Variant, fair_deal
 
 SEED = bytes(range(32))

@@ -34,12 +34,12 @@ from types import TracebackType
 from typing import Self
 from uuid import UUID
 
-from service.application.cache import StateCache
-from service.application.chain import ChainKeys
-from service.application.changes import Hub, game_key, player_key
 from service.application.deps import Deps
 from service.application.errors import AlreadySeatedError
-from service.application.identity import Identity
+from service.application.games.cache import StateCache
+from service.application.identity.principals import Identity
+from service.application.integrity.chain import ChainKeys
+from service.application.live.hub import Hub, game_key, player_key
 from service.application.ports import (
     AppendConflictError,
     ClaimedMessage,

@@ -19,11 +19,11 @@ from service.application.commands import (
     PlayCard,
 )
 from service.application.deps import Deps
-from service.application.handlers import execute
-from service.application.identity import Anonymous, Principal, SeatHolder
+from service.application.games.queries.views import public_view, seat_view
+from service.application.identity.principals import Anonymous, Principal, SeatHolder
 from service.application.ports import StoredEvent
-from service.application.queries.views import public_view, seat_view
 from service.application.results import Acted, Created, Joined, Result, Unchanged
+from service.application.write.registry import execute
 from service.rules import (
     STANDARD_DECK,
     Card,

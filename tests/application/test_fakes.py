@@ -8,7 +8,7 @@ from uuid import UUID, uuid4
 
 import pytest
 
-from service.application.chain import GENESIS, Origin, Unchained, link
+from service.application.integrity.chain import GENESIS, Origin, Unchained, link
 from service.application.ports import (
     SYSTEM,
     AppendConflictError,

@@ -10,8 +10,8 @@ from typing import Any
 from uuid import UUID
 
 from service.application.commands import Advance, Context
-from service.application.handlers import execute
-from service.application.identity import Operator
+from service.application.identity.principals import Operator
+from service.application.write.registry import execute
 from service.bootstrap import Container
 from tests.support.api import OPERATOR, Api, Game, bearer
 from tests.support.deals import PASSES_4P, start_ordered

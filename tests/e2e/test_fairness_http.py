@@ -17,7 +17,7 @@ from uuid import UUID
 
 import pytest
 
-from service.application.queries.games import verify
+from service.application.games.queries.listing import verify
 from tests.support.api import OPERATOR, Api, Game
 from tests.support.postgres import AppUnderTest
 

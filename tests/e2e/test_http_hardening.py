@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import cli
-from service.application.identity import Operator
+from service.application.identity.principals import Operator
 from service.bootstrap import build
 from service.settings import Settings
 from tests.support.api import Api, Game

@@ -19,7 +19,7 @@ from uuid import UUID
 import pytest
 
 from service.adapters.postgres.events import SqlEventStore
-from service.application.changes import Hub
+from service.application.live.hub import Hub
 from service.application.ports import StoredEvent
 from tests.support.api import OPERATOR, Api, Game, bearer
 from tests.support.postgres import AppUnderTest, MakeApp

@@ -19,9 +19,9 @@ from uuid import UUID
 import pytest
 
 from service import cli
-from service.application.identity import Operator
-from service.application.queries import records
-from service.application.queries.games import verify
+from service.application.games.queries.listing import verify
+from service.application.handrecords import queries
+from service.application.identity.principals import Operator
 from tests.support.api import OPERATOR, Api, Game, bearer
 from tests.support.postgres import AppUnderTest
 
@@ -296,11 +296,11 @@ def test_the_export_crosses_pages_by_its_keyset_cursor_and_ties_neither_skip_nor
             return deps.uow(snapshot=snapshot)
 
         counted = replace(deps, uow=counting)
-        exported = list(records.export(counted, Operator(), None, since, page_size=2))
+        exported = list(queries.export(counted, Operator(), None, since, page_size=2))
         assert [str(summary.id) for summary, _ in exported] == expected
         assert opened == 4  # pages of 2, 2, 2 and 1 games
 
-        monkeypatch.setattr(records, "EXPORT_PAGE", 2)
+        monkeypatch.setattr(queries, "EXPORT_PAGE", 2)
         r = api.get(f"/v1/export?since={quote(since.isoformat())}", **OPERATOR)
         assert r.status_code == 200
         lines = [json.loads(x) for x in r.get_data(as_text=True).splitlines()]

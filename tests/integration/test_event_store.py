@@ -16,7 +16,7 @@ from service.adapters import migrate
 from service.adapters.postgres.engine import make_engine
 from service.adapters.postgres.tables import events, games
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
-from service.application import chain
+from service.application.integrity import chain
 from service.application.ports import SYSTEM, GameSummary, OutboxMessage, Position
 from tests.support.postgres import new_database
 

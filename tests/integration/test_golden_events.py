@@ -1,7 +1,7 @@
 """Golden histories: stored events of complete games, committed in tests/integration/golden/.
 
 They were generated once (random self-play, recipe in each file) and are never rewritten.
-Every stored schema version must keep decoding (upcasters in service.application.codec)
+Every stored schema version must keep decoding (upcasters in service.application.games.codec)
 and replaying under the rules to the result recorded beside it. When an event's shape
 changes, add a fixture of the new version and keep these.
 """
@@ -19,10 +19,10 @@ from uuid import UUID, uuid4
 import pytest
 
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
-from service.application import chain
-from service.application.codec import decode, upcast
+from service.application.games.codec import decode, upcast
+from service.application.games.queries import listing, views
+from service.application.integrity import chain
 from service.application.ports import SYSTEM, GameSummary
-from service.application.queries import games, views
 from service.application.results import Versioned
 from service.bootstrap import Container
 from service.rules import (
@@ -192,7 +192,7 @@ def test_a_golden_history_stored_in_postgresql_verifies_and_views_as_recorded(
         uow.events.append(rows)
         uow.commit()
 
-    report = games.verify(container.deps, game_id)
+    report = listing.verify(container.deps, game_id)
     assert report.intact, report
     assert report.events == len(fx["events"])
     with SqlUnitOfWork(container.engine) as uow:

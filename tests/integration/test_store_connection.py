@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from service.application.cache import Loaded, StateCache
 from service.application.commands import Context, PlayCard
-from service.application.handlers import execute
-from service.application.identity import SeatHolder
+from service.application.games.cache import Loaded, StateCache
+from service.application.identity.principals import SeatHolder
 from service.application.ports import CredentialGoneError
+from service.application.write.registry import execute
 from service.bootstrap import Container
 from tests.support.api import Api
 from tests.support.deals import assert_problem, start_playing

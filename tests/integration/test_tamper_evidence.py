@@ -31,14 +31,14 @@ from sqlalchemy.exc import DBAPIError
 
 from service import cli
 from service.adapters import migrate
-from service.adapters.anchor_files import AnchorDirectory
-from service.adapters.keys import parse_key
+from service.adapters.integrity.anchor_files import AnchorDirectory
+from service.adapters.integrity.chain_keys import parse_key
 from service.adapters.postgres.engine import sqlalchemy_url
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
-from service.application import chain
-from service.application.chain import ChainKeys
-from service.application.identity import token_digest
-from service.application.jobs import Anchoring
+from service.application.identity.principals import token_digest
+from service.application.integrity import chain
+from service.application.integrity.chain import ChainKeys
+from service.application.jobs.sources import Anchoring
 from service.application.ports import Actor, ActorKind, GameSummary, StoredEvent
 from service.settings import Settings
 from tests.support.api import OPERATOR, Api, Game

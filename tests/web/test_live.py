@@ -13,7 +13,7 @@ from uuid import UUID, uuid4
 
 import pytest
 
-from service.application.identity import (
+from service.application.identity.principals import (
     Anonymous,
     BadToken,
     Operator,
@@ -21,8 +21,7 @@ from service.application.identity import (
     Principal,
     SeatHolder,
 )
-from service.application.ports import ActorKind, InboxEntry
-from service.application.queries.streams import (
+from service.application.live.streams import (
     EndMessage,
     EventMessage,
     GameMessage,
@@ -30,6 +29,7 @@ from service.application.queries.streams import (
     KeepAlive,
     ViewMessage,
 )
+from service.application.ports import ActorKind, InboxEntry
 from service.application.results import Feed, FeedActor, FeedEvent, Versioned
 from service.bots.selfplay import play_game
 from service.rules import OPERATOR, PUBLIC, Scoring, SeatViewer, observe

@@ -21,9 +21,9 @@ import psycopg
 
 from service.adapters.postgres.engine import sqlalchemy_url
 from service.adapters.postgres.events import CHANNEL, from_notification
-from service.application.changes import Hub
+from service.application.live.hub import Hub
+from service.application.live.recent import RecentCommits
 from service.application.ports import StoredEvent
-from service.application.recent import RecentCommits
 
 log = logging.getLogger(__name__)
 

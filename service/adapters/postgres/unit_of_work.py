@@ -8,11 +8,11 @@ from typing import Self
 from sqlalchemy import Engine
 
 from service.adapters.postgres.events import SqlEventStore
+from service.adapters.postgres.games import SqlCredentials, SqlGameIndex
 from service.adapters.postgres.idempotency import SqlIdempotencyStore
 from service.adapters.postgres.operators import SqlOperators
 from service.adapters.postgres.outbox import SqlOutbox
 from service.adapters.postgres.players import SqlInbox, SqlPlayers
-from service.adapters.postgres.projections import SqlCredentials, SqlGameIndex
 from service.adapters.postgres.session import Session
 from service.adapters.postgres.snapshots import SqlSnapshotStore
 from service.adapters.postgres.wakeups import SqlWakeups

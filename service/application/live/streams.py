@@ -1,0 +1,291 @@
+"""Live delivery: what a game's stream and a player's stream send, message by message.
+
+A game's stream sends the viewer's view first (or, resuming after ``seq`` N, every event
+after N and then the view), then, for each command committed since, its events and one
+view at the version it produced; ``end`` after the view of a finished game. Events are
+made by :func:`feeds.feed_event` and views by :func:`service.rules.observe`, the code
+paths of ``/events`` and of the views, so a stream shows each viewer exactly what those
+show them.
+
+Between commits a stream waits on the process's hub (service/application/live/hub.py),
+holding no database connection; a wake-up reads the store by ``seq``, so a wake-up that
+carries nothing, or several commits behind one wake-up, give the same messages.
+Everything that can refuse the stream (404, 401, 403, 422) is checked before the first
+message, when the stream is opened. A stream whose store cannot be reached ends (its
+client reconnects, and resumes with ``Last-Event-ID``, once the store is back).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, Generic, TypeVar
+from uuid import UUID
+
+from service.application.deps import Deps
+from service.application.errors import InvalidInputError
+from service.application.games.cache import Loaded
+from service.application.games.loading import current_version, load_at
+from service.application.games.queries.feeds import feed_event
+from service.application.games.seating import held_seat
+from service.application.games.turnclocks import present
+from service.application.identity.principals import (
+    Anonymous,
+    Operator,
+    Principal,
+    guard,
+    require_player,
+    seat_of,
+)
+from service.application.identity.queries import STATUSES
+from service.application.live.hub import Subscription, game_key, player_key
+from service.application.ports import InboxEntry, StoreUnavailableError
+from service.application.results import FeedEvent, Versioned
+from service.rules import OPERATOR, PUBLIC, SeatViewer, Viewer, public_status
+
+KEEPALIVE_SECONDS = 15.0
+INBOX_LIMIT = 500
+"""The most entries the first ``inbox`` message of a player's stream holds."""
+WATCH_SLACK = timedelta(minutes=10)
+"""How far back a player's stream looks for entries that changed while it opened (the
+times are the processes' clocks, which may differ a little)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ViewMessage:
+    view: Versioned[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class EventMessage:
+    event: FeedEvent
+
+
+@dataclass(frozen=True, slots=True)
+class EndMessage:
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class KeepAlive:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class InboxMessage:
+    games: list[InboxEntry]
+
+
+@dataclass(frozen=True, slots=True)
+class GameMessage:
+    entry: InboxEntry
+
+
+GameStreamMessage = ViewMessage | EventMessage | EndMessage | KeepAlive
+PlayerStreamMessage = InboxMessage | GameMessage | KeepAlive
+M = TypeVar("M")
+
+
+class Stream(Generic[M]):
+    """An open stream's messages; :meth:`close` frees what it holds (its place in the
+    hub) whether or not it was ever read."""
+
+    def __init__(
+        self,
+        messages: Iterator[M],
+        subscription: Subscription,
+        release: Callable[[], None] | None = None,
+    ) -> None:
+        self._messages = messages
+        self._subscription = subscription
+        self._release = release
+        # Resumed at the final version of a finished game: nothing will ever follow.
+        self.complete = False
+
+    def __iter__(self) -> Iterator[M]:
+        return self._messages
+
+    def __next__(self) -> M:
+        return next(self._messages)
+
+    def close(self) -> None:
+        try:
+            close = getattr(self._messages, "close", None)
+            if close is not None:
+                close()
+        finally:
+            self._subscription.close()
+            if self._release is not None:
+                self._release()
+
+
+def _once(action: Callable[[], None]) -> Callable[[], None]:
+    done = threading.Lock()
+
+    def run() -> None:
+        if done.acquire(blocking=False):
+            action()
+
+    return run
+
+
+def viewer_of(game_id: UUID, principal: Principal) -> Viewer:
+    """Who the stream is for: anyone without a token sees the public view, an operator
+    everything, a seat (or the player holding it) that seat; any other token is refused
+    as the seat's view refuses it (401, 403)."""
+    if isinstance(principal, Anonymous):
+        return PUBLIC
+    if isinstance(principal, Operator):
+        return OPERATOR
+    return SeatViewer(seat_of(game_id, principal))
+
+
+def game_stream(
+    deps: Deps,
+    game_id: UUID,
+    principal: Principal,
+    after: int | None,
+    keepalive: float = KEEPALIVE_SECONDS,
+) -> Stream[GameStreamMessage]:
+    """Open the game's stream for the principal; resume after event ``after`` if given.
+
+    Refusals are raised here, before any message; the messages come from the returned
+    iterator, which waits for commits and ends with the game, when the process shuts
+    down, or when its consumer closes it.
+    """
+    viewer = viewer_of(game_id, principal)
+    subscription = deps.changes.subscribe(game_key(game_id))
+    # The hub's epoch before the read: a listener reconnect after this point makes
+    # recent.after() read the store, so a commit nobody heard while the stream opened
+    # is not left waiting for the next one.
+    epoch = deps.changes.epoch
+    try:
+        with deps.uow() as uow:
+            guard(uow, principal)
+            version = current_version(uow, game_id)
+            if after is not None and after > version:
+                raise InvalidInputError(
+                    f"the game is at version {version}: there is no event {after} yet",
+                    code="after_out_of_range",
+                )
+            missed = [] if after is None else uow.events.load(game_id, after=after, upto=version)
+            loaded = load_at(uow, deps.cache, game_id, version)
+        if isinstance(viewer, SeatViewer):
+            held_seat(loaded.state, viewer.seat)
+    except BaseException:
+        subscription.close()
+        raise
+    first: list[GameStreamMessage] = [EventMessage(feed_event(r, viewer)) for r in missed]
+    deps.recent.watch(game_id, epoch, loaded)
+    unwatch = _once(lambda: deps.recent.unwatch(game_id))
+    messages = _game_messages(
+        deps, game_id, viewer, subscription, first, loaded, keepalive, unwatch
+    )
+    stream = Stream(messages, subscription, unwatch)
+    stream.complete = after == loaded.version and _finished(loaded)
+    return stream
+
+
+def _game_messages(
+    deps: Deps,
+    game_id: UUID,
+    viewer: Viewer,
+    subscription: Subscription,
+    first: list[GameStreamMessage],
+    loaded: Loaded,
+    keepalive: float,
+    unwatch: Callable[[], None],
+) -> Iterator[GameStreamMessage]:
+    try:
+        yield from first
+        yield ViewMessage(Versioned(game_id, loaded.version, present(loaded, viewer)))
+        while not _finished(loaded):
+            if not subscription.wait(keepalive):
+                if subscription.closing:
+                    return
+                yield KeepAlive()
+                continue
+            if subscription.closing:
+                return
+            try:
+                commits = deps.recent.after(deps.uow, deps.changes, game_id, loaded)
+            except StoreUnavailableError:
+                return  # the client reconnects with Last-Event-ID once the store is back
+            for commit in commits:
+                loaded = commit.loaded
+                for row in commit.rows:
+                    yield EventMessage(feed_event(row, viewer))
+                yield ViewMessage(Versioned(game_id, loaded.version, present(loaded, viewer)))
+                if isinstance(viewer, SeatViewer) and loaded.state.bots[viewer.seat]:
+                    return  # the seat's player left: the stream ends (reopening: 403)
+            if commits:
+                deps.cache.put(game_id, loaded)
+        yield EndMessage(loaded.version)
+    finally:
+        unwatch()
+        subscription.close()
+
+
+def _finished(loaded: Loaded) -> bool:
+    return public_status(loaded.state) == "finished"
+
+
+def player_stream(
+    deps: Deps, principal: Principal, keepalive: float = KEEPALIVE_SECONDS
+) -> Stream[PlayerStreamMessage]:
+    """Open the player's stream: the active inbox, then each entry that changes.
+
+    Refusals (401, 403) are raised here, before any message.
+    """
+    player = require_player(principal)
+    subscription = deps.changes.subscribe(player_key(player.player_id))
+    since = deps.clock.now() - WATCH_SLACK
+    try:
+        # One snapshot for both reads: a commit between them would otherwise show its
+        # change in neither the inbox page nor (being already "known") a later message.
+        with deps.uow(snapshot=True) as uow:
+            guard(uow, principal)
+            active = uow.inbox.page(player.player_id, STATUSES["active"], None, INBOX_LIMIT)
+            watched = uow.inbox.watched(player.player_id, since)
+    except BaseException:
+        subscription.close()
+        raise
+    messages = _player_messages(
+        deps, player.player_id, subscription, active, watched, since, keepalive
+    )
+    return Stream(messages, subscription)
+
+
+def _player_messages(
+    deps: Deps,
+    player_id: UUID,
+    subscription: Subscription,
+    active: list[InboxEntry],
+    watched: list[InboxEntry],
+    since: Any,
+    keepalive: float,
+) -> Iterator[PlayerStreamMessage]:
+    known = {e.game_id: e for e in watched}
+    try:
+        yield InboxMessage(active)
+        while True:
+            if not subscription.wait(keepalive):
+                if subscription.closing:
+                    return
+                yield KeepAlive()
+                continue
+            if subscription.closing:
+                return
+            try:
+                with deps.uow() as uow:
+                    entries = uow.inbox.watched(player_id, since)
+            except StoreUnavailableError:
+                return  # the client reconnects and starts again from the inbox
+            for entry in entries:
+                if known.get(entry.game_id) != entry:
+                    known[entry.game_id] = entry
+                    yield GameMessage(entry)
+    finally:
+        subscription.close()

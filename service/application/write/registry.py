@@ -1,0 +1,70 @@
+"""Command handlers, one module per family of commands, and :func:`execute`, which checks
+who may send a command, then runs its handler through the one idempotency and retry
+wrapper."""
+
+from __future__ import annotations
+
+from typing import overload
+
+from service.application.commands import (
+    Advance,
+    Command,
+    Context,
+    CreateGame,
+    CreatePlayer,
+    ExpireGame,
+    ImportRecord,
+    JoinSeat,
+    Leave,
+    PassCards,
+    PlayCard,
+    Resign,
+    SeatBot,
+)
+from service.application.deps import Deps
+from service.application.games.handlers import advance, create, play, seats
+from service.application.handrecords import importing
+from service.application.identity import players
+from service.application.results import (
+    Acted,
+    Advanced,
+    Created,
+    Executed,
+    Joined,
+    PlayerCreated,
+    Result,
+)
+from service.application.write import idempotency
+
+HANDLERS: dict[type[Command], idempotency.Registered] = {
+    CreateGame: idempotency.Registered(create.authorize_create, create.create_game),
+    JoinSeat: idempotency.Registered(create.authorize_join, create.join_seat),
+    PassCards: idempotency.Registered(play.authorize_move, play.pass_cards),
+    PlayCard: idempotency.Registered(play.authorize_move, play.play_card),
+    CreatePlayer: idempotency.Registered(players.authorize_create_player, players.create_player),
+    SeatBot: idempotency.Registered(seats.authorize_seat_bot, seats.seat_bot),
+    Leave: idempotency.Registered(seats.authorize_seat_command, seats.leave),
+    Resign: idempotency.Registered(seats.authorize_seat_command, seats.resign),
+    Advance: idempotency.Registered(advance.authorize_advance, advance.advance),
+    ImportRecord: idempotency.Registered(importing.authorize_import, importing.import_record),
+    ExpireGame: idempotency.Registered(advance.authorize_expire, advance.expire),
+}
+
+
+@overload
+def execute(deps: Deps, command: CreateGame | ImportRecord, ctx: Context) -> Executed[Created]: ...
+@overload
+def execute(deps: Deps, command: JoinSeat, ctx: Context) -> Executed[Joined]: ...
+@overload
+def execute(
+    deps: Deps, command: PassCards | PlayCard | SeatBot | Leave | Resign, ctx: Context
+) -> Executed[Acted]: ...
+@overload
+def execute(deps: Deps, command: CreatePlayer, ctx: Context) -> Executed[PlayerCreated]: ...
+@overload
+def execute(deps: Deps, command: Advance | ExpireGame, ctx: Context) -> Executed[Advanced]: ...
+def execute(deps: Deps, command: Command, ctx: Context) -> Executed[Result]:
+    """Do ``command`` for ``ctx.principal``: its events and projections in one
+    transaction, once per idempotency key. Raises the refusal (an ApplicationError or
+    a rule violation) when the command is not done."""
+    return idempotency.run(deps, HANDLERS[type(command)], command, ctx)

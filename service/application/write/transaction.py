@@ -1,0 +1,171 @@
+"""A command's write transaction as its handler sees it: load a game, decide a command
+against it, and append the events with the projection rows they change.
+
+Handlers never open or commit transactions: :func:`service.application.write.idempotency.run`
+does, around the handler, with the idempotency record.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from uuid import UUID
+
+from service.application.commands import ANY_VERSION, Context
+from service.application.deps import Deps
+from service.application.errors import StaleVersionError
+from service.application.games import inbox, turnclocks
+from service.application.games.cache import Loaded
+from service.application.games.loading import NEW_GAME, SNAPSHOT_EVERY, load, snapshot, turn_since
+from service.application.identity.principals import Principal
+from service.application.integrity import chain
+from service.application.ports import Actor, Dealer, GameSummary, StoredEvent, UnitOfWork
+from service.application.webhooks import endpoints
+from service.application.write.dealing import decide_and_deal
+from service.rules import Command, public_status
+
+
+class Transaction:
+    """``fresh``: load games from the store. Otherwise a game this process has cached is
+    taken as it is, without asking the store whether others appended since: a command
+    decided on a state that is behind cannot be appended (its first event's seq is
+    taken), and a refusal decided on a cached state is decided again fresh before it is
+    given (:func:`service.application.write.idempotency.run`)."""
+
+    def __init__(
+        self,
+        uow: UnitOfWork,
+        deps: Deps,
+        ctx: Context,
+        now: datetime,
+        key_digest: str | None,
+        *,
+        fresh: bool = True,
+    ) -> None:
+        self.uow = uow
+        self.now = now
+        self._deps = deps
+        self._ctx = ctx
+        self._origin = chain.Origin(
+            ctx.request_id, key_digest, ctx.client_request_id, ctx.client or None
+        )
+        self._fresh = fresh
+        self.optimistic = False
+        """Whether a game was taken from the cache without asking the store."""
+        self.written: dict[UUID, Loaded] = {}
+        """The state of each game this transaction appended to, after its events."""
+        self.appended: dict[UUID, list[StoredEvent]] = {}
+        self._before: dict[UUID, Loaded] = {}  # each game as it was before _pending
+        self._pending: dict[UUID, list[StoredEvent]] = {}  # decided, not yet written
+        self.bound: dict[UUID, list[tuple[int, UUID]]] = {}
+        """Seats that players take in this transaction (seat, player), by game."""
+        self.rewake: set[UUID] = set()
+        """Games whose wakeup is written whatever it was (the worker claimed them)."""
+
+    @property
+    def principal(self) -> Principal:
+        return self._ctx.principal
+
+    @property
+    def dealer(self) -> Dealer:
+        return self._deps.dealer
+
+    def load(self, game_id: UUID, *, fresh: bool = False) -> Loaded:
+        """The game as it stands in this transaction (:class:`GameNotFoundError` if there
+        is none), at a version the caller expects (:class:`StaleVersionError` if not).
+        ``fresh``: read the store even on the first attempt (for a handler that may
+        decide to do nothing, which is not decided again)."""
+        loaded = self.written.get(game_id)
+        if loaded is None and not (self._fresh or fresh):
+            loaded = self._deps.cache.get(game_id)
+            self.optimistic = self.optimistic or loaded is not None
+        if loaded is None:
+            # Nothing of this game was written here yet: the store has only committed
+            # events of it, which the cache may keep.
+            loaded = load(self.uow, self._deps.cache, game_id)
+        self._expect(loaded.version)
+        return loaded
+
+    def new_game(self) -> Loaded:
+        """A game before its first event."""
+        self._expect(0)
+        return NEW_GAME
+
+    def apply(self, game_id: UUID, game: Loaded, command: Command, actor: Actor) -> Loaded:
+        """Decide ``command`` (raising the rules' refusal before anything is written) and
+        the deals that follow it, and queue the writes of its events (with any decided
+        before on this game) and of the projection rows they change. Returns the game
+        after them."""
+        after = self.decide(game_id, game, command, actor)
+        self._write(game_id)
+        return after
+
+    def decide(self, game_id: UUID, game: Loaded, command: Command, actor: Actor) -> Loaded:
+        """As :meth:`apply`, but only keeps the events: a handler that makes several
+        commands of one game decides the first ones, and applies the last, so that they
+        are appended together (one commit, one notification, one projection update)."""
+        events, state = decide_and_deal(game_id, game.state, command, actor, self._deps.dealer)
+        rows = chain.link(
+            game_id, game.version, game.last_hash, events, self.now, self._origin, self._deps.chain
+        )
+        self._before.setdefault(game_id, game)
+        self._pending.setdefault(game_id, []).extend(rows)
+        self.appended.setdefault(game_id, []).extend(rows)
+        after = Loaded(state, rows[-1].seq, rows[-1].hash, turn_since(game.turn_since, rows))
+        self.written[game_id] = after
+        return after
+
+    def flush(self) -> None:
+        """Queue the writes of whatever was decided and not applied yet."""
+        for game_id in list(self._pending):
+            self._write(game_id)
+
+    def _write(self, game_id: UUID) -> None:
+        rows = self._pending.pop(game_id, None)
+        if not rows:
+            return
+        after = self.written[game_id]
+        before = self._before.pop(game_id)
+        state = after.state
+        status = public_status(state)
+        if before.version == 0:  # the games row first: the events refer to it
+            assert state.config is not None
+            cfg = state.config
+            summary = GameSummary(
+                game_id,
+                self.now,
+                self.now,
+                cfg.players,
+                cfg.scoring.value,
+                cfg.variant.value,
+                status,
+                after.version,
+            )
+            self.uow.games.add(summary)
+        self.uow.events.append(rows)
+        if before.version != 0:
+            self.uow.games.update(
+                game_id, status=status, version=after.version, updated_at=self.now
+            )
+            self.uow.inbox.update_game(
+                game_id,
+                status=status,
+                version=after.version,
+                scores=state.scores,
+                winner=state.winners,
+                turns=inbox.turns(after),
+                updated_at=self.now,
+            )
+        if after.version // SNAPSHOT_EVERY > before.version // SNAPSHOT_EVERY:
+            self.uow.snapshots.put(snapshot(game_id, after))
+        told = endpoints.events_of(game_id, before, after, rows)
+        if told:
+            left = [seat for seat, bot in enumerate(state.bots) if bot is not None]
+            self.uow.webhooks.fan_out(game_id, told, self.bound.get(game_id, ()), self.now, left)
+        wake = turnclocks.wake_at(after)
+        if wake != turnclocks.wake_at(before) or game_id in self.rewake:
+            self.uow.wakeups.set(game_id, wake, after.version)
+
+    def _expect(self, version: int) -> None:
+        expected = self._ctx.expected
+        if expected is not None and ANY_VERSION not in expected and version not in expected:
+            raise StaleVersionError(f"the game is at version {version}", version)

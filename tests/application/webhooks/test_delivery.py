@@ -1,0 +1,264 @@
+"""Signing and the retry schedule of webhook deliveries (API.md Part 2: Webhooks), with
+a fixed clock: the signature verifies with the `standardwebhooks` package's own verifier,
+and failed attempts are retried with exponential backoff and jitter for at least 24 h."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from uuid import uuid4
+
+import pytest
+from standardwebhooks import Webhook, WebhookVerificationError
+
+from service.application.deps import Deps
+from service.application.jobs.sources import WebhookDeliveries
+from service.application.ports import WebhookDelivery
+from service.application.webhooks.endpoints import (
+    FIRST_RETRY,
+    MAX_RETRY,
+    RETRY_FOR,
+    Sent,
+    new_secret,
+    retry_at,
+    signed,
+)
+from tests.application.fakes import Database, FixedClock
+
+NOW = datetime.now(UTC)  # the verifier refuses timestamps over 5 minutes off its clock
+
+
+def delivery(secret: str, *, attempts: int = 0, age: timedelta = timedelta()) -> WebhookDelivery:
+    payload = {"type": "turn", "timestamp": NOW.isoformat(), "data": {"game_id": "g", "seat": 1}}
+    return WebhookDelivery(
+        7,
+        uuid4(),
+        "msg_0123abcd",
+        "https://example.test/hook",
+        secret,
+        payload,
+        NOW - age,
+        attempts,
+    )
+
+
+def test_a_delivery_is_signed_as_the_standard_webhooks_verifier_expects() -> None:
+    secret = new_secret()
+    assert secret.startswith("whsec_")
+    body, headers = signed(delivery(secret), NOW)
+    assert Webhook(secret).verify(body, headers) == json.loads(body)
+    assert headers["webhook-id"] == "msg_0123abcd"
+    assert headers["webhook-timestamp"] == str(int(NOW.timestamp()))
+
+
+def test_a_signature_with_another_secret_or_body_does_not_verify() -> None:
+    secret = new_secret()
+    body, headers = signed(delivery(secret), NOW)
+    with pytest.raises(WebhookVerificationError):
+        Webhook(new_secret()).verify(body, headers)
+    with pytest.raises(WebhookVerificationError):
+        Webhook(secret).verify(body.replace(b'"seat":1', b'"seat":2'), headers)
+
+
+def test_every_attempt_of_a_delivery_has_its_message_id() -> None:
+    secret = new_secret()
+    first = signed(delivery(secret, attempts=0), NOW)[1]
+    later = signed(delivery(secret, attempts=5), NOW + timedelta(hours=3))[1]
+    assert first["webhook-id"] == later["webhook-id"]
+    assert first["webhook-signature"] != later["webhook-signature"]  # a new timestamp
+
+
+@pytest.mark.parametrize("attempts", range(12))
+def test_retries_back_off_exponentially_with_jitter(attempts: int) -> None:
+    chance = random.Random(attempts)
+    due = retry_at(delivery(new_secret(), attempts=attempts), NOW, chance)
+    assert due is not None
+    base = min(FIRST_RETRY * 2**attempts, MAX_RETRY)
+    assert base * 0.8 <= (due - NOW).total_seconds() <= base * 1.2
+
+
+def test_a_delivery_is_retried_for_at_least_a_day_then_given_up() -> None:
+    chance = random.Random(1)
+    assert timedelta(hours=24) <= RETRY_FOR
+    still = delivery(new_secret(), attempts=30, age=RETRY_FOR - timedelta(minutes=1))
+    assert retry_at(still, NOW, chance) is not None
+    old = delivery(new_secret(), attempts=30, age=RETRY_FOR)
+    assert retry_at(old, NOW, chance) is None
+
+
+class _HeldSender:
+    """Answers 200 to every POST at once; the first one only once ``release`` is set."""
+
+    def __init__(self) -> None:
+        self.urls: list[str] = []
+        self.first_started = threading.Event()
+        self.release = threading.Event()
+        self._answering: threading.Thread | None = None
+
+    def start(
+        self, url: str, body: bytes, headers: dict[str, str], then: Callable[[Sent], None]
+    ) -> None:
+        self.urls.append(url)
+        if len(self.urls) > 1:
+            then(Sent(200, None))
+            return
+
+        def answer() -> None:
+            assert self.release.wait(10)
+            then(Sent(200, None))
+
+        self._answering = threading.Thread(target=answer)
+        self._answering.start()
+        self.first_started.set()
+
+    def join(self) -> None:
+        if self._answering is not None:
+            self._answering.join(10)
+
+
+def _wait_until(check: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + 10
+    while not check():
+        assert time.monotonic() < deadline, "not reached in 10 s"
+        time.sleep(0.01)
+
+
+def _second_waits_for_a_place(
+    deps: Deps, db: Database, clock: FixedClock, waited: timedelta
+) -> tuple[list[WebhookDelivery], _HeldSender]:
+    """Two deliveries claimed by a source of one place to send and one queued place, with
+    a 15 s lease; the second waits for the first's place while the first is held for
+    ``waited``.
+    The deliveries, and the sender (what it was asked to send), once all are over."""
+    deliveries = [
+        replace(delivery(new_secret()), id=n, webhook_id=uuid4(), url=f"https://h{n}.test/")
+        for n in (1, 2)
+    ]
+    db.deliveries = list(deliveries)
+    sender = _HeldSender()
+    source = WebhookDeliveries(sender, at_once=1, queued=1, lease=timedelta(seconds=15))
+    try:
+        assert source.run_due(deps) == 2  # one is sent, one waits for its place
+        assert sender.first_started.wait(10)
+        clock.advance(waited)
+        sender.release.set()
+        _wait_until(lambda: source.in_flight() == 0)
+    finally:
+        sender.release.set()
+        source.close()
+        sender.join()
+    return deliveries, sender
+
+
+def test_a_delivery_queued_until_its_lease_could_end_mid_attempt_is_not_sent(
+    deps: Deps, db: Database, clock: FixedClock
+) -> None:
+    """A claimed delivery that waits for a place so long that its attempt could outlast
+    the lease (when another worker may claim and send it) is left to that next claim:
+    never two senders at once. One that starts in time is sent and recorded."""
+    # 10 s of lease left: less than an attempt.
+    (first, _), sender = _second_waits_for_a_place(deps, db, clock, timedelta(seconds=5))
+    assert sender.urls == [first.url]
+    assert [(d.id, a.status, done) for d, a, done in db.recorded] == [(1, 200, True)]
+    assert db.deliveries == []  # the other stays claimed until its lease ends
+
+
+def test_a_delivery_that_gets_a_place_in_time_is_sent(
+    deps: Deps, db: Database, clock: FixedClock
+) -> None:
+    # 12 s left: room for a whole attempt.
+    (first, second), sender = _second_waits_for_a_place(deps, db, clock, timedelta(seconds=3))
+    assert sender.urls == [first.url, second.url]
+    assert sorted(d.id for d, _, _ in db.recorded) == [1, 2]
+
+
+class _Refusing:
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+
+    def start(
+        self, url: str, body: bytes, headers: dict[str, str], then: Callable[[Sent], None]
+    ) -> None:
+        self.ids.append(headers["webhook-id"])
+        then(Sent(503, None))
+
+
+def test_a_failing_receiver_is_retried_on_the_schedule_until_given_up(
+    deps: Deps, db: Database, clock: FixedClock
+) -> None:
+    """The delivery job with a fixed clock: every attempt at a receiver that answers 503
+    is recorded with its next attempt (backoff with jitter, from the first retry), the
+    same webhook-id each time, until the delivery has been retried for RETRY_FOR; then
+    it is recorded as given up (done, no next attempt)."""
+    start = clock.now()
+    current = replace(delivery(new_secret()), created_at=start)
+    sender = _Refusing()
+    source = WebhookDeliveries(sender, at_once=1, queued=0, lease=timedelta(seconds=60))
+    gaps: list[float] = []
+    try:
+        for attempt in range(60):
+            db.deliveries = [current]
+            assert source.run_due(deps) == 1
+            recorded_so_far = attempt + 1
+
+            def settled(n: int = recorded_so_far) -> bool:
+                return len(db.recorded) == n and source.in_flight() == 0
+
+            _wait_until(settled)
+            _, recorded, done = db.recorded[-1]
+            assert recorded.status == 503
+            if done:
+                break
+            assert recorded.next_attempt_at is not None
+            gaps.append((recorded.next_attempt_at - clock.now()).total_seconds())
+            clock.moment = recorded.next_attempt_at
+            current = replace(current, attempts=current.attempts + 1)
+    finally:
+        source.close()
+    assert done and recorded.next_attempt_at is None
+    assert "given up" in (recorded.error or "")
+    assert clock.now() - start >= RETRY_FOR >= timedelta(hours=24)
+    assert set(sender.ids) == {current.message_id}  # one webhook-id for every attempt
+    for n, gap in enumerate(gaps):
+        base = min(FIRST_RETRY * 2**n, MAX_RETRY)
+        assert base * 0.8 <= gap <= base * 1.2
+    assert len(gaps) > 10  # it reached the hour-long retries
+
+
+class _Answering:
+    """Answers 200 within ``start`` itself, as a sender may."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+
+    def start(
+        self, url: str, body: bytes, headers: dict[str, str], then: Callable[[Sent], None]
+    ) -> None:
+        self.sent += 1
+        then(Sent(200, None))
+
+
+def test_a_sender_that_answers_at_once_gets_every_waiting_delivery_in_turn(
+    deps: Deps, db: Database
+) -> None:
+    """One place to send and 600 deliveries waiting: each answer, given within start(),
+    frees the place for the next without calling back ever deeper (that would overflow
+    the stack long before 600), and every attempt is recorded."""
+    db.deliveries = [replace(delivery(new_secret()), id=n, webhook_id=uuid4()) for n in range(600)]
+    sender = _Answering()
+    source = WebhookDeliveries(sender, at_once=1, queued=599, lease=timedelta(seconds=60))
+    try:
+        assert source.run_due(deps) == 600
+        _wait_until(lambda: source.in_flight() == 0)
+    finally:
+        closing = threading.Thread(target=source.close, daemon=True)  # a failure may hang it
+        closing.start()
+        closing.join(10)
+    assert not closing.is_alive(), "close() did not return"
+    assert sender.sent == 600
+    assert sorted(d.id for d, _, _ in db.recorded) == list(range(600))
