@@ -23,7 +23,8 @@ from service.application.identity.principals import CLI_OPERATOR, DEFAULT_OPERAT
 from service.application.integrity.chain import ChainKeys
 from service.application.live.hub import Hub
 from service.application.live.recent import RecentCommits
-from service.application.ports import Clock, Dealer, UnitOfWork
+from service.application.ports import Clock, UnitOfWork
+from service.application.write.ports import Dealer
 from service.settings import OPERATOR_TOKEN_MIN, ConfigurationError, Settings
 
 log = logging.getLogger("yokai")

@@ -38,7 +38,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
 
-from service.application.ports import StoreStats
+from service.application.monitoring import StoreStats
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 WORKER_METRICS_PORT_ENV = "YOKAI_WORKER_METRICS_PORT"

@@ -10,7 +10,9 @@ from service.application.identity.principals import Identity
 from service.application.integrity.chain import ChainKeys
 from service.application.live.hub import Hub
 from service.application.live.recent import RecentCommits
-from service.application.ports import Clock, Dealer, UnitOfWorkFactory, UrlPolicy
+from service.application.ports import Clock, UnitOfWorkFactory
+from service.application.webhooks.ports import UrlPolicy
+from service.application.write.ports import Dealer
 
 
 class SchemeOnly:

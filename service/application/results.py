@@ -9,7 +9,8 @@ from typing import Any, Generic, TypeVar
 from uuid import UUID
 
 from service.application.games.cache import Loaded
-from service.application.ports import ActorKind, GameSummary, InboxEntry, StoredEvent
+from service.application.games.ports import GameSummary, InboxEntry
+from service.application.ports import ActorKind, StoredEvent
 
 V = TypeVar("V")
 R_co = TypeVar("R_co", bound="Created | Joined | Acted | PlayerCreated | Advanced", covariant=True)

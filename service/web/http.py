@@ -22,7 +22,7 @@ from service.application.commands import ANY_VERSION, Context
 from service.application.deps import Deps
 from service.application.errors import GameNotFoundError, UnauthenticatedError
 from service.application.identity.principals import Anonymous, PlayerHolder, Principal
-from service.application.ports import Health, Stats
+from service.application.monitoring import Health, Stats
 from service.application.results import Unchanged, Versioned
 from service.settings import MAX_BODY_BYTES
 from service.web.errors import RequestProblemError

@@ -7,8 +7,8 @@ from uuid import UUID
 
 from flask import Response
 
-from service.application.ports import WebhookEndpoint
 from service.application.webhooks import endpoints
+from service.application.webhooks.ports import WebhookEndpoint
 from service.web import schemas as s
 from service.web.api import BEARER, Blueprint
 from service.web.http import deps, json_response, principal

@@ -37,30 +37,28 @@ from uuid import UUID
 from service.application.deps import Deps
 from service.application.errors import AlreadySeatedError
 from service.application.games.cache import StateCache
-from service.application.identity.principals import Identity
-from service.application.integrity.chain import ChainKeys
-from service.application.live.hub import Hub, game_key, player_key
-from service.application.ports import (
-    AppendConflictError,
-    ClaimedMessage,
-    CredentialGoneError,
-    DuplicateKeyError,
+from service.application.games.ports import (
     GameSummary,
     Head,
     InboxCursor,
     InboxEntry,
-    OutboxMessage,
-    PlayerRecord,
-    Position,
-    SealedRecord,
     SeatTurn,
     Snapshot,
-    StoredEvent,
+)
+from service.application.identity.ports import CredentialGoneError, PlayerRecord
+from service.application.identity.principals import Identity
+from service.application.integrity.chain import ChainKeys
+from service.application.live.hub import Hub, game_key, player_key
+from service.application.ports import AppendConflictError, Position, StoredEvent
+from service.application.webhooks.ports import (
+    ClaimedMessage,
+    OutboxMessage,
     WebhookAttempt,
     WebhookDelivery,
     WebhookEndpoint,
     WebhookEvent,
 )
+from service.application.write.ports import DuplicateKeyError, SealedRecord
 from service.rules import DealRound, FairShuffle, GameConfig
 
 OPERATOR_TOKEN = "operator-token-for-the-application-tests"

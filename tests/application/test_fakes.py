@@ -8,16 +8,11 @@ from uuid import UUID, uuid4
 
 import pytest
 
+from service.application.games.ports import GameSummary
 from service.application.integrity.chain import GENESIS, Origin, Unchained, link
-from service.application.ports import (
-    SYSTEM,
-    AppendConflictError,
-    DuplicateKeyError,
-    GameSummary,
-    OutboxMessage,
-    SealedRecord,
-    StoredEvent,
-)
+from service.application.ports import SYSTEM, AppendConflictError, StoredEvent
+from service.application.webhooks.ports import OutboxMessage
+from service.application.write.ports import DuplicateKeyError, SealedRecord
 from service.rules import GameConfig, Scoring, Variant
 from tests.application.fakes import (
     CHAIN_KEYS,

@@ -17,8 +17,8 @@ from sqlalchemy import create_engine, text
 
 from service.adapters.postgres.engine import sqlalchemy_url
 from service.application.jobs.sources import Housekeeping
-from service.application.ports import WebhookAttempt, WebhookDelivery
 from service.application.webhooks.endpoints import DISABLE_AFTER
+from service.application.webhooks.ports import WebhookAttempt, WebhookDelivery
 from tests.support.api import OPERATOR, Api, bearer
 from tests.support.webhook_receiver import receiving
 from tests.support.workers import Setup, setup, wait_for

@@ -16,8 +16,10 @@ from service.adapters import migrate
 from service.adapters.postgres.engine import make_engine
 from service.adapters.postgres.tables import events, games
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
+from service.application.games.ports import GameSummary
 from service.application.integrity import chain
-from service.application.ports import SYSTEM, GameSummary, OutboxMessage, Position
+from service.application.ports import SYSTEM, Position
+from service.application.webhooks.ports import OutboxMessage
 from tests.support.postgres import new_database
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)

@@ -20,9 +20,10 @@ import pytest
 
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
 from service.application.games.codec import decode, upcast
+from service.application.games.ports import GameSummary
 from service.application.games.queries import listing, views
 from service.application.integrity import chain
-from service.application.ports import SYSTEM, GameSummary
+from service.application.ports import SYSTEM
 from service.application.results import Versioned
 from service.bootstrap import Container
 from service.rules import (

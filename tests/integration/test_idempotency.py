@@ -24,7 +24,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from service.adapters.postgres.idempotency import SqlIdempotencyStore
-from service.application.ports import SealedRecord
+from service.application.write.ports import SealedRecord
 from tests.support.api import Api, Game, bearer
 from tests.support.deals import PASSES_4P, assert_problem, start_ordered
 from tests.support.postgres import MakeApp

@@ -16,8 +16,8 @@ import pytest
 
 from service.application.commands import Context, PlayCard
 from service.application.games.cache import Loaded, StateCache
+from service.application.identity.ports import CredentialGoneError
 from service.application.identity.principals import SeatHolder
-from service.application.ports import CredentialGoneError
 from service.application.write.registry import execute
 from service.bootstrap import Container
 from tests.support.api import Api

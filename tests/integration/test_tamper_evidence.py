@@ -35,11 +35,12 @@ from service.adapters.integrity.anchor_files import AnchorDirectory
 from service.adapters.integrity.chain_keys import parse_key
 from service.adapters.postgres.engine import sqlalchemy_url
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
+from service.application.games.ports import GameSummary
 from service.application.identity.principals import token_digest
 from service.application.integrity import chain
 from service.application.integrity.chain import ChainKeys
 from service.application.jobs.sources import Anchoring
-from service.application.ports import Actor, ActorKind, GameSummary, StoredEvent
+from service.application.ports import Actor, ActorKind, StoredEvent
 from service.settings import Settings
 from tests.support.api import OPERATOR, Api, Game
 from tests.support.postgres import AppUnderTest, MakeApp, new_database, running_app

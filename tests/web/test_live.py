@@ -13,6 +13,7 @@ from uuid import UUID, uuid4
 
 import pytest
 
+from service.application.games.ports import InboxEntry
 from service.application.identity.principals import (
     Anonymous,
     BadToken,
@@ -29,7 +30,7 @@ from service.application.live.streams import (
     KeepAlive,
     ViewMessage,
 )
-from service.application.ports import ActorKind, InboxEntry
+from service.application.ports import ActorKind
 from service.application.results import Feed, FeedActor, FeedEvent, Versioned
 from service.bots.selfplay import play_game
 from service.rules import OPERATOR, PUBLIC, Scoring, SeatViewer, observe

@@ -9,7 +9,7 @@ from typing import Any
 from uuid import UUID
 
 from service.adapters.postgres.session import Session, Statement
-from service.application.ports import GameSummary, Head
+from service.application.games.ports import GameSummary, Head
 
 _GAME_COLUMNS = "id, created_at, updated_at, players, scoring, variant, status, version"
 

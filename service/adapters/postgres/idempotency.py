@@ -6,7 +6,7 @@ import hashlib
 from datetime import datetime
 
 from service.adapters.postgres.session import Session, Statement
-from service.application.ports import SealedRecord
+from service.application.write.ports import SealedRecord
 
 
 class SqlIdempotencyStore:

@@ -9,7 +9,7 @@ from datetime import datetime
 from psycopg.types.json import Jsonb
 
 from service.adapters.postgres.session import Session, Statement
-from service.application.ports import ClaimedMessage, OutboxMessage
+from service.application.webhooks.ports import ClaimedMessage, OutboxMessage
 
 
 class SqlOutbox:

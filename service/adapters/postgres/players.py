@@ -10,7 +10,8 @@ from uuid import UUID
 from psycopg.types.json import Jsonb
 
 from service.adapters.postgres.session import Session, Statement
-from service.application.ports import InboxCursor, InboxEntry, PlayerRecord, SeatTurn
+from service.application.games.ports import InboxCursor, InboxEntry, SeatTurn
+from service.application.identity.ports import PlayerRecord
 
 
 class SqlPlayers:

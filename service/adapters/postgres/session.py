@@ -29,12 +29,9 @@ from sqlalchemy import Engine, event, exc
 from sqlalchemy.pool import PoolProxiedConnection
 
 from service.application.errors import AlreadySeatedError
-from service.application.ports import (
-    AppendConflictError,
-    CredentialGoneError,
-    DuplicateKeyError,
-    StoreUnavailableError,
-)
+from service.application.identity.ports import CredentialGoneError
+from service.application.ports import AppendConflictError, StoreUnavailableError
+from service.application.write.ports import DuplicateKeyError
 
 REQUIREMENT_FAILED = "YK001"  # raised by yokai_require() (migration 0003)
 _CONFLICTS = {"events_pkey", "seat_credentials_pkey", "seat_players_pkey"}

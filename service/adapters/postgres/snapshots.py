@@ -7,7 +7,7 @@ from uuid import UUID
 from psycopg.types.json import Jsonb
 
 from service.adapters.postgres.session import Session, Statement
-from service.application.ports import Snapshot
+from service.application.games.ports import Snapshot
 
 
 class SqlSnapshotStore:

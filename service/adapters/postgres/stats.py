@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import Engine, text
 
-from service.application.ports import StoreStats
+from service.application.monitoring import StoreStats
 
 _GAMES = "SELECT status, count(*) FROM games GROUP BY status"
 _JOBS = (

@@ -19,7 +19,7 @@ from uuid import UUID
 from psycopg.types.json import Jsonb
 
 from service.adapters.postgres.session import Session, Statement
-from service.application.ports import (
+from service.application.webhooks.ports import (
     WebhookAttempt,
     WebhookDelivery,
     WebhookEndpoint,

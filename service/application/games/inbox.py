@@ -7,8 +7,8 @@ from datetime import datetime
 from uuid import UUID
 
 from service.application.games.cache import Loaded
+from service.application.games.ports import InboxEntry, SeatTurn
 from service.application.games.turnclocks import deadline
-from service.application.ports import InboxEntry, SeatTurn
 from service.rules import GameState, expected_action, public_status
 
 

@@ -10,8 +10,9 @@ from uuid import UUID
 from service.application.errors import GameNotFoundError
 from service.application.games.cache import Loaded, StateCache
 from service.application.games.codec import decode
+from service.application.games.ports import Snapshot
 from service.application.integrity.chain import GENESIS
-from service.application.ports import Snapshot, StoredEvent, UnitOfWork
+from service.application.ports import StoredEvent, UnitOfWork
 from service.rules import (
     INITIAL,
     SNAPSHOT_VERSION,

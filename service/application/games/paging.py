@@ -8,7 +8,7 @@ from datetime import datetime
 from uuid import UUID
 
 from service.application.errors import InvalidInputError
-from service.application.ports import GameSummary
+from service.application.games.ports import GameSummary
 
 
 def encode_cursor(last: GameSummary) -> str:

@@ -12,11 +12,12 @@ from service import rules
 from service.application.deps import Deps
 from service.application.errors import GameNotFoundError
 from service.application.games.codec import decode
+from service.application.games.ports import GameSummary
 from service.application.games.seating import held_seat
 from service.application.handrecords import handrecord
 from service.application.identity.principals import Principal, guard, require_operator
 from service.application.live.streams import viewer_of
-from service.application.ports import GameSummary, StoredEvent
+from service.application.ports import StoredEvent
 
 EXPORT_PAGE = 100
 """Games read per transaction by the export: memory stays bounded by one page."""

@@ -5,8 +5,9 @@ from __future__ import annotations
 from uuid import uuid4
 
 from service.application.commands import CreatePlayer
+from service.application.identity.ports import PlayerRecord
 from service.application.identity.principals import Principal, actor_of, new_token, token_digest
-from service.application.ports import Actor, PlayerRecord
+from service.application.ports import Actor
 from service.application.results import PlayerCreated
 from service.application.write.transaction import Transaction
 

@@ -12,9 +12,10 @@ from uuid import UUID
 
 from service.application.deps import Deps
 from service.application.errors import InvalidInputError, UnauthenticatedError
+from service.application.games.ports import InboxCursor, InboxEntry
+from service.application.identity.ports import PlayerRecord
 from service.application.identity.principals import PlayerHolder, Principal, require_player
 from service.application.live.hub import player_key
-from service.application.ports import InboxCursor, InboxEntry, PlayerRecord
 from service.application.results import InboxPage, InboxUnchanged
 
 STATUSES = {

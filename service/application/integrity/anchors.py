@@ -21,9 +21,9 @@ from datetime import datetime
 from typing import Any, Protocol
 from uuid import UUID
 
+from service.application.games.ports import Head
 from service.application.integrity import chain
 from service.application.integrity.chain import ChainKeys
-from service.application.ports import Head
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,8 +22,9 @@ from service.application.deps import Deps
 from service.application.errors import ApplicationError
 from service.application.identity.principals import Operator
 from service.application.integrity import anchors
-from service.application.ports import StoreUnavailableError, UnitOfWork, WebhookDelivery
+from service.application.ports import StoreUnavailableError, UnitOfWork
 from service.application.webhooks import endpoints
+from service.application.webhooks.ports import WebhookDelivery
 from service.application.write.registry import execute
 
 log = logging.getLogger("yokai.worker")

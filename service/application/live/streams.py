@@ -28,6 +28,7 @@ from service.application.deps import Deps
 from service.application.errors import InvalidInputError
 from service.application.games.cache import Loaded
 from service.application.games.loading import current_version, load_at
+from service.application.games.ports import InboxEntry
 from service.application.games.queries.feeds import feed_event
 from service.application.games.seating import held_seat
 from service.application.games.turnclocks import present
@@ -41,7 +42,7 @@ from service.application.identity.principals import (
 )
 from service.application.identity.queries import STATUSES
 from service.application.live.hub import Subscription, game_key, player_key
-from service.application.ports import InboxEntry, StoreUnavailableError
+from service.application.ports import StoreUnavailableError
 from service.application.results import FeedEvent, Versioned
 from service.rules import OPERATOR, PUBLIC, SeatViewer, Viewer, public_status
 

@@ -32,8 +32,8 @@ from service.application.identity.principals import (
     require_player,
     require_valid,
 )
-from service.application.ports import (
-    StoredEvent,
+from service.application.ports import StoredEvent
+from service.application.webhooks.ports import (
     WebhookAttempt,
     WebhookDelivery,
     WebhookEndpoint,

@@ -8,7 +8,8 @@ from uuid import UUID
 
 from service.application.games.codec import encode
 from service.application.integrity.chain import Unchained
-from service.application.ports import SYSTEM, Actor, Dealer
+from service.application.ports import SYSTEM, Actor
+from service.application.write.ports import Dealer
 from service.rules import (
     Command,
     DealRound,

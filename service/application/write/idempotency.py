@@ -26,16 +26,10 @@ from service.application.errors import (
 )
 from service.application.games.loading import current_version
 from service.application.identity.principals import Anonymous, Principal, guard, require_valid
-from service.application.ports import (
-    Actor,
-    AppendConflictError,
-    DuplicateKeyError,
-    SealedRecord,
-    StoreUnavailableError,
-    UnitOfWork,
-)
+from service.application.ports import Actor, AppendConflictError, StoreUnavailableError, UnitOfWork
 from service.application.results import Executed, PlayerCreated, Result
 from service.application.write import sealed
+from service.application.write.ports import DuplicateKeyError, SealedRecord
 from service.application.write.transaction import Transaction
 
 Authorize = Callable[[Any, Principal], Actor]

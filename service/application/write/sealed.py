@@ -27,8 +27,8 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from service.application.commands import Command
 from service.application.errors import ApplicationError, InvalidInputError, SeatNotFoundError
-from service.application.ports import SealedRecord
 from service.application.results import Acted, Advanced, Created, Joined, PlayerCreated, Result
+from service.application.write.ports import SealedRecord
 from service.rules import RuleViolationError, Violation
 
 _NONCE = 12

@@ -16,11 +16,13 @@ from service.application.errors import StaleVersionError
 from service.application.games import inbox, turnclocks
 from service.application.games.cache import Loaded
 from service.application.games.loading import NEW_GAME, SNAPSHOT_EVERY, load, snapshot, turn_since
+from service.application.games.ports import GameSummary
 from service.application.identity.principals import Principal
 from service.application.integrity import chain
-from service.application.ports import Actor, Dealer, GameSummary, StoredEvent, UnitOfWork
+from service.application.ports import Actor, StoredEvent, UnitOfWork
 from service.application.webhooks import endpoints
 from service.application.write.dealing import decide_and_deal
+from service.application.write.ports import Dealer
 from service.rules import Command, public_status
 
 

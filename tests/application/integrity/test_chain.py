@@ -12,12 +12,13 @@ from uuid import UUID, uuid4
 import pytest
 
 from service.application.deps import Deps
+from service.application.games.ports import Head
 from service.application.integrity import anchors, chain
 from service.application.integrity.anchors import Anchor
 from service.application.integrity.chain import GENESIS, ChainKeys, Origin, Unchained, check, link
 from service.application.integrity.verify import verify_history
 from service.application.jobs.sources import Anchoring
-from service.application.ports import SYSTEM, Actor, ActorKind, Head, StoredEvent
+from service.application.ports import SYSTEM, Actor, ActorKind, StoredEvent
 from tests.application.fakes import CHAIN_KEYS, FixedClock
 from tests.application.table import Game, Table
 

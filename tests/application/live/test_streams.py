@@ -31,6 +31,7 @@ from service.application.errors import (
     SeatLeftError,
     UnauthenticatedError,
 )
+from service.application.games.ports import InboxEntry
 from service.application.games.queries.feeds import feed, feed_event
 from service.application.games.queries.views import operator_state, public_view_at, seat_view_at
 from service.application.identity.principals import (
@@ -57,7 +58,7 @@ from service.application.live.streams import (
     Stream,
     ViewMessage,
 )
-from service.application.ports import InboxEntry, StoreUnavailableError, UnitOfWorkFactory
+from service.application.ports import StoreUnavailableError, UnitOfWorkFactory
 from service.application.results import (
     Acted,
     FeedEvent,

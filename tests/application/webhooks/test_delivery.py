@@ -18,7 +18,6 @@ from standardwebhooks import Webhook, WebhookVerificationError
 
 from service.application.deps import Deps
 from service.application.jobs.sources import WebhookDeliveries
-from service.application.ports import WebhookDelivery
 from service.application.webhooks.endpoints import (
     FIRST_RETRY,
     MAX_RETRY,
@@ -28,6 +27,7 @@ from service.application.webhooks.endpoints import (
     retry_at,
     signed,
 )
+from service.application.webhooks.ports import WebhookDelivery
 from tests.application.fakes import Database, FixedClock
 
 NOW = datetime.now(UTC)  # the verifier refuses timestamps over 5 minutes off its clock

@@ -23,10 +23,11 @@ from service.application.errors import (
     UnauthenticatedError,
 )
 from service.application.identity.principals import Anonymous, BadToken
-from service.application.ports import Actor, SealedRecord
+from service.application.ports import Actor
 from service.application.results import Created, Joined, Result
 from service.application.write import registry
 from service.application.write.idempotency import Registered
+from service.application.write.ports import SealedRecord
 from service.application.write.sealed import digest
 from service.application.write.transaction import Transaction
 from service.rules import RuleViolationError, Scoring, Violation, card

@@ -1,0 +1,70 @@
+"""What identity needs from the store: seat credentials, players and operator tokens."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+from uuid import UUID
+
+from service.application.errors import UnauthenticatedError
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """A player: one identity across games."""
+
+    id: UUID
+    name: str
+    created_at: datetime
+
+
+class CredentialGoneError(UnauthenticatedError):
+    """A credential the unit of work was told to require no longer holds (checked by the
+    store in the same round trip as the work it guards)."""
+
+    def __init__(self, detail: str = "the bearer token is not valid") -> None:
+        super().__init__("the bearer token is not valid")
+
+
+class Credentials(Protocol):
+    def add(self, game_id: UUID, seat: int, token_sha256: str, created_at: datetime) -> None:
+        """Store a seat's token digest; :class:`AppendConflictError` if the seat has one
+        (a racing join of the same seat: the caller decides again and finds it taken)."""
+        ...
+
+    def find(self, token_sha256: str) -> tuple[UUID, int] | None: ...
+
+    def require(self, token_sha256: str, game_id: UUID, seat: int) -> None:
+        """Everything this unit of work reads or writes from now on holds only while this
+        token still opens this seat: else :class:`CredentialGoneError`, and nothing of the
+        unit of work is committed. (The store checks it with the work, not before.)"""
+        ...
+
+
+class Players(Protocol):
+    def add(self, player: PlayerRecord, token_sha256: str) -> None: ...
+
+    def get(self, player_id: UUID) -> PlayerRecord | None: ...
+
+    def find(self, token_sha256: str) -> PlayerRecord | None: ...
+
+    def seat_in(self, game_id: UUID, player_id: UUID) -> int | None:
+        """The seat the player holds in this game, if any."""
+        ...
+
+    def bind(self, game_id: UUID, seat: int, player_id: UUID) -> None:
+        """The player holds this seat (queued); at commit :class:`AlreadySeatedError` if
+        the player holds another seat of the game, :class:`AppendConflictError` if the
+        seat is held."""
+        ...
+
+    def require(self, token_sha256: str, game_id: UUID, seat: int) -> None:
+        """As :meth:`Credentials.require`, for a seat a player holds with this token."""
+        ...
+
+
+class Operators(Protocol):
+    def find(self, token_sha256: str) -> str | None:
+        """The name of the operator whose token (not revoked) has this digest."""
+        ...
