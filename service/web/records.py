@@ -11,7 +11,9 @@ from flask import Response, request
 
 from service.application.commands import ImportRecord
 from service.application.games.queries import views
-from service.application.handrecords import handrecord, queries
+from service.application.handrecords import queries
+from service.application.handrecords.as_json import to_json
+from service.application.handrecords.text import to_text
 from service.application.write.registry import execute
 from service.web import schemas as s
 from service.web.api import BEARER, Blueprint
@@ -55,10 +57,10 @@ def game_record(game_id: str) -> Response:
     record = queries.record(deps(), game_uuid(game_id), principal())
     if _wants_json():
         return Response(
-            json.dumps(handrecord.to_json(record), ensure_ascii=False),
+            json.dumps(to_json(record), ensure_ascii=False),
             mimetype="application/json",
         )
-    return Response(handrecord.to_text(record), content_type=TEXT)
+    return Response(to_text(record), content_type=TEXT)
 
 
 _IMPORT_BODY = {

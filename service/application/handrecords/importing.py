@@ -10,7 +10,10 @@ from service.application.commands import ImportRecord
 from service.application.errors import InvalidInputError
 from service.application.games.cache import Loaded
 from service.application.games.codec import decode
-from service.application.handrecords import handrecord
+from service.application.handrecords.build import build
+from service.application.handrecords.model import HandRecord, RecordError
+from service.application.handrecords.parse import parse
+from service.application.handrecords.replay import mismatch, replay_of
 from service.application.identity.principals import Principal, actor_of, require_operator
 from service.application.ports import Actor
 from service.application.results import Created
@@ -23,7 +26,7 @@ def authorize_import(cmd: ImportRecord, principal: Principal) -> Actor:
     return actor_of(principal)
 
 
-def _refused(error: handrecord.RecordError, code: str) -> InvalidInputError:
+def _refused(error: RecordError, code: str) -> InvalidInputError:
     return InvalidInputError(str(error), code=code)
 
 
@@ -32,9 +35,9 @@ def import_record(cmd: ImportRecord, actor: Actor, tx: Transaction) -> Created:
     for a move the rules refuse, ``record_mismatch`` for a result the rules do not give;
     each names the line."""
     try:
-        record = handrecord.parse(cmd.text)
-        replay = handrecord.replay_of(record)
-    except handrecord.RecordError as exc:
+        record = parse(cmd.text)
+        replay = replay_of(record)
+    except RecordError as exc:
         raise _refused(exc, "invalid_record") from None
     _check_deals(record, replay.create)
     game_id = uuid4()
@@ -48,23 +51,23 @@ def import_record(cmd: ImportRecord, actor: Actor, tx: Transaction) -> Created:
         if dealt > len(record.rounds):
             raise _refused(_short(line, dealt), "invalid_record")
     if after.state.phase is not rules.Phase.FINISHED:  # cut short: named at its last line
-        end = handrecord.RecordError(record.lines["end"], "the record ends before the game does")
+        end = RecordError(record.lines["end"], "the record ends before the game does")
         raise _refused(end, "invalid_record")
     if replay.reveal is not None:
         after = _step(tx, game_id, after, replay.reveal, actor, record.lines.get("ServerSeed", 1))
     events = [decode(row) for row in tx.appended[game_id]]
-    problem = handrecord.mismatch(record, handrecord.build(events, after.state, rules.OPERATOR))
+    problem = mismatch(record, build(events, after.state, rules.OPERATOR))
     if problem is not None:
         raise _refused(problem, "record_mismatch")
     unfair = rules.unfair_deal(events)
     if unfair is not None:
         line = record.lines.get("ServerSeed", 1)
-        raise _refused(handrecord.RecordError(line, unfair[1]), "record_mismatch")
+        raise _refused(RecordError(line, unfair[1]), "record_mismatch")
     tx.flush()
     return Created(game_id, after.version)
 
 
-def _check_deals(record: handrecord.HandRecord, create: rules.CreateGame) -> None:
+def _check_deals(record: HandRecord, create: rules.CreateGame) -> None:
     """Each round's recorded deal is a deal of this game (a record cut inside one is
     not), named at the round's last Deal line."""
     config = rules.GameConfig(create.players, create.scoring, create.variant)
@@ -72,7 +75,7 @@ def _check_deals(record: handrecord.HandRecord, create: rules.CreateGame) -> Non
         problem = rules.deal_problem(config, deal.hands, deal.trump)
         if problem is not None:
             line = max((r.line, *r.hand_lines))
-            error = handrecord.RecordError(line, f"round {r.number}'s deal: {problem}")
+            error = RecordError(line, f"round {r.number}'s deal: {problem}")
             raise _refused(error, "invalid_record")
 
 
@@ -85,11 +88,9 @@ def _step(
         number = len(game.state.results) + 2  # the command ended round results + 1
         raise _refused(_short(line, number), "invalid_record") from None
     except rules.RuleViolationError as exc:
-        error = handrecord.RecordError(line, f"the rules refuse it ({exc.code}): {exc.detail}")
+        error = RecordError(line, f"the rules refuse it ({exc.code}): {exc.detail}")
         raise _refused(error, "illegal_move") from None
 
 
-def _short(line: int, number: int) -> handrecord.RecordError:
-    return handrecord.RecordError(
-        line, f"the game goes on to round {number}, which the record does not hold"
-    )
+def _short(line: int, number: int) -> RecordError:
+    return RecordError(line, f"the game goes on to round {number}, which the record does not hold")

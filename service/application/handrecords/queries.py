@@ -14,7 +14,9 @@ from service.application.errors import GameNotFoundError
 from service.application.games.codec import decode
 from service.application.games.ports import GameSummary
 from service.application.games.seating import held_seat
-from service.application.handrecords import handrecord
+from service.application.handrecords.as_json import to_json
+from service.application.handrecords.build import build
+from service.application.handrecords.model import HandRecord
 from service.application.identity.principals import Principal, guard, require_operator
 from service.application.live.streams import viewer_of
 from service.application.ports import StoredEvent
@@ -23,12 +25,12 @@ EXPORT_PAGE = 100
 """Games read per transaction by the export: memory stays bounded by one page."""
 
 
-def _record(rows: list[StoredEvent], viewer: rules.Viewer) -> handrecord.HandRecord:
+def _record(rows: list[StoredEvent], viewer: rules.Viewer) -> HandRecord:
     events = [decode(r) for r in rows]
-    return handrecord.build(events, rules.fold(events), viewer)
+    return build(events, rules.fold(events), viewer)
 
 
-def record(deps: Deps, game_id: UUID, principal: Principal) -> handrecord.HandRecord:
+def record(deps: Deps, game_id: UUID, principal: Principal) -> HandRecord:
     """The game's record as ``principal`` may see it: a seat its own hands and passes
     until the end, the public none; everyone everything once it is over."""
     viewer = viewer_of(game_id, principal)
@@ -43,14 +45,14 @@ def record(deps: Deps, game_id: UUID, principal: Principal) -> handrecord.HandRe
     return built
 
 
-def export_line(summary: GameSummary, record: handrecord.HandRecord) -> bytes:
+def export_line(summary: GameSummary, record: HandRecord) -> bytes:
     """One game of the export: a line of NDJSON (GET /v1/export, yokai export)."""
     line = {
         "id": str(summary.id),
         "created_at": summary.created_at.isoformat(),
         "updated_at": summary.updated_at.isoformat(),
         "version": summary.version,
-        "record": handrecord.to_json(record),
+        "record": to_json(record),
     }
     return json.dumps(line, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
@@ -62,7 +64,7 @@ def export(
     since: datetime | None,
     *,
     page_size: int | None = None,
-) -> Iterator[tuple[GameSummary, handrecord.HandRecord]]:
+) -> Iterator[tuple[GameSummary, HandRecord]]:
     """Every game (of ``status``) that changed at or after ``since``, oldest change
     first (ties by id), with its whole record; read ``page_size`` games (default
     :data:`EXPORT_PAGE`) per transaction, each page after the last one's

@@ -13,8 +13,11 @@ from pathlib import Path
 import pytest
 
 from service import rules
-from service.application.handrecords import handrecord
-from service.application.handrecords.handrecord import RecordError
+from service.application.handrecords.build import build
+from service.application.handrecords.model import HandRecord, RecordError
+from service.application.handrecords.parse import parse
+from service.application.handrecords.replay import mismatch, replay_of
+from service.application.handrecords.text import to_text
 from service.bots.random_bot import random_move
 from service.bots.selfplay import to_command
 from service.rules import (
@@ -116,9 +119,9 @@ def random_game(
     return events
 
 
-def replayed(record: handrecord.HandRecord) -> list[Event]:
+def replayed(record: HandRecord) -> list[Event]:
     """The events of the rules' own commands for a record (the import, without a store)."""
-    replay = handrecord.replay_of(record)
+    replay = replay_of(record)
     events: list[Event] = []
     state: GameState = rules.INITIAL
     commands: list[rules.Command] = [replay.create, *replay.joins]
@@ -138,8 +141,8 @@ def replayed(record: handrecord.HandRecord) -> list[Event]:
     return events
 
 
-def record_of(events: list[Event], viewer: rules.Viewer = OPERATOR) -> handrecord.HandRecord:
-    return handrecord.build(events, fold(events), viewer)
+def record_of(events: list[Event], viewer: rules.Viewer = OPERATOR) -> HandRecord:
+    return build(events, fold(events), viewer)
 
 
 @pytest.mark.parametrize("fair", [True, False], ids=["fair", "operator"])
@@ -149,12 +152,12 @@ def test_a_record_goes_to_text_and_back_and_replays_to_the_same_record(
 ) -> None:
     for seed in range(3):
         events = random_game(players, scoring, variant, seed, fair=fair)
-        text = handrecord.to_text(record_of(events))
-        parsed = handrecord.parse(text)
-        assert handrecord.to_text(parsed) == text
+        text = to_text(record_of(events))
+        parsed = parse(text)
+        assert to_text(parsed) == text
         again = replayed(parsed)
-        assert handrecord.to_text(record_of(again)) == text
-        assert handrecord.mismatch(parsed, record_of(again)) is None
+        assert to_text(record_of(again)) == text
+        assert mismatch(parsed, record_of(again)) is None
         assert rules.unfair_deal(again) is None
 
 
@@ -167,7 +170,7 @@ def test_the_games_cover_every_kind_of_move() -> None:
     assert kinds == {"pass", "play", "leave", "resign", "timeout"}
 
 
-def _hidden_shown(record: handrecord.HandRecord, events: list[Event], me: int | None) -> list[str]:
+def _hidden_shown(record: HandRecord, events: list[Event], me: int | None) -> list[str]:
     """Cards the record shows that the viewer (a seat, or the public) may not see."""
     bad = []
     for r in record.rounds:
@@ -200,10 +203,10 @@ def _check_every_point(events: list[Event], players: int) -> None:
         state = fold(part)
         viewers: list[rules.Viewer] = [PUBLIC, *(SeatViewer(s) for s in range(players))]
         for viewer in viewers:
-            record = handrecord.build(part, state, viewer)
+            record = build(part, state, viewer)
             me = viewer.seat if isinstance(viewer, SeatViewer) else None
             assert _hidden_shown(record, part, me) == [], (cut, viewer)
-            text = handrecord.to_text(record)
+            text = to_text(record)
             assert "ServerSeed" not in text
             for r in record.rounds:  # received passes: only after the exchange, to me
                 for m in r.moves:
@@ -217,14 +220,14 @@ def _check_every_point(events: list[Event], players: int) -> None:
 
 def _refusal(text: str) -> RecordError:
     with pytest.raises(RecordError) as caught:
-        handrecord.replay_of(handrecord.parse(text))
+        replay_of(parse(text))
     return caught.value
 
 
 @pytest.fixture(scope="module")
 def good() -> str:
     events = random_game(4, Scoring.BASIC, Variant.STANDARD, 5, fair=False)
-    return handrecord.to_text(record_of(events))
+    return to_text(record_of(events))
 
 
 def _line_of(text: str, prefix: str) -> int:
@@ -260,13 +263,13 @@ def test_a_hidden_card_cannot_be_imported(good: str) -> None:
 
 
 def test_the_worked_examples_of_docs_record_format_md_replay() -> None:
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "record-format.md").read_text()
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "record-format.md").read_text()
     examples = re.findall(r"```text\n(\[Format.*?)```", doc, flags=re.S)
     assert len(examples) >= 2
     for text in examples:
-        parsed = handrecord.parse(text)
+        parsed = parse(text)
         again = replayed(parsed)
-        assert handrecord.to_text(record_of(again)) == text
+        assert to_text(record_of(again)) == text
 
 
 @pytest.mark.parametrize("name", ["", "x" * 41, "tab\there", "   "])
