@@ -41,7 +41,7 @@ from service.application.identity.principals import (
     token_digest,
 )
 from service.application.integrity import anchors
-from service.application.jobs.sources import Anchoring
+from service.application.jobs.anchoring import Anchoring
 from service.application.write.registry import execute
 from service.bootstrap import (
     OPERATOR_NAMES,

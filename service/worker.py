@@ -43,16 +43,12 @@ import psycopg
 from service.adapters.postgres.engine import sqlalchemy_url
 from service.adapters.postgres.wakeups import CHANNEL
 from service.application.deps import Deps
-from service.application.jobs.sources import (
-    LEASE,
-    OUTBOX_NOTE,
-    DueGames,
-    Housekeeping,
-    JobSource,
-    WebhookDeliveries,
-)
+from service.application.jobs.due_games import DueGames
+from service.application.jobs.housekeeping import Housekeeping
+from service.application.jobs.source import LEASE, OUTBOX_NOTE, JobSource
 from service.application.ports import StoreUnavailableError
-from service.application.webhooks.endpoints import FIRST_RETRY, Sender
+from service.application.webhooks.delivery import FIRST_RETRY, Sender
+from service.application.webhooks.dispatcher import WebhookDeliveries
 
 log = logging.getLogger("yokai.worker")
 

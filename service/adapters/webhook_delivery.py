@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from service.adapters import webhook_http
-from service.application.webhooks.endpoints import Sent
+from service.application.webhooks.delivery import Sent
 from service.metrics import DELIVERIES
 
 

@@ -16,8 +16,8 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from service.adapters.postgres.engine import sqlalchemy_url
-from service.application.jobs.sources import Housekeeping
-from service.application.webhooks.endpoints import DISABLE_AFTER
+from service.application.jobs.housekeeping import Housekeeping
+from service.application.webhooks.delivery import DISABLE_AFTER
 from service.application.webhooks.ports import WebhookAttempt, WebhookDelivery
 from tests.support.api import OPERATOR, Api, bearer
 from tests.support.webhook_receiver import receiving

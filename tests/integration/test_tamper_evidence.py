@@ -39,7 +39,7 @@ from service.application.games.ports import GameSummary
 from service.application.identity.principals import token_digest
 from service.application.integrity import chain
 from service.application.integrity.chain import ChainKeys
-from service.application.jobs.sources import Anchoring
+from service.application.jobs.anchoring import Anchoring
 from service.application.ports import Actor, ActorKind, StoredEvent
 from service.settings import Settings
 from tests.support.api import OPERATOR, Api, Game

@@ -20,7 +20,7 @@ from service.application.games.ports import GameSummary
 from service.application.identity.principals import Principal
 from service.application.integrity import chain
 from service.application.ports import Actor, StoredEvent, UnitOfWork
-from service.application.webhooks import endpoints
+from service.application.webhooks import events
 from service.application.write.dealing import decide_and_deal
 from service.application.write.ports import Dealer
 from service.rules import Command, public_status
@@ -159,7 +159,7 @@ class Transaction:
             )
         if after.version // SNAPSHOT_EVERY > before.version // SNAPSHOT_EVERY:
             self.uow.snapshots.put(snapshot(game_id, after))
-        told = endpoints.events_of(game_id, before, after, rows)
+        told = events.events_of(game_id, before, after, rows)
         if told:
             left = [seat for seat, bot in enumerate(state.bots) if bot is not None]
             self.uow.webhooks.fan_out(game_id, told, self.bound.get(game_id, ()), self.now, left)

@@ -17,7 +17,7 @@ from service.application.integrity import anchors, chain
 from service.application.integrity.anchors import Anchor
 from service.application.integrity.chain import GENESIS, ChainKeys, Origin, Unchained, check, link
 from service.application.integrity.verify import verify_history
-from service.application.jobs.sources import Anchoring
+from service.application.jobs.anchoring import Anchoring
 from service.application.ports import SYSTEM, Actor, ActorKind, StoredEvent
 from tests.application.fakes import CHAIN_KEYS, FixedClock
 from tests.application.table import Game, Table

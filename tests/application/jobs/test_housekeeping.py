@@ -11,7 +11,7 @@ import pytest
 from service.application.commands import Context, CreateGame, ExpireGame
 from service.application.games.queries.views import public_view
 from service.application.identity.principals import Operator
-from service.application.jobs.sources import Housekeeping
+from service.application.jobs.housekeeping import Housekeeping
 from service.application.ports import SYSTEM
 from service.application.results import Versioned
 from service.application.write.registry import execute

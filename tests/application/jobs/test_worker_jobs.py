@@ -28,7 +28,7 @@ from service.application.errors import (
 from service.application.games.queries.views import public_view
 from service.application.identity.principals import Operator
 from service.application.identity.queries import inbox
-from service.application.jobs.sources import DueGames
+from service.application.jobs.due_games import DueGames
 from service.application.ports import ActorKind, StoredEvent
 from service.application.results import Acted, InboxPage, Unchanged
 from service.application.write.registry import execute

@@ -17,16 +17,16 @@ import pytest
 from standardwebhooks import Webhook, WebhookVerificationError
 
 from service.application.deps import Deps
-from service.application.jobs.sources import WebhookDeliveries
-from service.application.webhooks.endpoints import (
+from service.application.webhooks.delivery import (
     FIRST_RETRY,
     MAX_RETRY,
     RETRY_FOR,
     Sent,
-    new_secret,
     retry_at,
     signed,
 )
+from service.application.webhooks.dispatcher import WebhookDeliveries
+from service.application.webhooks.endpoints import new_secret
 from service.application.webhooks.ports import WebhookDelivery
 from tests.application.fakes import Database, FixedClock
 

@@ -1,0 +1,72 @@
+"""Games that are due (a bot must act, a turn clock ran out), claimed from the store and
+advanced by the Advance command."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from service.application.commands import Advance, Context
+from service.application.deps import Deps
+from service.application.identity.principals import Operator
+from service.application.jobs.source import LEASE, OUTBOX_NOTE, Soonest
+from service.application.ports import StoreUnavailableError
+from service.application.write.registry import execute
+
+log = logging.getLogger("yokai.worker")
+
+
+@dataclass
+class DueGames:
+    """Games whose bot must move or whose turn clock ran out."""
+
+    lease: timedelta = LEASE
+    batch: int = 20
+    worker: str = "worker"
+    # Every wakeup set is announced with its time; what this worker claims it forgets.
+    _soonest: Soonest = field(default_factory=lambda: Soonest(timedelta(seconds=30)))
+
+    def run_due(self, deps: Deps) -> int:
+        now = deps.clock.now()
+        if self._soonest.later_than(now):
+            return 0  # the loop was woken for other work (a webhook delivery)
+        with deps.uow() as uow:
+            claimed = uow.wakeups.claim(now, now + self.lease, self.batch)
+        self._soonest.forget()
+        for game_id in claimed:
+            ctx = Context(Operator(), request_id=f"{self.worker}:{game_id}")
+            try:
+                done = execute(deps, Advance(game_id), ctx).result
+            except StoreUnavailableError:
+                raise  # the loop waits for the store; the lease hands the game on
+            except Exception:
+                # A fault of the server, not of a client: logged, and tried again when
+                # the lease ends (the game is not lost, nor acted on twice).
+                log.exception("advancing game %s failed", game_id)
+                continue
+            if done.acted:
+                log.info("game %s advanced to version %d", game_id, done.version)
+        return len(claimed)
+
+    def next_due(self, deps: Deps) -> datetime | None:
+        def read() -> datetime | None:
+            with deps.uow() as uow:
+                return uow.wakeups.next_due()
+
+        return self._soonest.get(deps.clock.now(), read)
+
+    def in_flight(self) -> int:
+        return 0  # each game is advanced in the worker's own thread
+
+    def close(self) -> None:
+        pass
+
+    def wants(self, note: str) -> bool:
+        if note == OUTBOX_NOTE:
+            return False
+        try:  # a game's wakeup: its due time
+            self._soonest.sooner(datetime.fromisoformat(note))
+        except ValueError:
+            self._soonest.forget()
+        return True
