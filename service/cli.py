@@ -41,6 +41,7 @@ from service.application.identity.principals import (
     token_digest,
 )
 from service.application.integrity import anchors
+from service.application.integrity.verify import verify as verify_game
 from service.application.jobs.anchoring import Anchoring
 from service.application.write.registry import execute
 from service.bootstrap import (
@@ -347,7 +348,7 @@ def verify(
         for game_id in ids:
             mine = anchored.get(game_id, [])
             try:
-                report = listing.verify(container.deps, game_id, mine, allow_unkeyed=allow_unkeyed)
+                report = verify_game(container.deps, game_id, mine, allow_unkeyed=allow_unkeyed)
             except GameNotFoundError:
                 if mine:
                     broken += 1

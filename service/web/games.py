@@ -20,6 +20,7 @@ from service.application.commands import (
     SeatBot,
 )
 from service.application.games.queries import feeds, listing, views
+from service.application.integrity.verify import verify_for
 from service.application.results import Acted, Executed
 from service.application.write.registry import execute
 from service.rules import TurnClock
@@ -297,7 +298,7 @@ def verify(game_id: str) -> Response:
     """Prove the stored history (operators): recompute the hash chain and replay every
     event under the rules, as `yokai verify` does (its anchors, outside the database,
     are checked by `yokai verify --anchors`). Intact, or the first bad `seq`."""
-    report = listing.verify_for(deps(), principal(), game_uuid(game_id))
+    report = verify_for(deps(), principal(), game_uuid(game_id))
     body = {
         "intact": report.intact,
         "events": report.events,

@@ -7,6 +7,7 @@ from typing import Any
 from flask import Response, jsonify
 
 from service.application.commands import CreatePlayer
+from service.application.games.queries import inbox
 from service.application.identity import queries
 from service.application.results import InboxUnchanged
 from service.application.write.registry import execute
@@ -71,7 +72,7 @@ def my_games(query: dict[str, Any]) -> Response:
     wait = query["wait"] if unless else 0
     release = held_open() if wait else None
     try:
-        page = queries.inbox(
+        page = inbox.inbox(
             deps(), principal(), query["status"], query.get("cursor"), query["limit"], unless, wait
         )
     finally:

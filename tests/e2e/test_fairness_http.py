@@ -17,7 +17,7 @@ from uuid import UUID
 
 import pytest
 
-from service.application.games.queries.listing import verify
+from service.application.integrity.verify import verify
 from tests.support.api import OPERATOR, Api, Game
 from tests.support.postgres import AppUnderTest
 

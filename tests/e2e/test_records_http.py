@@ -19,9 +19,9 @@ from uuid import UUID
 import pytest
 
 from service import cli
-from service.application.games.queries.listing import verify
 from service.application.handrecords import queries
 from service.application.identity.principals import Operator
+from service.application.integrity.verify import verify
 from tests.support.api import OPERATOR, Api, Game, bearer
 from tests.support.postgres import AppUnderTest
 

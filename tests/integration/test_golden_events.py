@@ -21,8 +21,9 @@ import pytest
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
 from service.application.games.codec import decode, upcast
 from service.application.games.ports import GameSummary
-from service.application.games.queries import listing, views
+from service.application.games.queries import views
 from service.application.integrity import chain
+from service.application.integrity.verify import verify
 from service.application.ports import SYSTEM
 from service.application.results import Versioned
 from service.bootstrap import Container
@@ -193,7 +194,7 @@ def test_a_golden_history_stored_in_postgresql_verifies_and_views_as_recorded(
         uow.events.append(rows)
         uow.commit()
 
-    report = listing.verify(container.deps, game_id)
+    report = verify(container.deps, game_id)
     assert report.intact, report
     assert report.events == len(fx["events"])
     with SqlUnitOfWork(container.engine) as uow:

@@ -18,8 +18,9 @@ from service.application.deps import Deps
 from service.application.games.cache import StateCache
 from service.application.games.codec import decode
 from service.application.games.loading import SNAPSHOT_EVERY
-from service.application.games.queries import listing, views
+from service.application.games.queries import views
 from service.application.identity.principals import Operator, SeatHolder
+from service.application.integrity.verify import verify
 from service.application.results import Versioned
 from service.bootstrap import Container
 from service.rules import (
@@ -169,8 +170,8 @@ def test_two_workers_taking_turns_at_random_play_one_sound_game(
             break
     assert api.public(game.id)["status"] == "finished"
     gid = UUID(game.id)
-    assert listing.verify(container.deps, gid).intact
-    assert listing.verify(other_worker.container.deps, gid).intact
+    assert verify(container.deps, gid).intact
+    assert verify(other_worker.container.deps, gid).intact
     assert_same_as_replay(container, game, container.deps, other_worker.container.deps)
 
 

@@ -6,7 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from uuid import UUID
 
+from service.application.deps import Deps
+from service.application.errors import GameNotFoundError
 from service.application.games.codec import decode
+from service.application.identity.principals import Principal, require_operator
 from service.application.integrity import chain
 from service.application.integrity.anchors import Anchor
 from service.application.integrity.chain import ChainKeys
@@ -83,3 +86,26 @@ def verify_history(
             f"the games table records version {recorded_version}; the history has {count} events",
         )
     return VerifyReport(game_id, count, True, unkeyed=checked.unkeyed)
+
+
+def verify(
+    deps: Deps, game_id: UUID, anchors: Sequence[Anchor] = (), *, allow_unkeyed: bool = False
+) -> VerifyReport:
+    """Recompute the hash chain and replay every event under the rules; also check the
+    history is as long as the games table recorded with the last command, and holds
+    each of ``anchors`` (the game's anchored heads, their signatures checked)."""
+    with deps.uow(snapshot=True) as uow:
+        summary = uow.games.get(game_id)
+        rows = uow.events.load(game_id)
+    if summary is None:
+        raise GameNotFoundError(f"no game {game_id}")
+    return verify_history(
+        game_id, rows, summary.version, deps.chain, anchors, allow_unkeyed=allow_unkeyed
+    )
+
+
+def verify_for(deps: Deps, principal: Principal, game_id: UUID) -> VerifyReport:
+    """`verify` for an operator (GET /v1/games/{id}/verify): the same check as
+    `yokai verify`."""
+    require_operator(principal)
+    return verify(deps, game_id)

@@ -30,6 +30,7 @@ from service.application.games.cache import Loaded
 from service.application.games.loading import current_version, load_at
 from service.application.games.ports import InboxEntry
 from service.application.games.queries.feeds import feed_event
+from service.application.games.queries.inbox import STATUSES
 from service.application.games.seating import held_seat
 from service.application.games.turnclocks import present
 from service.application.identity.principals import (
@@ -40,7 +41,6 @@ from service.application.identity.principals import (
     require_player,
     seat_of,
 )
-from service.application.identity.queries import STATUSES
 from service.application.live.hub import Subscription, game_key, player_key
 from service.application.ports import StoreUnavailableError
 from service.application.results import FeedEvent, Versioned

@@ -10,9 +10,9 @@ import pytest
 from service.application.commands import CreatePlayer, JoinSeat, PassCards
 from service.application.errors import AlreadySeatedError, InvalidInputError
 from service.application.games.ports import InboxEntry
+from service.application.games.queries.inbox import inbox
 from service.application.games.queries.views import seat_view
 from service.application.identity.principals import PlayerHolder, Principal, token_digest
-from service.application.identity.queries import inbox
 from service.application.results import InboxPage, PlayerCreated, Versioned
 from tests.application.table import Table, ordered_deal
 

@@ -25,9 +25,9 @@ from service.application.errors import (
     SeatLeftError,
     UnauthenticatedError,
 )
+from service.application.games.queries.inbox import inbox
 from service.application.games.queries.views import public_view
 from service.application.identity.principals import Operator
-from service.application.identity.queries import inbox
 from service.application.jobs.due_games import DueGames
 from service.application.ports import ActorKind, StoredEvent
 from service.application.results import Acted, InboxPage, Unchanged

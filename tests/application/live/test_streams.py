@@ -33,6 +33,7 @@ from service.application.errors import (
 )
 from service.application.games.ports import InboxEntry
 from service.application.games.queries.feeds import feed, feed_event
+from service.application.games.queries.inbox import inbox
 from service.application.games.queries.views import operator_state, public_view_at, seat_view_at
 from service.application.identity.principals import (
     Anonymous,
@@ -43,7 +44,6 @@ from service.application.identity.principals import (
     SeatHolder,
     token_digest,
 )
-from service.application.identity.queries import inbox
 from service.application.live import streams
 from service.application.live.hub import Subscription, game_key
 from service.application.live.recent import KEEP, RecentCommits

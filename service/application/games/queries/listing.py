@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from uuid import UUID
 
 from service.application.deps import Deps
-from service.application.errors import GameNotFoundError
 from service.application.games.paging import decode_cursor, encode_cursor
 from service.application.identity.principals import Principal, require_operator
-from service.application.integrity.anchors import Anchor
-from service.application.integrity.verify import verify_history
-from service.application.results import GamePage, VerifyReport
+from service.application.results import GamePage
 
 
 def list_games(
@@ -31,26 +27,3 @@ def game_ids(deps: Deps) -> list[UUID]:
     """Every game, oldest first."""
     with deps.uow(snapshot=True) as uow:
         return uow.games.ids()
-
-
-def verify(
-    deps: Deps, game_id: UUID, anchors: Sequence[Anchor] = (), *, allow_unkeyed: bool = False
-) -> VerifyReport:
-    """Recompute the hash chain and replay every event under the rules; also check the
-    history is as long as the games table recorded with the last command, and holds
-    each of ``anchors`` (the game's anchored heads, their signatures checked)."""
-    with deps.uow(snapshot=True) as uow:
-        summary = uow.games.get(game_id)
-        rows = uow.events.load(game_id)
-    if summary is None:
-        raise GameNotFoundError(f"no game {game_id}")
-    return verify_history(
-        game_id, rows, summary.version, deps.chain, anchors, allow_unkeyed=allow_unkeyed
-    )
-
-
-def verify_for(deps: Deps, principal: Principal, game_id: UUID) -> VerifyReport:
-    """`verify` for an operator (GET /v1/games/{id}/verify): the same check as
-    `yokai verify`."""
-    require_operator(principal)
-    return verify(deps, game_id)

@@ -1,0 +1,107 @@
+"""A player's inbox ("my games, my turn"): their games, those where they must act first."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import time
+from datetime import datetime
+from uuid import UUID
+
+from service.application.deps import Deps
+from service.application.errors import InvalidInputError
+from service.application.games.ports import InboxCursor, InboxEntry
+from service.application.identity.principals import PlayerHolder, Principal, require_player
+from service.application.live.hub import player_key
+from service.application.results import InboxPage, InboxUnchanged
+
+STATUSES = {
+    "active": ("waiting", "passing", "playing"),
+    "finished": ("finished",),
+    "all": ("waiting", "passing", "playing", "finished"),
+}
+
+
+def inbox(
+    deps: Deps,
+    principal: Principal,
+    status: str,
+    cursor: str | None,
+    limit: int,
+    unless: frozenset[str] = frozenset(),
+    wait: float = 0,
+) -> InboxPage | InboxUnchanged:
+    """A page of the player's games of ``status`` (active, finished or all) in inbox
+    order; :class:`InboxUnchanged` when its tag is one the caller named.
+
+    With ``wait`` seconds, an unchanged inbox is looked at again each time one of the
+    player's entries changes (in any process), until it has changed or the time is up.
+    """
+    player = require_player(principal)
+    if wait <= 0 or not unless:
+        return _inbox(deps, player, status, cursor, limit, unless)
+    deadline = time.monotonic() + wait
+    # Subscribed before the first read: a commit between the read and the wait wakes it.
+    with deps.changes.subscribe(player_key(player.player_id)) as subscription:
+        while True:
+            page = _inbox(deps, player, status, cursor, limit, unless)
+            left = deadline - time.monotonic()
+            if isinstance(page, InboxPage) or left <= 0 or subscription.closing:
+                return page
+            subscription.wait(left)
+
+
+def _inbox(
+    deps: Deps,
+    player: PlayerHolder,
+    status: str,
+    cursor: str | None,
+    limit: int,
+    unless: frozenset[str],
+) -> InboxPage | InboxUnchanged:
+    statuses = STATUSES[status]
+    after = _decode(cursor) if cursor else None
+    with deps.uow() as uow:
+        count, latest, versions = uow.inbox.stamp(player.player_id, statuses)
+        tag = _tag(count, latest, versions, status, cursor, limit)
+        if tag in unless or "*" in unless:
+            return InboxUnchanged(tag)
+        rows = uow.inbox.page(player.player_id, statuses, after, limit + 1)
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return InboxPage(rows, _encode(rows[-1]) if more and rows else None, tag)
+
+
+def _tag(count: int, latest: datetime | None, versions: int, *query: object) -> str:
+    """The inbox's version: a command in any of its games raises the sum of the versions,
+    any other change to an entry (a deadline) moves its updated_at."""
+    stamp = f"{count}|{latest.isoformat() if latest else ''}|{versions}|{query}"
+    return hashlib.sha256(stamp.encode()).hexdigest()[:32]
+
+
+def _encode(last: InboxEntry) -> str:
+    key = [
+        last.my_turn,
+        last.deadline.isoformat() if last.deadline else None,
+        last.due_since.isoformat() if last.due_since else None,
+        last.updated_at.isoformat(),
+        str(last.game_id),
+    ]
+    return base64.urlsafe_b64encode(json.dumps(key).encode()).decode().rstrip("=")
+
+
+def _decode(cursor: str) -> InboxCursor:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        my_turn, deadline, due_since, updated_at, game_id = json.loads(raw)
+        return InboxCursor(
+            bool(my_turn),
+            datetime.fromisoformat(deadline) if deadline else None,
+            datetime.fromisoformat(due_since) if due_since else None,
+            datetime.fromisoformat(updated_at),
+            UUID(game_id),
+        )
+    except (ValueError, TypeError, binascii.Error, UnicodeDecodeError):
+        raise InvalidInputError("cursor is not one this server gave", "invalid_cursor") from None
