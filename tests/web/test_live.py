@@ -37,7 +37,7 @@ from service.rules import OPERATOR, PUBLIC, Scoring, SeatViewer, observe
 from service.web import schemas as s
 from service.web.errors import RateLimitedError
 from service.web.http import json_ready, rendered
-from service.web.live import RETRY_AFTER_SECONDS, OpenStreams, encode
+from service.web.live.routes import RETRY_AFTER_SECONDS, OpenStreams, encode
 
 # --- places among the open streams ----------------------------------------------------
 

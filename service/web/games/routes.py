@@ -37,7 +37,7 @@ from service.web.http import (
     principal,
     view_response,
 )
-from service.web.live import held_open
+from service.web.live.routes import held_open
 
 blp = Blueprint(
     "games", __name__, url_prefix="/v1", description="Games: commands, views, feeds and audits"

@@ -14,7 +14,7 @@ from service.application.write.registry import execute
 from service.web import schemas as s
 from service.web.api import BEARER, Blueprint
 from service.web.http import command_context, deps, if_none_match_tags, json_response, principal
-from service.web.live import held_open
+from service.web.live.routes import held_open
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their inbox")
 
