@@ -15,7 +15,7 @@ from webargs.flaskparser import FlaskParser
 from werkzeug.routing import UUIDConverter
 
 from service.web.errors import PROBLEM_JSON, RequestProblemError
-from service.web.schemas import ENUM_COMPONENTS, ProblemSchema
+from service.web.fields import ENUM_COMPONENTS, ProblemSchema
 
 
 class _Parser(FlaskParser):

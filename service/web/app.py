@@ -18,7 +18,12 @@ from service.settings import MAX_BODY_BYTES, Settings
 from service.web import client, errors
 from service.web.api import Api
 from service.web.games import routes as games
-from service.web.http import (
+from service.web.live import routes as live
+from service.web.ops import routes as ops
+from service.web.players import routes as players
+from service.web.ratelimit import RateLimiter
+from service.web.records import routes as records
+from service.web.request import (
     Services,
     check_body_size,
     client_request_id,
@@ -26,11 +31,6 @@ from service.web.http import (
     request_id,
     services,
 )
-from service.web.live import routes as live
-from service.web.ops import routes as ops
-from service.web.players import routes as players
-from service.web.ratelimit import RateLimiter
-from service.web.records import routes as records
 from service.web.webhooks import routes as webhooks
 
 API_TITLE = "Yokai Septet server"

@@ -15,7 +15,7 @@ import yaml
 
 from service.rules import SEVEN_FOLLOWERS_DECK
 from service.settings import MAX_BODY_BYTES
-from service.web.schemas import CARD_PATTERN, NAME_PATTERN
+from service.web.fields import CARD_PATTERN, NAME_PATTERN
 from tests.support.api import OPERATOR, Api
 from tests.support.deals import assert_problem
 

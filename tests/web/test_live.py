@@ -34,10 +34,10 @@ from service.application.ports import ActorKind
 from service.application.results import Feed, FeedActor, FeedEvent, Versioned
 from service.bots.selfplay import play_game
 from service.rules import OPERATOR, PUBLIC, Scoring, SeatViewer, observe
-from service.web import schemas as s
 from service.web.errors import RateLimitedError
-from service.web.http import json_ready, rendered
 from service.web.live.routes import RETRY_AFTER_SECONDS, OpenStreams, encode
+from service.web.players.schemas import InboxSchema
+from service.web.render import json_ready, rendered
 
 # --- places among the open streams ----------------------------------------------------
 
@@ -213,7 +213,7 @@ def test_end_is_an_sse_end_without_an_id() -> None:
 
 def test_the_inbox_and_a_game_are_sse_messages_of_inbox_entries() -> None:
     entries = [entry(), entry()]
-    dumped = s.InboxSchema().dump({"games": entries, "next_cursor": None})["games"]
+    dumped = InboxSchema().dump({"games": entries, "next_cursor": None})["games"]
 
     fields, data = parse(encode(InboxMessage(entries)))
     assert (fields["event"], "id" in fields) == (["inbox"], False)

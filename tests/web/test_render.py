@@ -1,4 +1,4 @@
-"""Views are rendered by a plain walk over their dataclasses (service.web.http.json_ready),
+"""Views are rendered by a plain walk over their dataclasses (service.web.render.json_ready),
 not by marshmallow, for speed; the schemas stay the OpenAPI document. The two must agree
 on every view: public, each seat's and the operator's, at every step of random games of
 every configuration."""
@@ -28,8 +28,9 @@ from service.rules import (
     redact,
     to_data,
 )
-from service.web import schemas as s
-from service.web.http import json_ready, rendered
+from service.web.games.feed_schemas import FeedSchema
+from service.web.games.view_schemas import GameViewSchema, OperatorStateSchema, SeatViewSchema
+from service.web.render import json_ready, rendered
 
 CONFIGS = [
     (4, Scoring.BASIC, Variant.STANDARD),
@@ -58,7 +59,7 @@ def test_every_view_renders_as_its_schema_dumps_it(
     players: int, scoring: Scoring, variant: Variant
 ) -> None:
     game_id = uuid.uuid4()
-    public, seat, operator = s.GameViewSchema(), s.SeatViewSchema(), s.OperatorStateSchema()
+    public, seat, operator = GameViewSchema(), SeatViewSchema(), OperatorStateSchema()
     steps = 0
     for version, step in enumerate(play_game(players, scoring, variant, rng=random.Random(7))):
         state = step.after
@@ -87,7 +88,7 @@ def test_every_feed_renders_as_its_schema_dumps_it() -> None:
     """A seat's redacted feed and the operator's, page by page, as FeedSchema dumps them
     (times, actors and event data included)."""
     game_id = uuid.uuid4()
-    schema = s.FeedSchema()
+    schema = FeedSchema()
     when = datetime(2026, 11, 23, 12, 30, 5, 123456, tzinfo=UTC)
     events = [
         e for step in play_game(4, Scoring.ADVANCED, rng=random.Random(11)) for e in step.events

@@ -24,20 +24,31 @@ from service.application.integrity.verify import verify_for
 from service.application.results import Acted, Executed
 from service.application.write.registry import execute
 from service.rules import TurnClock
-from service.web import schemas as s
 from service.web.api import BEARER, Blueprint
-from service.web.http import (
-    command_context,
-    deps,
-    etag_value,
-    game_uuid,
-    if_none_match,
-    json_ready,
-    json_response,
-    principal,
-    view_response,
+from service.web.conditional import etag_value, if_none_match
+from service.web.fields import IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, SEAT
+from service.web.games.feed_schemas import (
+    AuditSchema,
+    EventsQuerySchema,
+    FeedQuerySchema,
+    FeedSchema,
 )
+from service.web.games.schemas import (
+    BotLevelSchema,
+    CreateGameSchema,
+    GameListSchema,
+    GamesQuerySchema,
+    JoinedSchema,
+    JoinSchema,
+    PassSchema,
+    PlaySchema,
+    StateQuerySchema,
+    VerifySchema,
+)
+from service.web.games.view_schemas import GameViewSchema, OperatorStateSchema, SeatViewSchema
 from service.web.live.routes import held_open
+from service.web.render import json_ready, json_response, view_response
+from service.web.request import command_context, deps, game_uuid, principal
 
 blp = Blueprint(
     "games", __name__, url_prefix="/v1", description="Games: commands, views, feeds and audits"
@@ -45,16 +56,16 @@ blp = Blueprint(
 
 # Response schemas, made once (views are rendered by http.json_ready, checked against
 # the view schemas and FeedSchema by tests/web/test_render.py).
-GAME_LIST = s.GameListSchema()
-JOINED = s.JoinedSchema()
-AUDIT = s.AuditSchema()
-VERIFIED = s.VerifySchema()
+GAME_LIST = GameListSchema()
+JOINED = JoinedSchema()
+AUDIT = AuditSchema()
+VERIFIED = VerifySchema()
 
 
 _ETAG = {
     "ETag": {"description": 'the game\'s version: `"<version>"`', "schema": {"type": "string"}}
 }
-_COMMAND_PARAMETERS = [s.IDEMPOTENCY_KEY, s.IF_MATCH]
+_COMMAND_PARAMETERS = [IDEMPOTENCY_KEY, IF_MATCH]
 
 
 def _links(game_id: str, operations: list[str], **parameters: str) -> dict[str, Any]:
@@ -85,9 +96,9 @@ SEAT_TOKEN = "a seat token"
 
 
 @blp.route("/games", methods=["POST"])
-@blp.arguments(s.CreateGameSchema())
-@blp.response(201, s.GameViewSchema, headers={"Location": {"schema": {"type": "string"}}, **_ETAG})
-@blp.doc(parameters=[s.IDEMPOTENCY_KEY], responses={201: {"links": _CREATED_LINKS}})
+@blp.arguments(CreateGameSchema())
+@blp.response(201, GameViewSchema, headers={"Location": {"schema": {"type": "string"}}, **_ETAG})
+@blp.doc(parameters=[IDEMPOTENCY_KEY], responses={201: {"links": _CREATED_LINKS}})
 @blp.problems(400, 401, 403, 413, 422, 429)
 def create_game(body: dict[str, Any]) -> Response:
     """Create a game.
@@ -118,8 +129,8 @@ def create_game(body: dict[str, Any]) -> Response:
 
 
 @blp.route("/games", methods=["GET"])
-@blp.arguments(s.GamesQuerySchema(), location="query")
-@blp.response(200, s.GameListSchema)
+@blp.arguments(GamesQuerySchema(), location="query")
+@blp.response(200, GameListSchema)
 @blp.doc(security=BEARER)
 @blp.problems(401, 403, 422, 429)
 def list_games(query: dict[str, Any]) -> Response:
@@ -131,8 +142,8 @@ def list_games(query: dict[str, Any]) -> Response:
 
 
 @blp.route("/games/<id:game_id>", methods=["GET"])
-@blp.response(200, s.GameViewSchema, headers=_ETAG)
-@blp.doc(parameters=[s.IF_NONE_MATCH])
+@blp.response(200, GameViewSchema, headers=_ETAG)
+@blp.doc(parameters=[IF_NONE_MATCH])
 @blp.problems(304, 404, 429)
 def get_game(game_id: str) -> Response:
     """The public view of a game: no hidden information."""
@@ -140,9 +151,9 @@ def get_game(game_id: str) -> Response:
     return view_response(view)
 
 
-@blp.route("/games/<id:game_id>/seats/<int:seat>", methods=["POST"], parameters=[s.SEAT])
-@blp.arguments(s.JoinSchema())
-@blp.response(201, s.JoinedSchema, headers=_ETAG)
+@blp.route("/games/<id:game_id>/seats/<int:seat>", methods=["POST"], parameters=[SEAT])
+@blp.arguments(JoinSchema())
+@blp.response(201, JoinedSchema, headers=_ETAG)
 @blp.doc(parameters=_COMMAND_PARAMETERS, responses={201: {"links": _SEAT_LINKS}})
 @blp.problems(400, 401, 404, 409, 412, 413, 422, 429)
 def join_seat(body: dict[str, Any], game_id: str, seat: int) -> Response:
@@ -157,9 +168,9 @@ def join_seat(body: dict[str, Any], game_id: str, seat: int) -> Response:
     return json_response(JOINED, joined, status=201, version=joined.version)
 
 
-@blp.route("/games/<id:game_id>/seats/<int:seat>/bot", methods=["POST"], parameters=[s.SEAT])
-@blp.arguments(s.BotLevelSchema())
-@blp.response(201, s.GameViewSchema, headers=_ETAG)
+@blp.route("/games/<id:game_id>/seats/<int:seat>/bot", methods=["POST"], parameters=[SEAT])
+@blp.arguments(BotLevelSchema())
+@blp.response(201, GameViewSchema, headers=_ETAG)
 @blp.doc(security=BEARER, parameters=_COMMAND_PARAMETERS)
 @blp.problems(400, 401, 403, 404, 409, 412, 413, 422, 429)
 def seat_bot(body: dict[str, Any], game_id: str, seat: int) -> Response:
@@ -170,7 +181,7 @@ def seat_bot(body: dict[str, Any], game_id: str, seat: int) -> Response:
 
 
 @blp.route("/games/<id:game_id>/leave", methods=["POST"])
-@blp.response(200, s.GameViewSchema, headers=_ETAG)
+@blp.response(200, GameViewSchema, headers=_ETAG)
 @blp.doc(security=BEARER, parameters=_COMMAND_PARAMETERS)
 @blp.problems(*_ERRORS)
 def leave(game_id: str) -> Response:
@@ -184,7 +195,7 @@ def leave(game_id: str) -> Response:
 
 
 @blp.route("/games/<id:game_id>/resign", methods=["POST"])
-@blp.response(200, s.SeatViewSchema, headers=_ETAG)
+@blp.response(200, SeatViewSchema, headers=_ETAG)
 @blp.doc(security=BEARER, parameters=_COMMAND_PARAMETERS)
 @blp.problems(*_ERRORS)
 def resign(game_id: str) -> Response:
@@ -201,8 +212,8 @@ def _public_view_after(done: Executed[Acted], *, status: int = 200) -> Response:
 
 
 @blp.route("/games/<id:game_id>/view", methods=["GET"])
-@blp.response(200, s.SeatViewSchema, headers=_ETAG)
-@blp.doc(security=BEARER, parameters=[s.IF_NONE_MATCH])
+@blp.response(200, SeatViewSchema, headers=_ETAG)
+@blp.doc(security=BEARER, parameters=[IF_NONE_MATCH])
 @blp.problems(304, 401, 403, 404, 429)
 def seat_view(game_id: str) -> Response:
     """The view of the seat whose token is given: the table plus its hand and legal moves."""
@@ -211,8 +222,8 @@ def seat_view(game_id: str) -> Response:
 
 
 @blp.route("/games/<id:game_id>/pass", methods=["POST"])
-@blp.arguments(s.PassSchema())
-@blp.response(200, s.SeatViewSchema, headers=_ETAG)
+@blp.arguments(PassSchema())
+@blp.response(200, SeatViewSchema, headers=_ETAG)
 @blp.doc(security=BEARER, parameters=_COMMAND_PARAMETERS)
 @blp.problems(*_ERRORS)
 def pass_cards(body: dict[str, Any], game_id: str) -> Response:
@@ -223,8 +234,8 @@ def pass_cards(body: dict[str, Any], game_id: str) -> Response:
 
 
 @blp.route("/games/<id:game_id>/play", methods=["POST"])
-@blp.arguments(s.PlaySchema())
-@blp.response(200, s.SeatViewSchema, headers=_ETAG)
+@blp.arguments(PlaySchema())
+@blp.response(200, SeatViewSchema, headers=_ETAG)
 @blp.doc(security=BEARER, parameters=_COMMAND_PARAMETERS)
 @blp.problems(*_ERRORS)
 def play_card(body: dict[str, Any], game_id: str) -> Response:
@@ -243,8 +254,8 @@ def _seat_view_after(done: Executed[Acted]) -> Response:
 
 
 @blp.route("/games/<id:game_id>/events", methods=["GET"])
-@blp.arguments(s.EventsQuerySchema(), location="query")
-@blp.response(200, s.FeedSchema)
+@blp.arguments(EventsQuerySchema(), location="query")
+@blp.response(200, FeedSchema)
 @blp.doc(security=BEARER)
 @blp.problems(401, 403, 404, 422, 429)
 def events(query: dict[str, Any], game_id: str) -> Response:
@@ -268,8 +279,8 @@ def events(query: dict[str, Any], game_id: str) -> Response:
 
 
 @blp.route("/games/<id:game_id>/state", methods=["GET"])
-@blp.arguments(s.StateQuerySchema(), location="query")
-@blp.response(200, s.OperatorStateSchema)
+@blp.arguments(StateQuerySchema(), location="query")
+@blp.response(200, OperatorStateSchema)
 @blp.doc(security=BEARER)
 @blp.problems(401, 403, 404, 422, 429)
 def state(query: dict[str, Any], game_id: str) -> Response:
@@ -279,8 +290,8 @@ def state(query: dict[str, Any], game_id: str) -> Response:
 
 
 @blp.route("/games/<id:game_id>/audit", methods=["GET"])
-@blp.arguments(s.FeedQuerySchema(), location="query")
-@blp.response(200, s.AuditSchema)
+@blp.arguments(FeedQuerySchema(), location="query")
+@blp.response(200, AuditSchema)
 @blp.doc(security=BEARER)
 @blp.problems(401, 403, 404, 422, 429)
 def audit(query: dict[str, Any], game_id: str) -> Response:
@@ -291,7 +302,7 @@ def audit(query: dict[str, Any], game_id: str) -> Response:
 
 
 @blp.route("/games/<id:game_id>/verify", methods=["GET"])
-@blp.response(200, s.VerifySchema)
+@blp.response(200, VerifySchema)
 @blp.doc(security=BEARER)
 @blp.problems(401, 403, 404, 429)
 def verify(game_id: str) -> Response:

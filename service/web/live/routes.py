@@ -29,14 +29,17 @@ from service.application.live.streams import (
     ViewMessage,
 )
 from service.metrics import STREAMS
-from service.web import schemas as s
 from service.web.api import BEARER, Blueprint
 from service.web.errors import RateLimitedError, RequestProblemError
-from service.web.http import deps, game_uuid, json_ready, principal, rendered
+from service.web.fields import LAST_EVENT_ID
+from service.web.live.schemas import StreamQuerySchema
+from service.web.players.schemas import InboxEntrySchema
+from service.web.render import json_ready, rendered
+from service.web.request import deps, game_uuid, principal
 
 blp = Blueprint("live", __name__, url_prefix="/v1", description="Live delivery: event streams")
 
-INBOX_ENTRY = s.InboxEntrySchema()  # as GET /v1/me/games gives an entry
+INBOX_ENTRY = InboxEntrySchema()  # as GET /v1/me/games gives an entry
 _LAST_EVENT_ID = re.compile(r"^\d{1,10}$")
 RETRY_AFTER_SECONDS = 5
 
@@ -251,10 +254,10 @@ _STREAM_DOC = {
 
 
 @blp.route("/games/<id:game_id>/stream", methods=["GET"])
-@blp.arguments(s.StreamQuerySchema(), location="query")
+@blp.arguments(StreamQuerySchema(), location="query")
 @blp.doc(
     security=[{}, *BEARER],
-    parameters=[s.LAST_EVENT_ID],
+    parameters=[LAST_EVENT_ID],
     responses={
         "200": _STREAM_DOC,
         "204": {

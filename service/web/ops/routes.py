@@ -11,15 +11,15 @@ from flask import Response, current_app, jsonify, request
 from service import metrics
 from service.application.errors import ForbiddenError
 from service.application.identity.principals import Operator
-from service.web import schemas as s
 from service.web.api import BEARER, Blueprint
-from service.web.http import principal, services
+from service.web.ops.schemas import HealthSchema
+from service.web.request import principal, services
 
 blp = Blueprint("ops", __name__, description="Probes for operators and orchestrators")
 
 
 @blp.route("/healthz", methods=["GET"])
-@blp.response(200, s.HealthSchema)
+@blp.response(200, HealthSchema)
 def healthz() -> Response:
     """200 while the process is up."""
     return jsonify({"status": "ok", "detail": "up"})
@@ -49,8 +49,8 @@ def _probe() -> tuple[bool, str]:
 
 
 @blp.route("/readyz", methods=["GET"])
-@blp.response(200, s.HealthSchema)
-@blp.alt_response(503, schema=s.HealthSchema, description="database unreachable or not migrated")
+@blp.response(200, HealthSchema)
+@blp.alt_response(503, schema=HealthSchema, description="database unreachable or not migrated")
 def readyz() -> Response:
     """200 only when the database is reachable and migrated to the head revision."""
     ready, detail = _probe()

@@ -11,16 +11,25 @@ from service.application.games.queries import inbox
 from service.application.identity import queries
 from service.application.results import InboxUnchanged
 from service.application.write.registry import execute
-from service.web import schemas as s
 from service.web.api import BEARER, Blueprint
-from service.web.http import command_context, deps, if_none_match_tags, json_response, principal
+from service.web.conditional import if_none_match_tags
+from service.web.fields import IDEMPOTENCY_KEY, IF_NONE_MATCH_INBOX
 from service.web.live.routes import held_open
+from service.web.players.schemas import (
+    InboxQuerySchema,
+    InboxSchema,
+    PlayerCreatedSchema,
+    PlayerCreateSchema,
+    PlayerSchema,
+)
+from service.web.render import json_response
+from service.web.request import command_context, deps, principal
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their inbox")
 
-PLAYER_CREATED = s.PlayerCreatedSchema()
-PLAYER = s.PlayerSchema()
-INBOX = s.InboxSchema()
+PLAYER_CREATED = PlayerCreatedSchema()
+PLAYER = PlayerSchema()
+INBOX = InboxSchema()
 
 
 # A player's token acts in the player's calls.
@@ -34,9 +43,9 @@ _PLAYER_LINKS = {
 
 
 @blp.route("/players", methods=["POST"])
-@blp.arguments(s.PlayerCreateSchema())
-@blp.response(201, s.PlayerCreatedSchema)
-@blp.doc(parameters=[s.IDEMPOTENCY_KEY], responses={201: {"links": _PLAYER_LINKS}})
+@blp.arguments(PlayerCreateSchema())
+@blp.response(201, PlayerCreatedSchema)
+@blp.doc(parameters=[IDEMPOTENCY_KEY], responses={201: {"links": _PLAYER_LINKS}})
 @blp.problems(400, 401, 413, 422, 429)
 def create_player(body: dict[str, Any]) -> Response:
     """Become a player: one identity across games. The token is shown only this once."""
@@ -48,7 +57,7 @@ def create_player(body: dict[str, Any]) -> Response:
 
 
 @blp.route("/me", methods=["GET"])
-@blp.response(200, s.PlayerSchema)
+@blp.response(200, PlayerSchema)
 @blp.doc(security=BEARER)
 @blp.problems(401, 403, 429)
 def me() -> Response:
@@ -57,9 +66,9 @@ def me() -> Response:
 
 
 @blp.route("/me/games", methods=["GET"])
-@blp.arguments(s.InboxQuerySchema(), location="query")
-@blp.response(200, s.InboxSchema, headers={"ETag": {"schema": {"type": "string"}}})
-@blp.doc(security=BEARER, parameters=[s.IF_NONE_MATCH_INBOX])
+@blp.arguments(InboxQuerySchema(), location="query")
+@blp.response(200, InboxSchema, headers={"ETag": {"schema": {"type": "string"}}})
+@blp.doc(security=BEARER, parameters=[IF_NONE_MATCH_INBOX])
 @blp.problems(304, 401, 403, 422, 429)
 def my_games(query: dict[str, Any]) -> Response:
     """My games, the ones where I must act first (soonest deadline, longest waiting),

@@ -15,16 +15,13 @@ from service.application.handrecords import queries
 from service.application.handrecords.as_json import to_json
 from service.application.handrecords.text import to_text
 from service.application.write.registry import execute
-from service.web import schemas as s
 from service.web.api import BEARER, Blueprint
 from service.web.errors import RequestProblemError
-from service.web.http import (
-    command_context,
-    deps,
-    game_uuid,
-    principal,
-    view_response,
-)
+from service.web.fields import IDEMPOTENCY_KEY
+from service.web.games.view_schemas import GameViewSchema
+from service.web.records.schemas import ExportQuerySchema, HandRecordSchema, ImportSchema
+from service.web.render import view_response
+from service.web.request import command_context, deps, game_uuid, principal
 
 blp = Blueprint(
     "records", __name__, url_prefix="/v1", description="Hand records: read, import, export"
@@ -39,7 +36,7 @@ _RECORD_DOC = {
     "seat sees its own hands and passes, the public none; after it everyone sees all.",
     "content": {
         "text/plain": {"schema": {"type": "string"}},
-        "application/json": {"schema": s.HandRecordSchema},
+        "application/json": {"schema": HandRecordSchema},
     },
 }
 
@@ -69,14 +66,14 @@ _IMPORT_BODY = {
     'JSON `{"record": "<the text>"}`. At most 64 KiB: larger records with `yokai import`.',
     "content": {
         "text/plain": {"schema": {"type": "string", "maxLength": 65536}},
-        "application/json": {"schema": s.ImportSchema},
+        "application/json": {"schema": ImportSchema},
     },
 }
 
 
 @blp.route("/games/import", methods=["POST"])
-@blp.doc(security=BEARER, requestBody=_IMPORT_BODY, parameters=[s.IDEMPOTENCY_KEY])
-@blp.response(201, s.GameViewSchema)
+@blp.doc(security=BEARER, requestBody=_IMPORT_BODY, parameters=[IDEMPOTENCY_KEY])
+@blp.response(201, GameViewSchema)
 @blp.problems(400, 401, 403, 413, 415, 422, 429)
 def import_game(**_: Any) -> Response:
     """Import a finished game's record (operators): a new game whose events replay it.
@@ -127,7 +124,7 @@ _EXPORT_DOC = {
 
 
 @blp.route("/export", methods=["GET"])
-@blp.arguments(s.ExportQuerySchema(), location="query")
+@blp.arguments(ExportQuerySchema(), location="query")
 @blp.doc(security=BEARER, responses={"200": _EXPORT_DOC})
 @blp.problems(401, 403, 422, 429)
 def export(query: dict[str, Any]) -> Response:

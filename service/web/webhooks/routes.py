@@ -9,18 +9,26 @@ from flask import Response
 
 from service.application.webhooks import endpoints
 from service.application.webhooks.ports import WebhookEndpoint
-from service.web import schemas as s
 from service.web.api import BEARER, Blueprint
-from service.web.http import deps, json_response, principal
+from service.web.render import json_response
+from service.web.request import deps, principal
+from service.web.webhooks.schemas import (
+    WebhookAttemptsQuerySchema,
+    WebhookAttemptsSchema,
+    WebhookCreatedSchema,
+    WebhookCreateSchema,
+    WebhookListSchema,
+    WebhookSchema,
+)
 
 blp = Blueprint(
     "webhooks", __name__, url_prefix="/v1", description="Signed webhooks (Standard Webhooks)"
 )
 
-CREATED = s.WebhookCreatedSchema()
-WEBHOOK = s.WebhookSchema()
-LISTED = s.WebhookListSchema()
-ATTEMPTS = s.WebhookAttemptsSchema()
+CREATED = WebhookCreatedSchema()
+WEBHOOK = WebhookSchema()
+LISTED = WebhookListSchema()
+ATTEMPTS = WebhookAttemptsSchema()
 
 
 def _body(endpoint: WebhookEndpoint) -> dict[str, Any]:
@@ -51,8 +59,8 @@ _WEBHOOK_LINKS = {
 
 
 @blp.route("/webhooks", methods=["POST"])
-@blp.arguments(s.WebhookCreateSchema())
-@blp.response(201, s.WebhookCreatedSchema)
+@blp.arguments(WebhookCreateSchema())
+@blp.response(201, WebhookCreatedSchema)
 @blp.doc(
     security=BEARER,
     operationId="create_webhook",
@@ -71,7 +79,7 @@ def create(body: dict[str, Any]) -> Response:
 
 
 @blp.route("/webhooks", methods=["GET"])
-@blp.response(200, s.WebhookListSchema)
+@blp.response(200, WebhookListSchema)
 @blp.doc(security=BEARER, operationId="list_webhooks")
 @blp.problems(401, 403, 429)
 def listed() -> Response:
@@ -81,7 +89,7 @@ def listed() -> Response:
 
 
 @blp.route("/webhooks/<id:webhook_id>", methods=["GET"])
-@blp.response(200, s.WebhookSchema)
+@blp.response(200, WebhookSchema)
 @blp.doc(security=BEARER, operationId="get_webhook")
 @blp.problems(401, 403, 404, 429)
 def get(webhook_id: str) -> Response:
@@ -100,8 +108,8 @@ def delete(webhook_id: str) -> Response:
 
 
 @blp.route("/webhooks/<id:webhook_id>/deliveries", methods=["GET"])
-@blp.arguments(s.WebhookAttemptsQuerySchema(), location="query")
-@blp.response(200, s.WebhookAttemptsSchema)
+@blp.arguments(WebhookAttemptsQuerySchema(), location="query")
+@blp.response(200, WebhookAttemptsSchema)
 @blp.doc(security=BEARER, operationId="webhook_deliveries")
 @blp.problems(401, 403, 404, 422, 429)
 def deliveries(query: dict[str, Any], webhook_id: str) -> Response:

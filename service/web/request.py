@@ -1,5 +1,6 @@
-"""HTTP conventions shared by the views: tokens, conditional headers, idempotency keys,
-request ids, and turning the application's results into responses."""
+"""What a view reads of its request: the services it runs on, who sends it (the bearer
+token), a game id, the body's size, and a command's context (Idempotency-Key, If-Match,
+request ids)."""
 
 from __future__ import annotations
 
@@ -8,28 +9,25 @@ import hashlib
 import json
 import re
 import uuid
-from dataclasses import dataclass, fields, is_dataclass
-from datetime import datetime
-from enum import Enum
-from typing import Any
+from dataclasses import dataclass
 from uuid import UUID
 
-import marshmallow as ma
-from flask import Response, current_app, g, jsonify, request
+from flask import current_app, g, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from service.application.commands import ANY_VERSION, Context
+from service.application.commands import Context
 from service.application.deps import Deps
 from service.application.errors import GameNotFoundError, UnauthenticatedError
 from service.application.identity.principals import Anonymous, PlayerHolder, Principal
 from service.application.monitoring import Health, Stats
-from service.application.results import Unchanged, Versioned
 from service.settings import MAX_BODY_BYTES
+from service.web.conditional import etags
 from service.web.errors import RequestProblemError
 
 _VISIBLE_ASCII = re.compile(r"^[\x21-\x7e]{1,255}$")
+
+
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
-_ETAG_VALUE = re.compile(r'^(W/)?"(\d{1,10})"$')
 
 
 @dataclass(frozen=True)
@@ -78,46 +76,6 @@ def principal() -> Principal:
         g.principal = who
     found: Principal = g.principal
     return found
-
-
-def etags(header: str | None, *, weak: bool) -> frozenset[int] | None:
-    """The versions named by an If-Match / If-None-Match header (ANY_VERSION for "*").
-
-    If-Match compares strongly (RFC 9110 13.1.1): a weak tag there matches nothing.
-    """
-    if header is None:
-        return None
-    tags: set[int] = set()
-    for raw in header.split(","):
-        part = raw.strip()
-        if part == "*":
-            tags.add(ANY_VERSION)
-        elif (m := _ETAG_VALUE.match(part)) and (weak or not m.group(1)):
-            tags.add(int(m.group(2)))
-    return frozenset(tags)
-
-
-def if_none_match() -> frozenset[int]:
-    return etags(request.headers.get("If-None-Match"), weak=True) or frozenset()
-
-
-_OPAQUE_TAG = re.compile(r'^(?:W/)?"([\x21\x23-\x7e]*)"$')
-
-
-def if_none_match_tags() -> frozenset[str]:
-    """The opaque tags named by If-None-Match ("*" for any), for resources whose tag is
-    not a game's version."""
-    header = request.headers.get("If-None-Match")
-    if header is None:
-        return frozenset()
-    tags: set[str] = set()
-    for raw in header.split(","):
-        part = raw.strip()
-        if part == "*":
-            tags.add("*")
-        elif m := _OPAQUE_TAG.match(part):
-            tags.add(m.group(1))
-    return frozenset(tags)
 
 
 def check_body_size() -> None:
@@ -200,73 +158,3 @@ def client_request_id() -> str | None:
     """The client's own ``X-Request-ID``, when it is one (kept beside the server's)."""
     given = request.headers.get("X-Request-Id", "")
     return given if _REQUEST_ID.match(given) else None
-
-
-def rendered(versioned: Versioned[Any]) -> dict[str, Any]:
-    """A game view as its response body: the game's id and version, then the view."""
-    body: dict[str, Any] = json_ready(versioned.view)
-    return {"id": str(versioned.game_id), "version": versioned.version, **body}
-
-
-# Field names as the view schemas name them: a trailing underscore (``pass_``) only keeps
-# a Python keyword out of the way.
-_KEYS: dict[type, tuple[tuple[str, str], ...]] = {}
-
-
-_LEAVES = frozenset({str, int, bool, float, type(None)})
-
-
-def json_ready(value: Any) -> Any:
-    """A view or a feed as the JSON its schema dumps: dataclasses as objects, tuples as
-    lists, times in ISO 8601, enums as their values.
-
-    Views and feeds are plain frozen dataclasses, so this walk gives what marshmallow
-    gives (tests/web/test_render.py checks it on every view and feed of random games) in a
-    fraction of the time: they are on every response of the hot paths, and the schemas
-    stay the OpenAPI document.
-    """
-    kind = type(value)
-    if kind in _LEAVES:
-        return value
-    if kind is tuple or kind is list:
-        return [v if type(v) in _LEAVES else json_ready(v) for v in value]
-    keys = _KEYS.get(kind)
-    if keys is None:
-        if isinstance(value, UUID):
-            return str(value)
-        if isinstance(value, datetime):
-            return value.isoformat()
-        if isinstance(value, Enum):
-            return value.value
-        if isinstance(value, dict):
-            return {k: json_ready(v) for k, v in value.items()}
-        if not is_dataclass(value) or isinstance(value, type):
-            return value
-        keys = _KEYS[kind] = tuple((f.name, f.name.rstrip("_")) for f in fields(value))
-    return {key: json_ready(getattr(value, name)) for name, key in keys}
-
-
-def etag_value(version: int) -> str:
-    return f'"{version}"'
-
-
-def json_response(
-    schema: ma.Schema, body: Any, *, status: int = 200, version: int | None = None
-) -> Response:
-    response = jsonify(schema.dump(body))
-    response.status_code = status
-    if version is not None:
-        response.headers["ETag"] = etag_value(version)
-    return response
-
-
-def view_response(view: Versioned[Any] | Unchanged, *, status: int = 200) -> Response:
-    """A game view with its ETag, or 304 when the client already has this version."""
-    if isinstance(view, Unchanged):
-        response = Response(status=304)
-        response.headers["ETag"] = etag_value(view.version)
-        return response
-    response = jsonify(rendered(view))
-    response.status_code = status
-    response.headers["ETag"] = etag_value(view.version)
-    return response

@@ -1,0 +1,247 @@
+"""What the resources' schemas share: field kinds (JSON integers, card ids, enums), the
+patterns of names and cursors, the headers of the contract, and the problem document.
+Schemas are also the OpenAPI document."""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+from typing import Any, TypeVar
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from service.rules import (
+    CLIENT_SEED_MAX,
+    SEVEN_FOLLOWERS_DECK,
+    Action,
+    BotLevel,
+    Phase,
+)
+
+MAX_INT32 = 2**31 - 1
+
+
+MAX_SEED = 2**63 - 1
+
+
+# What views show as a game's status: `new` and `dealing` never leave a command.
+STATUSES = [p.value for p in Phase if p not in (Phase.NEW, Phase.DEALING, Phase.EXPIRED)]
+
+
+def _values(kind: type[Enum], *extra: object) -> dict[str, list[object]]:
+    """OpenAPI metadata for a response field that holds an enum's values (views carry
+    plain strings, so the field stays a String)."""
+    return {"enum": [m.value for m in kind] + list(extra)}
+
+
+S = TypeVar("S", bound=type[ma.Schema])
+
+
+def always_present(schema: S) -> S:
+    """A response schema whose every field is always there (null when it has no value):
+    the contract says so, and clients generated from it get required fields, not
+    optional ones."""
+    for field in schema._declared_fields.values():
+        field.required = True
+    return schema
+
+
+class JsonInteger(fields.Integer):
+    """An integer as JSON (and JSON Schema's `integer`) has it: a number without a
+    fraction, `4` or `4.0`; never a string, a boolean or `4.5`."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        number: int = super()._deserialize(value, attr, data, **kwargs)
+        return number
+
+
+# Enums that responses share, as components: a nullable one is `anyOf: [{$ref}, null]`,
+# one enum type in generated clients (`type: [string, "null"]` with an `enum` made a
+# client generator write three identical classes).
+ENUM_COMPONENTS: dict[str, dict[str, Any]] = {
+    "Action": {"type": "string", **_values(Action), "description": "what the seat must do"},
+    "Bot": {"type": "string", **_values(BotLevel), "description": "the bot that plays a seat"},
+}
+
+
+def _nullable_enum(component: str, **metadata: Any) -> fields.Raw:
+    assert component in ENUM_COMPONENTS
+    # A Raw field has no type of its own: apispec writes just this anyOf for it.
+    ref = {"$ref": f"#/components/schemas/{component}"}
+    return fields.Raw(allow_none=True, metadata={"anyOf": [ref, {"type": "null"}], **metadata})
+
+
+def _card_pattern() -> str:
+    """Exactly the card ids of the 56-card deck: `<suit>-<rank>` (R-1.4) and the second
+    sevens `<suit>-7b` of Seven Followers (R-7.1). A standard game refuses the `-7b` ones
+    (422 `unknown_card`): which deck is in play is the game's, not the request's."""
+    ranks: dict[str, list[str]] = {}
+    for card in SEVEN_FOLLOWERS_DECK:
+        suit, _, rank = card.id.partition("-")
+        ranks.setdefault(suit, []).append(rank)
+    suits = "|".join(f"{suit}-(?:{'|'.join(r)})" for suit, r in ranks.items())
+    return f"^(?:{suits})$"
+
+
+CARD_PATTERN = _card_pattern()
+
+
+def _card(**kwargs: Any) -> fields.String:
+    # The service refuses any other id with 422 `unknown_card` (not a pattern mismatch),
+    # so the pattern is documentation and the engine stays the one judge of card ids.
+    metadata = {
+        "description": "card id (docs/rules.md R-1.4, R-7.1)",
+        "example": "blue-13",
+        "pattern": CARD_PATTERN,
+        **kwargs.pop("metadata", {}),
+    }
+    return fields.String(validate=validate.Length(min=1, max=16), metadata=metadata, **kwargs)
+
+
+def _enum(kind: type[Enum], **kwargs: Any) -> fields.Enum[Any]:
+    """A field of an enum's values (apispec leaves out their type)."""
+    metadata = {"type": "string", **kwargs.pop("metadata", {})}
+    return fields.Enum(kind, by_value=True, metadata=metadata, **kwargs)
+
+
+CLIENT_SEED_PATTERN = f"^[ -~]{{1,{CLIENT_SEED_MAX}}}$"
+
+
+# What a name may not hold: control characters (C0, DEL, C1), format characters (soft
+# hyphen, bidirectional and zero-width controls, tags...), separators other than the
+# space, private-use characters and noncharacters (the code points of Unicode 14 in those
+# categories). Written out, so the contract's pattern and the service's check are the
+# same text whatever Unicode version a validator knows; code points unassigned in Unicode
+# 14 pass, and lone surrogates (which JSON Schema never sees) are refused besides.
+_NOT_IN_NAMES = (
+    (0x0, 0x1F), (0x7F, 0xA0), (0xAD, 0xAD), (0x600, 0x605), (0x61C, 0x61C),
+    (0x6DD, 0x6DD), (0x70F, 0x70F), (0x890, 0x891), (0x8E2, 0x8E2), (0x1680, 0x1680),
+    (0x180E, 0x180E), (0x2000, 0x200F), (0x2028, 0x202F), (0x205F, 0x2064),
+    (0x2066, 0x206F), (0x3000, 0x3000), (0xE000, 0xF8FF), (0xFDD0, 0xFDEF),
+    (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB), (0xFFFE, 0xFFFF), (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD), (0x13430, 0x13438), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+    *((plane + 0xFFFE, plane + 0xFFFF) for plane in range(0x10000, 0xE0000, 0x10000)),
+    (0xE0001, 0xE0001), (0xE0020, 0xE007F), (0xEFFFE, 0x10FFFF),
+)  # fmt: skip
+
+
+def _class_char(code: int) -> str:
+    # `\uXXXX` reads the same in ECMA-262, Python and Rust; a character beyond the BMP
+    # stands for itself (every engine that reads code points agrees on it).
+    return f"\\u{code:04X}" if code <= 0xFFFF else chr(code)
+
+
+_EXCLUDED = "".join(
+    _class_char(lo) if lo == hi else f"{_class_char(lo)}-{_class_char(hi)}"
+    for lo, hi in _NOT_IN_NAMES
+)
+
+
+NAME_PATTERN = f"^[^{_EXCLUDED}]*[^ {_EXCLUDED}][^{_EXCLUDED}]*$"
+"""1 or more characters, none of the above, not only spaces."""
+
+
+_NAME = re.compile(NAME_PATTERN)
+
+
+# Cursors are base64url without padding (service/application/games/paging.py and
+# queries/players.py); only those the server gave name a place in a listing (422
+# `invalid_cursor` otherwise).
+CURSOR_PATTERN = "^[A-Za-z0-9_-]+$"
+
+
+def _printable(value: str) -> None:
+    if not _NAME.fullmatch(value) or any("\ud800" <= ch <= "\udfff" for ch in value):
+        raise ma.ValidationError("must be printable text, not blank")
+
+
+def _header(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {
+        "in": "header",
+        "name": name,
+        "required": False,
+        "schema": {"type": "string", **schema},
+        "description": description,
+    }
+
+
+IDEMPOTENCY_KEY_PATTERN = "^[!-~]{1,255}$"  # service/web/request.py: _VISIBLE_ASCII
+
+
+IDEMPOTENCY_KEY = _header(
+    "Idempotency-Key",
+    {"minLength": 1, "maxLength": 255, "pattern": IDEMPOTENCY_KEY_PATTERN},
+    "1-255 visible ASCII characters (400 `invalid_idempotency_key` otherwise; use a random "
+    "UUID). A retry with the same key and body gets the first response (or refusal) and "
+    "appends nothing; another body gets 422 `idempotency_key_reused`. Joining a seat or "
+    "making a player without a token, the key needs 32 characters or more (400 "
+    "`weak_idempotency_key`): it alone keeps the seat's or player's token from another "
+    "client behind the same address.",
+)
+
+
+_VERSION_TAG = '"[0-9]{1,10}"'
+
+
+IF_MATCH = _header(
+    "If-Match",
+    {"pattern": f"^(?:\\*|{_VERSION_TAG}(?: *, *{_VERSION_TAG})*)$"},
+    'act only if the game is at one of these versions: `"<version>"`, a list of them, or '
+    "`*`; anything else (a weak tag too) matches no version: 412 `stale_version`",
+)
+
+
+IF_NONE_MATCH = _header(
+    "If-None-Match",
+    {"examples": ['"12"', 'W/"12"', "*"]},
+    'answer 304 if the game is still at `"<version>"` (weak or strong, a list, or `*`); '
+    "a value naming no version is no condition (RFC 9110): the view is sent",
+)
+
+
+IF_NONE_MATCH_INBOX = _header(
+    "If-None-Match",
+    {"examples": ['"0123456789abcdef0123456789abcdef"', "*"]},
+    "the inbox's ETag from an earlier answer: 304 while it is still current (with `wait`, "
+    "after waiting for a change); a value naming no ETag is no condition",
+)
+
+
+LAST_EVENT_ID = _header(
+    "Last-Event-ID",
+    {"pattern": "^[0-9]{0,10}$"},
+    "resume after this seq: every event after it, then the view (empty: as if absent; 422 "
+    "`invalid_last_event_id` when it is not a number, `after_out_of_range` when it is "
+    "ahead of the game)",
+)
+
+
+SEAT = {
+    "in": "path",
+    "name": "seat",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 0, "maximum": 3},
+    "description": "0 to 3 (404 `unknown_seat` for a seat the game does not have)",
+}
+
+
+class ProblemSchema(ma.Schema):
+    """RFC 9457 problem details."""
+
+    type = fields.String()
+    title = fields.String()
+    status = fields.Integer()
+    detail = fields.String()
+    code = fields.String(metadata={"description": "stable machine-readable code"})
+    errors = fields.Dict(metadata={"description": "field errors (422 on invalid content)"})
+    request_id = fields.String()
+
+
+for _name in ("type", "title", "status", "detail", "code", "request_id"):
+    ProblemSchema._declared_fields[_name].required = True

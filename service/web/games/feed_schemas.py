@@ -1,0 +1,105 @@
+"""A game's events: a seat's redacted feed, and the operators' audit."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from service.application.ports import ActorKind
+from service.web.fields import MAX_INT32, _enum, always_present
+
+
+class FeedQuerySchema(ma.Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INT32))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class EventsQuerySchema(FeedQuerySchema):
+    wait = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=60),
+        metadata={
+            "description": "long-poll: with no event after `after` yet, hold the request "
+            "until one commits (answered at once) or this many seconds pass (no events)"
+        },
+    )
+
+
+@always_present
+class ActorSchema(ma.Schema):
+    kind = _enum(ActorKind)
+    seat = fields.Integer(allow_none=True)
+
+
+@always_present
+class FeedEventSchema(ma.Schema):
+    seq = fields.Integer()
+    type = fields.String()
+    data = fields.Dict()
+    recorded_at = fields.DateTime()
+    actor = fields.Nested(ActorSchema)
+
+
+@always_present
+class FeedSchema(ma.Schema):
+    game_id = fields.UUID()
+    version = fields.Integer()
+    events = fields.List(fields.Nested(FeedEventSchema))
+    next_after = fields.Integer(
+        allow_none=True, metadata={"description": "`after` for the next page; null at the end"}
+    )
+
+
+@always_present
+class AuditActorSchema(ActorSchema):
+    id = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "who exactly: the operator token's name (`operator`), the "
+            "player's id (`player`), for a seat token of another game `<game id>/<seat>`; "
+            "null otherwise, and on events stored before the audit recorded it"
+        },
+    )
+
+
+@always_present
+class AuditEventSchema(FeedEventSchema):
+    actor = fields.Nested(AuditActorSchema)
+    schema_version = fields.Integer()
+    request_id = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "the id the server gave the request (its `X-Request-Id`); on "
+            "events stored before migration 0009, the client's `X-Request-ID` if it sent one"
+        },
+    )
+    client_request_id = fields.String(
+        allow_none=True, metadata={"description": "the `X-Request-ID` the client sent, if any"}
+    )
+    client_address = fields.String(
+        allow_none=True,
+        metadata={"description": "the client's address (after YOKAI_TRUSTED_PROXIES)"},
+    )
+    idempotency_key = fields.String(
+        allow_none=True, metadata={"description": "SHA-256 (hex) of the Idempotency-Key header"}
+    )
+    prev_hash = fields.String()
+    hash = fields.String(
+        metadata={
+            "description": "HMAC-SHA256 (hex) under the chain key `chain_key` of the previous "
+            "hash and the event; plain SHA-256 when `chain_key` is null (events stored "
+            "before the chain was keyed)"
+        }
+    )
+    chain_key = fields.String(
+        allow_none=True,
+        metadata={"description": "id of the chain key `hash` is an HMAC under (null: unkeyed)"},
+    )
+
+
+@always_present
+class AuditSchema(ma.Schema):
+    game_id = fields.UUID()
+    version = fields.Integer()
+    events = fields.List(fields.Nested(AuditEventSchema))
+    next_after = fields.Integer(allow_none=True)

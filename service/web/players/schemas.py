@@ -1,0 +1,81 @@
+"""Players and their inbox."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from service.web.fields import (
+    CURSOR_PATTERN,
+    NAME_PATTERN,
+    STATUSES,
+    _nullable_enum,
+    _printable,
+    always_present,
+)
+
+
+class PlayerCreateSchema(ma.Schema):
+    name = fields.String(
+        required=True,
+        validate=[validate.Length(min=1, max=40), _printable],
+        metadata={"pattern": NAME_PATTERN, "description": "printable, not only spaces"},
+    )
+
+
+class InboxQuerySchema(ma.Schema):
+    status = fields.String(
+        load_default="active", validate=validate.OneOf(["active", "finished", "all"])
+    )
+    cursor = fields.String(
+        validate=validate.Length(min=1, max=400),
+        metadata={"pattern": CURSOR_PATTERN, "description": "`next_cursor` of the page before"},
+    )
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+    wait = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=60),
+        metadata={
+            "description": "with If-None-Match naming the current ETag: hold the request "
+            "until the inbox changes (200) or this many seconds pass (304)"
+        },
+    )
+
+
+@always_present
+class PlayerSchema(ma.Schema):
+    id = fields.UUID()
+    name = fields.String()
+
+
+@always_present
+class PlayerCreatedSchema(PlayerSchema):
+    token = fields.String(metadata={"description": "the player's secret; shown only here"})
+
+
+@always_present
+class InboxEntrySchema(ma.Schema):
+    game_id = fields.UUID()
+    seat = fields.Integer()
+    status = fields.String(metadata={"enum": STATUSES})
+    version = fields.Integer()
+    players = fields.Integer()
+    scoring = fields.String()
+    variant = fields.String()
+    scores = fields.List(fields.Integer())
+    winner = fields.List(fields.Integer(), allow_none=True)
+    my_turn = fields.Boolean()
+    action = _nullable_enum("Action")
+    due_since = fields.DateTime(
+        allow_none=True, metadata={"description": "since when the seat must act"}
+    )
+    deadline = fields.DateTime(
+        allow_none=True, metadata={"description": "by when the seat must act (turn clocks)"}
+    )
+    updated_at = fields.DateTime()
+
+
+@always_present
+class InboxSchema(ma.Schema):
+    games = fields.List(fields.Nested(InboxEntrySchema))
+    next_cursor = fields.String(allow_none=True)
