@@ -13,12 +13,11 @@ from service.application.deps import Deps
 from service.application.errors import GameNotFoundError
 from service.application.games.codec import decode
 from service.application.games.ports import GameSummary
-from service.application.games.seating import held_seat
+from service.application.games.seating import held_seat, viewer_of
 from service.application.handrecords.as_json import to_json
 from service.application.handrecords.build import build
 from service.application.handrecords.model import HandRecord
 from service.application.identity.principals import Principal, guard, require_operator
-from service.application.live.streams import viewer_of
 from service.application.ports import StoredEvent
 
 EXPORT_PAGE = 100

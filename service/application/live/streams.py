@@ -31,20 +31,17 @@ from service.application.games.loading import current_version, load_at
 from service.application.games.ports import InboxEntry
 from service.application.games.queries.feeds import feed_event
 from service.application.games.queries.inbox import STATUSES
-from service.application.games.seating import held_seat
+from service.application.games.seating import held_seat, viewer_of
 from service.application.games.turnclocks import present
 from service.application.identity.principals import (
-    Anonymous,
-    Operator,
     Principal,
     guard,
     require_player,
-    seat_of,
 )
 from service.application.live.hub import Subscription, game_key, player_key
 from service.application.ports import StoreUnavailableError
 from service.application.results import FeedEvent, Versioned
-from service.rules import OPERATOR, PUBLIC, SeatViewer, Viewer, public_status
+from service.rules import SeatViewer, Viewer, public_status
 
 KEEPALIVE_SECONDS = 15.0
 INBOX_LIMIT = 500
@@ -130,17 +127,6 @@ def _once(action: Callable[[], None]) -> Callable[[], None]:
             action()
 
     return run
-
-
-def viewer_of(game_id: UUID, principal: Principal) -> Viewer:
-    """Who the stream is for: anyone without a token sees the public view, an operator
-    everything, a seat (or the player holding it) that seat; any other token is refused
-    as the seat's view refuses it (401, 403)."""
-    if isinstance(principal, Anonymous):
-        return PUBLIC
-    if isinstance(principal, Operator):
-        return OPERATOR
-    return SeatViewer(seat_of(game_id, principal))
 
 
 def game_stream(

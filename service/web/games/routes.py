@@ -21,6 +21,7 @@ from service.application.commands import (
 )
 from service.application.games.queries import feeds, listing, views
 from service.application.integrity.verify import verify_for
+from service.application.live import longpolls
 from service.application.results import Acted, Executed
 from service.application.write.registry import execute
 from service.rules import TurnClock
@@ -54,7 +55,7 @@ blp = Blueprint(
     "games", __name__, url_prefix="/v1", description="Games: commands, views, feeds and audits"
 )
 
-# Response schemas, made once (views are rendered by http.json_ready, checked against
+# Response schemas, made once (views are rendered by render.json_ready, checked against
 # the view schemas and FeedSchema by tests/web/test_render.py).
 GAME_LIST = GameListSchema()
 JOINED = JoinedSchema()
@@ -267,7 +268,7 @@ def events(query: dict[str, Any], game_id: str) -> Response:
     wait = query["wait"]
     release = held_open() if wait else None
     try:
-        feed = feeds.feed(
+        feed = longpolls.feed(
             deps(), game_uuid(game_id), principal(), query["after"], query["limit"], wait
         )
     finally:

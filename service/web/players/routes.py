@@ -7,8 +7,8 @@ from typing import Any
 from flask import Response, jsonify
 
 from service.application.commands import CreatePlayer
-from service.application.games.queries import inbox
 from service.application.identity import queries
+from service.application.live import longpolls
 from service.application.results import InboxUnchanged
 from service.application.write.registry import execute
 from service.web.api import BEARER, Blueprint
@@ -81,7 +81,7 @@ def my_games(query: dict[str, Any]) -> Response:
     wait = query["wait"] if unless else 0
     release = held_open() if wait else None
     try:
-        page = inbox.inbox(
+        page = longpolls.my_games(
             deps(), principal(), query["status"], query.get("cursor"), query["limit"], unless, wait
         )
     finally:

@@ -32,8 +32,7 @@ from service.application.errors import (
     UnauthenticatedError,
 )
 from service.application.games.ports import InboxEntry
-from service.application.games.queries.feeds import feed, feed_event
-from service.application.games.queries.inbox import inbox
+from service.application.games.queries.feeds import feed_event
 from service.application.games.queries.views import operator_state, public_view_at, seat_view_at
 from service.application.identity.principals import (
     Anonymous,
@@ -46,6 +45,7 @@ from service.application.identity.principals import (
 )
 from service.application.live import streams
 from service.application.live.hub import Subscription, game_key
+from service.application.live.longpolls import feed, my_games
 from service.application.live.recent import KEEP, RecentCommits
 from service.application.live.streams import (
     EndMessage,
@@ -797,7 +797,7 @@ def new_player(table: Table, name: str = "Mio") -> PlayerHolder:
 
 
 def active_inbox(deps: Deps, player: PlayerHolder, limit: int = streams.INBOX_LIMIT) -> InboxPage:
-    page = inbox(deps, player, "active", None, limit)
+    page = my_games(deps, player, "active", None, limit)
     assert isinstance(page, InboxPage)
     return page
 
@@ -806,7 +806,7 @@ def test_an_inbox_long_poll_answers_at_once_when_it_changed(serial: Table, waits
     mio = new_player(serial)
     serial.run(JoinSeat(serial.create(), 0, None), mio)
     page = active_inbox(serial.deps, mio, 10)
-    found = inbox(serial.deps, mio, "active", None, 10, unless=frozenset({"old"}), wait=LIVE)
+    found = my_games(serial.deps, mio, "active", None, 10, unless=frozenset({"old"}), wait=LIVE)
     assert found == page
     assert waits.count == 0
 
@@ -822,7 +822,7 @@ def test_an_inbox_long_poll_is_answered_by_a_change_made_while_it_waits(
     serial.join(game_id, 1)
     before = active_inbox(deps, mio, 10)
     unless = frozenset({before.etag})
-    poll = Background(lambda: inbox(deps, mio, "active", None, 10, unless=unless, wait=LIVE))
+    poll = Background(lambda: my_games(deps, mio, "active", None, 10, unless=unless, wait=LIVE))
     assert waits.began.wait(DEADLINE), "the long-poll did not wait"
 
     serial.clock.advance()
@@ -830,7 +830,7 @@ def test_an_inbox_long_poll_is_answered_by_a_change_made_while_it_waits(
 
     found = poll.result()
     assert isinstance(found, InboxPage)
-    assert found == inbox(deps, mio, "active", None, 10)
+    assert found == my_games(deps, mio, "active", None, 10)
     assert found.etag != before.etag
     (entry,) = found.games
     assert (entry.game_id, entry.status, entry.my_turn) == (game_id, "passing", True)
@@ -843,7 +843,7 @@ def test_an_unchanged_inbox_long_poll_answers_unchanged_when_its_time_is_up(
     mio = new_player(serial)
     serial.run(JoinSeat(serial.create(), 2, None), mio)
     tag = active_inbox(serial.deps, mio, 10).etag
-    found = inbox(serial.deps, mio, "active", None, 10, unless=frozenset({tag}), wait=0.05)
+    found = my_games(serial.deps, mio, "active", None, 10, unless=frozenset({tag}), wait=0.05)
     assert found == InboxUnchanged(tag)
     assert waits.count >= 1
     assert serial.deps.changes.waiters() == 0
@@ -853,7 +853,7 @@ def test_an_unchanged_inbox_long_poll_answers_unchanged_when_its_time_is_up(
 
 
 def entry_of(deps: Deps, player: PlayerHolder, game_id: UUID) -> InboxEntry:
-    page = inbox(deps, player, "all", None, streams.INBOX_LIMIT)
+    page = my_games(deps, player, "all", None, streams.INBOX_LIMIT)
     assert isinstance(page, InboxPage)
     (found,) = [e for e in page.games if e.game_id == game_id]
     return found

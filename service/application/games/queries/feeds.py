@@ -5,7 +5,6 @@ and the game's live stream alike."""
 
 from __future__ import annotations
 
-import time
 from uuid import UUID
 
 from service.application.deps import Deps
@@ -20,7 +19,6 @@ from service.application.identity.principals import (
     require_operator,
     seat_of,
 )
-from service.application.live.hub import game_key
 from service.application.ports import StoredEvent
 from service.application.results import AuditTrail, Feed, FeedActor, FeedEvent
 from service.rules import OPERATOR, SeatViewer, Viewer, redact, to_data
@@ -33,28 +31,13 @@ def feed_event(row: StoredEvent, viewer: Viewer) -> FeedEvent:
     return FeedEvent(row.seq, row.type, to_data(event), row.recorded_at, actor)
 
 
-def feed(
-    deps: Deps, game_id: UUID, principal: Principal, after: int, limit: int, wait: float = 0
-) -> Feed:
-    """Events after ``after`` as the principal may see them (an operator sees all).
-
-    With ``wait`` seconds and nothing after ``after`` yet, the answer waits until an event
-    commits (from any process: the hub hears of it) or the time is up (no events).
-    """
+def feed(deps: Deps, game_id: UUID, principal: Principal, after: int, limit: int) -> Feed:
+    """Events after ``after`` as the principal may see them (an operator sees all); the
+    long-poll that waits for them is live/longpolls.py."""
     viewer: Viewer = (
         OPERATOR if isinstance(principal, Operator) else SeatViewer(seat_of(game_id, principal))
     )
-    if wait <= 0:
-        return _feed(deps, game_id, principal, after, limit, viewer)
-    deadline = time.monotonic() + wait
-    # Subscribed before the first read: a commit between the read and the wait wakes it.
-    with deps.changes.subscribe(game_key(game_id)) as subscription:
-        while True:
-            found = _feed(deps, game_id, principal, after, limit, viewer)
-            left = deadline - time.monotonic()
-            if found.events or left <= 0 or subscription.closing:
-                return found
-            subscription.wait(left)
+    return _feed(deps, game_id, principal, after, limit, viewer)
 
 
 def _feed(

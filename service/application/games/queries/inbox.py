@@ -6,7 +6,6 @@ import base64
 import binascii
 import hashlib
 import json
-import time
 from datetime import datetime
 from uuid import UUID
 
@@ -14,7 +13,6 @@ from service.application.deps import Deps
 from service.application.errors import InvalidInputError
 from service.application.games.ports import InboxCursor, InboxEntry
 from service.application.identity.principals import PlayerHolder, Principal, require_player
-from service.application.live.hub import player_key
 from service.application.results import InboxPage, InboxUnchanged
 
 STATUSES = {
@@ -31,26 +29,12 @@ def inbox(
     cursor: str | None,
     limit: int,
     unless: frozenset[str] = frozenset(),
-    wait: float = 0,
 ) -> InboxPage | InboxUnchanged:
     """A page of the player's games of ``status`` (active, finished or all) in inbox
-    order; :class:`InboxUnchanged` when its tag is one the caller named.
-
-    With ``wait`` seconds, an unchanged inbox is looked at again each time one of the
-    player's entries changes (in any process), until it has changed or the time is up.
-    """
+    order; :class:`InboxUnchanged` when its tag is one the caller named (the long-poll
+    that waits for a change is live/longpolls.py)."""
     player = require_player(principal)
-    if wait <= 0 or not unless:
-        return _inbox(deps, player, status, cursor, limit, unless)
-    deadline = time.monotonic() + wait
-    # Subscribed before the first read: a commit between the read and the wait wakes it.
-    with deps.changes.subscribe(player_key(player.player_id)) as subscription:
-        while True:
-            page = _inbox(deps, player, status, cursor, limit, unless)
-            left = deadline - time.monotonic()
-            if isinstance(page, InboxPage) or left <= 0 or subscription.closing:
-                return page
-            subscription.wait(left)
+    return _inbox(deps, player, status, cursor, limit, unless)
 
 
 def _inbox(
