@@ -1,31 +1,44 @@
-"""Composition root: the one place where adapters are wired into the application."""
+"""Composition root: the one place where adapters are wired into the application, for
+the API's processes (:func:`build`) and the worker's (:func:`worker`), on the database
+of the settings or an embedded one (:func:`database`)."""
 
 from __future__ import annotations
 
 import logging
+import os
 import re
-from dataclasses import dataclass
+import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from datetime import timedelta
 
 from sqlalchemy import Engine
 
+from service.adapters import migrate
 from service.adapters.dealing.dealer import ShufflingDealer, SystemClock
 from service.adapters.dealing.seed_vault import SeedVault
+from service.adapters.embedded import EmbeddedPostgres
+from service.adapters.integrity.anchor_files import AnchorDirectory
 from service.adapters.integrity.chain_keys import KEY_FILE, chain_keys
 from service.adapters.migrate import DatabaseHealth
+from service.adapters.postgres import roles
 from service.adapters.postgres.engine import make_engine
 from service.adapters.postgres.listener import Listener
 from service.adapters.postgres.stats import SqlStats
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
-from service.adapters.webhook_delivery import AddressPolicy
+from service.adapters.webhook_delivery import AddressPolicy, HttpSender
 from service.application.deps import Deps
 from service.application.games.cache import StateCache
 from service.application.identity.principals import CLI_OPERATOR, DEFAULT_OPERATOR, Identity
 from service.application.integrity.chain import ChainKeys
+from service.application.jobs.anchoring import Anchoring
 from service.application.live.hub import Hub
 from service.application.live.recent import RecentCommits
 from service.application.ports import Clock, UnitOfWork
 from service.application.write.ports import Dealer
 from service.settings import OPERATOR_TOKEN_MIN, ConfigurationError, Settings
+from service.worker import Worker
 
 log = logging.getLogger("yokai")
 
@@ -158,3 +171,104 @@ def build(
     )
     health = DatabaseHealth(engine, settings.database_url)
     return Container(deps, health, engine, listener, SqlStats(engine))
+
+
+EMBEDDED_APP_ROLE = "yokai_app"
+
+ANCHORS = "anchors"
+"""The embedded default's folder of anchors, in the data folder."""
+
+
+def database(settings: Settings) -> tuple[Settings, EmbeddedPostgres | None]:
+    """The settings with the service's DATABASE_URL; or, when it is unset, with an
+    embedded server started in the data folder, migrated, with the service's own role
+    (least privilege) set up, and the chain key and anchors kept in the data folder."""
+    if settings.database_url:
+        return settings, None
+    embedded = EmbeddedPostgres(settings.data_dir.resolve())
+    log.info("DATABASE_URL unset: embedded PostgreSQL in %s", embedded.data_dir)
+    owner = embedded.start()
+    try:
+        migrate.upgrade(owner)
+        # Local socket, trust authentication: the role needs no password.
+        url = roles.grant_app_role(owner, EMBEDDED_APP_ROLE)
+    except BaseException:
+        embedded.stop()
+        raise
+    return (
+        replace(
+            settings,
+            database_url=url,
+            migration_database_url=settings.migration_database_url or owner,
+            chain_key_file=settings.chain_key_file or settings.data_dir.resolve() / KEY_FILE,
+            anchor_dir=settings.anchor_dir or settings.data_dir.resolve() / ANCHORS,
+        ),
+        embedded,
+    )
+
+
+def database_url(settings: Settings) -> str:
+    """The service's DATABASE_URL, once :func:`database` has set it."""
+    assert settings.database_url is not None
+    return settings.database_url
+
+
+def migrated(settings: Settings, *, grant: bool) -> None:
+    """Migrate as the tables' owner; with ``grant`` (`yokai migrate`), then grant the
+    service's role (YOKAI_APP_ROLE) what it needs of any new table. (`serve` run as the
+    service's role finds the schema at its head and changes nothing.)"""
+    owner = settings.migration_database_url or database_url(settings)
+    migrate.upgrade(owner)
+    if grant and settings.app_role:  # made if need be, its password set when given
+        password = os.environ.get("YOKAI_APP_ROLE_PASSWORD") or None
+        roles.grant_app_role(owner, settings.app_role, password)
+
+
+@contextmanager
+def built(settings: Settings) -> Iterator[tuple[Settings, Container]]:
+    """The settings on ``DATABASE_URL`` (or the embedded server, started here) and the
+    service's container on them; closed, and the embedded server stopped, at the end."""
+    settings, embedded = database(settings)
+    try:
+        container = build(settings)
+        try:
+            yield settings, container
+        finally:
+            container.close()
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
+def anchoring(settings: Settings) -> Anchoring | None:
+    """The worker's anchoring of chain heads, when YOKAI_ANCHOR_DIR says where."""
+    if settings.anchor_dir is None:
+        log.warning(
+            "YOKAI_ANCHOR_DIR is not set: chain heads are not anchored, so a deleted tail "
+            "or a chain rewritten with the key goes unseen (docs/security.md)"
+        )
+        return None
+    return Anchoring(
+        AnchorDirectory(settings.anchor_dir, f"{socket.gethostname()}-{os.getpid()}"),
+        every=timedelta(seconds=settings.anchor_seconds),
+    )
+
+
+def worker(settings: Settings, container: Container) -> tuple[Worker, HttpSender]:
+    """The worker of these settings on ``container``, and its webhook sender (to close
+    once the worker has stopped: its attempts have ended and been recorded)."""
+    sender = HttpSender(allow_private=settings.webhook_allow_private)
+    runner = Worker(
+        container.deps,
+        settings.listen_database_url or database_url(settings),  # LISTEN: a direct connection
+        lease=timedelta(seconds=settings.worker_lease_seconds),
+        sender=sender,
+        webhook_lease=timedelta(seconds=settings.webhook_lease_seconds),
+        first_retry=settings.webhook_first_retry_seconds,
+        keep_keys=timedelta(hours=settings.idempotency_keep_hours),
+        waiting=timedelta(hours=settings.waiting_game_hours),
+        webhook_keep=timedelta(days=settings.webhook_keep_days),
+        heartbeat=settings.worker_heartbeat,
+        anchoring=anchoring(settings),
+    )
+    return runner, sender

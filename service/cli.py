@@ -6,32 +6,20 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import shutil
-import signal
-import socket
-import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
-from datetime import datetime, timedelta
-from importlib import resources
+from datetime import datetime
 from pathlib import Path
-from types import FrameType
 from uuid import UUID, uuid4
 
-from service import logs, metrics
+from service import bootstrap, supervisor
 from service.adapters import migrate
-from service.adapters.embedded import EmbeddedPostgres
-from service.adapters.integrity import anchor_files, chain_keys
-from service.adapters.integrity.anchor_files import AnchorDirectory
+from service.adapters.integrity import anchor_files
 from service.adapters.postgres import operators as pg_operators
 from service.adapters.postgres import roles
-from service.adapters.webhook_delivery import HttpSender
 from service.application.commands import Context, ImportRecord
-from service.application.errors import GameNotFoundError, InvalidInputError
-from service.application.games.queries import listing
+from service.application.errors import InvalidInputError
 from service.application.handrecords import queries
 from service.application.identity.principals import (
     CLI_OPERATOR,
@@ -40,230 +28,35 @@ from service.application.identity.principals import (
     new_operator_token,
     token_digest,
 )
-from service.application.integrity import anchors
-from service.application.integrity.verify import verify as verify_game
-from service.application.jobs.anchoring import Anchoring
+from service.application.integrity import audit
 from service.application.write.registry import execute
 from service.bootstrap import (
     OPERATOR_NAMES,
     Container,
-    build,
-    check,
     operator_tokens,
     valid_operator_name,
 )
-from service.metrics import MULTIPROC_ENV, WORKER_METRICS_PORT_ENV
 from service.settings import ConfigurationError, Settings
 from service.web.app import openapi_yaml
-from service.worker import ALIVE_SECONDS, Worker, heartbeat_age, run_until_signalled
-
-
-def _gunicorn_conf() -> Path:
-    """deploy/gunicorn.conf.py: inside the installed package (``service.deploy``), else
-    beside the source tree's service/."""
-    try:
-        return Path(str(resources.files("service.deploy") / "gunicorn.conf.py"))
-    except ModuleNotFoundError:
-        return Path(__file__).resolve().parents[1] / "deploy" / "gunicorn.conf.py"
-
-
-GUNICORN_CONF = _gunicorn_conf()
-
+from service.worker import ALIVE_SECONDS, heartbeat_age
 
 log = logging.getLogger("yokai.cli")
-
-EMBEDDED_APP_ROLE = "yokai_app"
-
-
-def _database(settings: Settings) -> tuple[Settings, EmbeddedPostgres | None]:
-    """The settings with the service's DATABASE_URL; or, when it is unset, with an
-    embedded server started in the data folder, migrated, with the service's own role
-    (least privilege) set up, and the chain key and anchors kept in the data folder."""
-    if settings.database_url:
-        return settings, None
-    embedded = EmbeddedPostgres(settings.data_dir.resolve())
-    log.info("DATABASE_URL unset: embedded PostgreSQL in %s", embedded.data_dir)
-    owner = embedded.start()
-    try:
-        migrate.upgrade(owner)
-        # Local socket, trust authentication: the role needs no password.
-        url = roles.grant_app_role(owner, EMBEDDED_APP_ROLE)
-    except BaseException:
-        embedded.stop()
-        raise
-    return (
-        replace(
-            settings,
-            database_url=url,
-            migration_database_url=settings.migration_database_url or owner,
-            chain_key_file=settings.chain_key_file
-            or settings.data_dir.resolve() / chain_keys.KEY_FILE,
-            anchor_dir=settings.anchor_dir or settings.data_dir.resolve() / ANCHORS,
-        ),
-        embedded,
-    )
-
-
-ANCHORS = "anchors"
-"""The embedded default's folder of anchors, in the data folder."""
-
-
-def _children_env(settings: Settings) -> dict[str, str]:
-    """The environment of the processes `serve` starts: the same database, chain key
-    and anchors as this one."""
-    assert settings.database_url is not None
-    env = {**os.environ, "DATABASE_URL": settings.database_url}
-    if settings.chain_key_file is not None and not settings.chain_key:
-        env["YOKAI_CHAIN_KEY_FILE"] = str(settings.chain_key_file)
-    if settings.anchor_dir is not None:
-        env["YOKAI_ANCHOR_DIR"] = str(settings.anchor_dir)
-    return env
-
-
-def _migrate(settings: Settings, url: str, *, grant: bool) -> None:
-    """Migrate as the tables' owner; with ``grant`` (`yokai migrate`), then grant the
-    service's role (YOKAI_APP_ROLE) what it needs of any new table. (`serve` run as the
-    service's role finds the schema at its head and changes nothing.)"""
-    owner = settings.migration_database_url or url
-    migrate.upgrade(owner)
-    if grant and settings.app_role:  # made if need be, its password set when given
-        password = os.environ.get("YOKAI_APP_ROLE_PASSWORD") or None
-        roles.grant_app_role(owner, settings.app_role, password)
-
-
-def serve(host: str, port: int) -> int:
-    """Migrate, then run gunicorn and (unless YOKAI_EMBEDDED_WORKER=0) one `yokai worker`
-    beside it; signals are passed on to both, and the worker is stopped when gunicorn
-    ends."""
-    settings = Settings.from_env()
-    logs.configure(settings.log_level, settings.log_format)
-    settings, embedded = _database(settings)
-    url = _url(settings)
-    worker: subprocess.Popen[bytes] | None = None
-    # One folder of metrics for this instance's processes (service/metrics.py), fresh:
-    # files of processes of an earlier run would count again.
-    own_metrics = not os.environ.get(MULTIPROC_ENV)
-    metrics_dir = tempfile.mkdtemp(prefix="yokai-metrics-") if own_metrics else None
-    try:
-        check(settings)  # a clear error now, not a worker that fails to boot
-        _migrate(settings, url, grant=False)
-        env = _children_env(settings)
-        if metrics_dir is not None:
-            env[MULTIPROC_ENV] = metrics_dir
-        command = [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}"]
-        if GUNICORN_CONF.exists():
-            command += ["--config", str(GUNICORN_CONF)]
-        command.append("service.web.wsgi:app")
-        child = subprocess.Popen(command, env=env)
-        if settings.embedded_worker:
-            # Its metrics are in this instance's folder: gunicorn's /metrics has them.
-            worker_env = {k: v for k, v in env.items() if k != WORKER_METRICS_PORT_ENV}
-            worker = subprocess.Popen(
-                [sys.executable, "-m", "service.cli", "worker"], env=worker_env
-            )
-
-        def forward(signum: int, _: FrameType | None) -> None:
-            child.send_signal(signum)
-            if worker is not None and signum != signal.SIGHUP:
-                worker.send_signal(signum)
-
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            signal.signal(sig, forward)
-        return child.wait()
-    finally:
-        if worker is not None:
-            _stop(worker)
-        if embedded is not None:
-            embedded.stop()
-        if metrics_dir is not None:
-            shutil.rmtree(metrics_dir, ignore_errors=True)
-
-
-def _url(settings: Settings) -> str:
-    assert settings.database_url is not None  # set by _database
-    return settings.database_url
-
-
-def _anchoring(settings: Settings) -> Anchoring | None:
-    """The worker's anchoring of chain heads, when YOKAI_ANCHOR_DIR says where."""
-    if settings.anchor_dir is None:
-        log.warning(
-            "YOKAI_ANCHOR_DIR is not set: chain heads are not anchored, so a deleted tail "
-            "or a chain rewritten with the key goes unseen (docs/security.md)"
-        )
-        return None
-    return Anchoring(
-        AnchorDirectory(settings.anchor_dir, f"{socket.gethostname()}-{os.getpid()}"),
-        every=timedelta(seconds=settings.anchor_seconds),
-    )
-
-
-def _stop(process: subprocess.Popen[bytes], grace: float = 30.0) -> None:
-    """SIGTERM (the job in hand finishes), then SIGKILL if it is not over by ``grace``."""
-    if process.poll() is None:
-        process.terminate()
-    try:
-        process.wait(timeout=grace)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 def migrate_only() -> int:
     """Apply the migrations and exit (a deployment's one-shot job); needs DATABASE_URL
     or the embedded server, as `serve` does."""
-    settings, embedded = _database(Settings.from_env())
-    url = _url(settings)
+    settings, embedded = bootstrap.database(Settings.from_env())
     try:
-        _migrate(settings, url, grant=True)
-        print(f"yokai migrate: at {migrate.head_revision(url)}", flush=True)
+        bootstrap.migrated(settings, grant=True)
+        print(
+            f"yokai migrate: at {migrate.head_revision(bootstrap.database_url(settings))}",
+            flush=True,
+        )
         return 0
     finally:
         if embedded is not None:
             embedded.stop()
-
-
-def worker() -> int:
-    """Run the worker until SIGTERM/SIGINT (see service/worker.py); with
-    YOKAI_WORKER_METRICS_PORT, serve its metrics there meanwhile."""
-    settings = Settings.from_env()
-    logs.configure(settings.log_level, settings.log_format)
-    with _built(settings) as (settings, container):
-        return _work(settings, container)
-
-
-def _work(settings: Settings, container: Container) -> int:
-    """The worker loop on ``container`` until a signal; its metrics served meanwhile."""
-    url = _url(settings)
-    exposition = None
-    try:
-        if settings.worker_metrics_port is not None:
-            host, port = settings.worker_metrics_host, settings.worker_metrics_port
-            exposition = metrics.serve(host, port, container.stats.read)
-            log.info("worker metrics on %s:%d", host, port)
-        lease = timedelta(seconds=settings.worker_lease_seconds)
-        sender = HttpSender(allow_private=settings.webhook_allow_private)
-        runner = Worker(
-            container.deps,
-            settings.listen_database_url or url,  # LISTEN: a direct connection
-            lease=lease,
-            sender=sender,
-            webhook_lease=timedelta(seconds=settings.webhook_lease_seconds),
-            first_retry=settings.webhook_first_retry_seconds,
-            keep_keys=timedelta(hours=settings.idempotency_keep_hours),
-            waiting=timedelta(hours=settings.waiting_game_hours),
-            webhook_keep=timedelta(days=settings.webhook_keep_days),
-            heartbeat=settings.worker_heartbeat,
-            anchoring=_anchoring(settings),
-        )
-        try:
-            run_until_signalled(runner)
-        finally:
-            sender.close()  # after the worker: its attempts have ended and been recorded
-        return 0
-    finally:
-        if exposition is not None:
-            exposition.shutdown()
 
 
 def check_alive(max_age: float) -> int:
@@ -287,26 +80,10 @@ class _NotReadyError(Exception):
 
 
 @contextmanager
-def _built(settings: Settings) -> Iterator[tuple[Settings, Container]]:
-    """The settings on ``DATABASE_URL`` (or the embedded server, started here) and the
-    service's container on them; closed, and the embedded server stopped, at the end."""
-    settings, embedded = _database(settings)
-    try:
-        container = build(settings)
-        try:
-            yield settings, container
-        finally:
-            container.close()
-    finally:
-        if embedded is not None:
-            embedded.stop()
-
-
-@contextmanager
 def _opened(command: str) -> Iterator[Container]:
     """The service's container on ``DATABASE_URL`` (or the embedded server), migrated;
     :class:`_NotReadyError` when the database is not ready."""
-    with _built(Settings.from_env()) as (_, container):
+    with bootstrap.built(Settings.from_env()) as (_, container):
         ready, why = container.health.ready()
         if not ready:
             print(f"yokai {command}: {why}", file=sys.stderr)
@@ -318,59 +95,45 @@ def verify(
     game_ids: list[str], every: bool, anchor_path: str | None = None, allow_unkeyed: bool = False
 ) -> int:
     """Exit 0 when every game is intact, 1 when one is broken (or an anchor line cannot
-    be trusted), 2 when one is not found."""
+    be trusted), 2 when one is not found (integrity/audit.py decides; this prints)."""
     wanted = [_uuid(i) for i in game_ids]
     with _opened("verify") as container:
-        keys = container.deps.chain
-        anchored: dict[UUID, list[anchors.Anchor]] = {}
-        untrusted = 0
+        book = audit.AnchorBook()
         if anchor_path is not None:
             try:
                 lines = list(anchor_files.read(Path(anchor_path)))
             except OSError as exc:
                 print(f"yokai verify: {exc}", file=sys.stderr)
                 return 2
-            for where, found in lines:
-                problem = (
-                    found if isinstance(found, str) else anchors.signature_problem(keys, found)
-                )
-                if problem is not None:
-                    untrusted += 1
-                    print(f"anchor {where}: UNTRUSTED: {problem}")
-                elif isinstance(found, anchors.Anchor):
-                    anchored.setdefault(found.game_id, []).append(found)
-            print(f"{sum(map(len, anchored.values()))} anchors of {len(anchored)} games read")
-        ids = listing.game_ids(container.deps) if every else wanted
-        if every:  # an anchored game gone from the database is a broken history too
-            known = set(ids)
-            ids += sorted(g for g in anchored if g not in known)
-        broken = missing = 0
-        for game_id in ids:
-            mine = anchored.get(game_id, [])
-            try:
-                report = verify_game(container.deps, game_id, mine, allow_unkeyed=allow_unkeyed)
-            except GameNotFoundError:
-                if mine:
-                    broken += 1
-                    top = max(a.version for a in mine)
-                    print(f"game {game_id}: BROKEN: anchored at version {top}, not in the database")
-                    continue
-                missing += 1
-                print(f"game {game_id}: not found")
-                continue
-            if report.intact:
-                notes = [f"{report.events} events"]
-                if report.unkeyed:
-                    notes.append(f"the first {report.unkeyed} unkeyed, from before the chain key")
-                if mine:
-                    notes.append(f"anchored at version {max(a.version for a in mine)}")
-                print(f"game {game_id}: intact ({'; '.join(notes)})")
-            else:
-                broken += 1
-                print(f"game {game_id}: BROKEN at seq {report.bad_seq}: {report.reason}")
+            book = audit.trusted(container.deps.chain, lines)
+            for where, problem in book.untrusted:
+                print(f"anchor {where}: UNTRUSTED: {problem}")
+            print(f"{book.count} anchors of {len(book.by_game)} games read")
+        ids = audit.games(container.deps, wanted, every, book)
+        verdicts = []
+        for verdict in audit.verdicts(container.deps, ids, book, allow_unkeyed=allow_unkeyed):
+            verdicts.append(verdict)
+            print(_verdict_line(verdict))
         if every:
+            broken = sum(v.outcome is audit.Outcome.BROKEN for v in verdicts)
             print(f"{len(ids) - broken} of {len(ids)} games intact")
-        return 1 if broken or untrusted else 2 if missing else 0
+        return audit.exit_status(verdicts, book)
+
+
+def _verdict_line(verdict: audit.Verdict) -> str:
+    game, report, top = verdict.game_id, verdict.report, verdict.anchored_at
+    if report is None:
+        if verdict.outcome is audit.Outcome.MISSING:
+            return f"game {game}: not found"
+        return f"game {game}: BROKEN: anchored at version {top}, not in the database"
+    if not report.intact:
+        return f"game {game}: BROKEN at seq {report.bad_seq}: {report.reason}"
+    notes = [f"{report.events} events"]
+    if report.unkeyed:
+        notes.append(f"the first {report.unkeyed} unkeyed, from before the chain key")
+    if top is not None:
+        notes.append(f"anchored at version {top}")
+    return f"game {game}: intact ({'; '.join(notes)})"
 
 
 def export(since: str | None, status: str | None, output: str | None) -> int:
@@ -443,8 +206,8 @@ def create_app_role(role: str, password_env: str | None) -> int:
 def operator_command(action: str, name: str | None) -> int:
     """`yokai operator create NAME` (prints the new token, once), `revoke NAME`, `list`:
     operator tokens kept in the database, by name, as the tables' owner."""
-    settings, embedded = _database(Settings.from_env())
-    owner = settings.migration_database_url or _url(settings)
+    settings, embedded = bootstrap.database(Settings.from_env())
+    owner = settings.migration_database_url or bootstrap.database_url(settings)
     try:
         if action == "list":
             for found, created, revoked in pg_operators.listing(owner):
@@ -569,9 +332,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "serve":
-        return serve(args.host, args.port)
+        return supervisor.serve(Settings.from_env(), args.host, args.port)
     if args.command == "worker":
-        return check_alive(args.max_age) if args.check_alive else worker()
+        return (
+            check_alive(args.max_age) if args.check_alive else supervisor.work(Settings.from_env())
+        )
     if args.command == "migrate":
         return migrate_only()
     if args.command == "verify":
