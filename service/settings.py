@@ -35,9 +35,9 @@ def _int(env: Mapping[str, str], name: str, default: int, minimum: int = 0) -> i
     try:
         value = int(raw)
     except ValueError:
-        raise ValueError(f"{name} must be an integer, not {raw!r}") from None
+        raise ConfigurationError(f"{name} must be an integer, not {raw!r}") from None
     if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}")
+        raise ConfigurationError(f"{name} must be at least {minimum}")
     return value
 
 
@@ -49,7 +49,7 @@ def default_heartbeat() -> Path:
 def _port(env: Mapping[str, str], name: str) -> int | None:
     value = _int(env, name, 0)
     if value > 65535:
-        raise ValueError(f"{name} must be a TCP port (1 to 65535), not {value}")
+        raise ConfigurationError(f"{name} must be a TCP port (1 to 65535), not {value}")
     return value or None
 
 
@@ -60,9 +60,9 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
     try:
         value = float(raw)
     except ValueError:
-        raise ValueError(f"{name} must be a number, not {raw!r}") from None
+        raise ConfigurationError(f"{name} must be a number, not {raw!r}") from None
     if not value > 0:
-        raise ValueError(f"{name} must be more than 0")
+        raise ConfigurationError(f"{name} must be more than 0")
     return value
 
 
@@ -74,7 +74,7 @@ def _path(env: Mapping[str, str], name: str) -> Path | None:
 def _choice(env: Mapping[str, str], name: str, options: tuple[str, ...]) -> str:
     raw = env.get(name) or options[0]
     if raw not in options:
-        raise ValueError(f"{name} must be one of {', '.join(options)}, not {raw!r}")
+        raise ConfigurationError(f"{name} must be one of {', '.join(options)}, not {raw!r}")
     return raw
 
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from service.settings import Settings
+from service import cli
+from service.settings import ConfigurationError, Settings
 
 
 def test_the_embedded_data_folder_is_the_users_not_the_working_directorys() -> None:
@@ -25,13 +26,13 @@ def test_yokai_data_dir_chooses_another_folder(tmp_path: Path) -> None:
     [("YOKAI_WEBHOOK_FIRST_RETRY_SECONDS", "soon"), ("YOKAI_WEBHOOK_LEASE_SECONDS", "5")],
 )
 def test_bad_values_are_refused_with_the_variables_name(name: str, value: str) -> None:
-    with pytest.raises(ValueError, match=name):
+    with pytest.raises(ConfigurationError, match=name):
         Settings.from_env({name: value})
 
 
 @pytest.mark.parametrize("value", ["70000", "http", "-1"])
 def test_a_worker_metrics_port_must_be_a_port(value: str) -> None:
-    with pytest.raises(ValueError, match="YOKAI_WORKER_METRICS_PORT"):
+    with pytest.raises(ConfigurationError, match="YOKAI_WORKER_METRICS_PORT"):
         Settings.from_env({"YOKAI_WORKER_METRICS_PORT": value})
 
 
@@ -45,5 +46,26 @@ def test_the_worker_serves_no_metrics_unless_given_a_port(tmp_path: Path) -> Non
 
 def test_keep_alive_seconds_may_be_a_fraction() -> None:
     assert Settings.from_env({"YOKAI_KEEPALIVE_SECONDS": "7.5"}).keepalive_seconds == 7.5
-    with pytest.raises(ValueError, match="YOKAI_KEEPALIVE_SECONDS"):
+    with pytest.raises(ConfigurationError, match="YOKAI_KEEPALIVE_SECONDS"):
         Settings.from_env({"YOKAI_KEEPALIVE_SECONDS": "0"})
+
+
+@pytest.mark.parametrize(
+    ("command", "variable", "value"),
+    [
+        (["migrate"], "YOKAI_WEBHOOK_LEASE_SECONDS", "5"),
+        (["worker", "--check-alive"], "YOKAI_KEEPALIVE_SECONDS", "0"),
+        (["verify", "--all"], "YOKAI_WORKER_METRICS_PORT", "http"),
+    ],
+)
+def test_a_bad_setting_is_one_line_and_exit_status_2_not_a_traceback(
+    command: list[str],
+    variable: str,
+    value: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv(variable, value)
+    assert cli.main(command) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"yokai {command[0]}: {variable} ")
