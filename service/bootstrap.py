@@ -165,9 +165,9 @@ def build(
         cache=StateCache(settings.state_cache_size),
         identity=Identity(unit_of_work, operator_tokens(settings)),
         chain=keys,
+        webhook_urls=AddressPolicy(allow_private=settings.webhook_allow_private),
         changes=hub,
         recent=recent,
-        webhook_urls=AddressPolicy(allow_private=settings.webhook_allow_private),
     )
     health = DatabaseHealth(engine, settings.database_url)
     return Container(deps, health, engine, listener, SqlStats(engine))

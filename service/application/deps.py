@@ -15,16 +15,6 @@ from service.application.webhooks.ports import UrlPolicy
 from service.application.write.ports import Dealer
 
 
-class SchemeOnly:
-    """The webhook URL policy of the fakes: http and https URLs. The service is wired
-    with the adapter's, which also refuses private and loopback addresses (SSRF)."""
-
-    def problem(self, url: str) -> str | None:
-        if not url.startswith(("http://", "https://")):
-            return "only http and https URLs"
-        return None
-
-
 @dataclass(frozen=True)
 class Deps:
     uow: UnitOfWorkFactory
@@ -33,6 +23,6 @@ class Deps:
     cache: StateCache
     identity: Identity
     chain: ChainKeys  # the keys of the events' hash chain (HMAC), kept outside the database
+    webhook_urls: UrlPolicy  # where webhooks may be sent (the adapter refuses private hosts)
     changes: Hub = field(default_factory=Hub)  # what streams and long-polls wait on
     recent: RecentCommits = field(default_factory=RecentCommits)  # shared by streams
-    webhook_urls: UrlPolicy = field(default_factory=SchemeOnly)

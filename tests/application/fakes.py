@@ -1007,5 +1007,17 @@ def make_deps(
         cache=cache if cache is not None else StateCache(),
         identity=Identity(db.unit_of_work, operator_token),
         chain=CHAIN_KEYS,
+        webhook_urls=SchemeOnly(),
         changes=hub,
     )
+
+
+class SchemeOnly:
+    """The webhook URL policy of the fakes: http and https URLs (the tests' receivers
+    listen on loopback). The service is wired only with the adapter's, which also refuses
+    private and loopback addresses (SSRF)."""
+
+    def problem(self, url: str) -> str | None:
+        if not url.startswith(("http://", "https://")):
+            return "only http and https URLs"
+        return None

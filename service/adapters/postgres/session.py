@@ -224,7 +224,7 @@ class Session:
         except psycopg.Error as error:
             if error.sqlstate == REQUIREMENT_FAILED:
                 self._abandon()
-                raise CredentialGoneError(error.diag.message_primary or "") from error
+                raise CredentialGoneError() from error  # the database says which in the cause
             if conn.closed or conn.broken:
                 if self._proxied is not None:
                     self._proxied.invalidate(error)

@@ -23,7 +23,7 @@ class CredentialGoneError(UnauthenticatedError):
     """A credential the unit of work was told to require no longer holds (checked by the
     store in the same round trip as the work it guards)."""
 
-    def __init__(self, detail: str = "the bearer token is not valid") -> None:
+    def __init__(self) -> None:
         super().__init__("the bearer token is not valid")
 
 
