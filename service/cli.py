@@ -36,6 +36,7 @@ from service.bootstrap import (
     operator_tokens,
     valid_operator_name,
 )
+from service.rules import PUBLIC_STATUSES
 from service.settings import ConfigurationError, Settings
 from service.web.app import openapi_yaml
 from service.worker import ALIVE_SECONDS, heartbeat_age
@@ -297,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     p_export = sub.add_parser("export", help="write every game's record as NDJSON")
     p_export.add_argument("--since", help="games that changed at or after this ISO 8601 time")
-    p_export.add_argument("--status", choices=["waiting", "passing", "playing", "finished"])
+    p_export.add_argument("--status", choices=PUBLIC_STATUSES)
     p_export.add_argument("--output", "-o", help="a file (default: standard output)")
     p_import = sub.add_parser("import", help="import a finished game's hand record")
     p_import.add_argument("file", help="a record as text (docs/record-format.md)")

@@ -67,6 +67,7 @@ from service.rules.fairness import unfair_deal
 from service.rules.observe import (
     OPERATOR,
     PUBLIC,
+    PUBLIC_STATUSES,
     OperatorView,
     OperatorViewer,
     PublicView,
@@ -93,6 +94,7 @@ __all__ = [
     "MAX_TURN_SECONDS",
     "OPERATOR",
     "PUBLIC",
+    "PUBLIC_STATUSES",
     "SCHEMA_VERSION",
     "SEVEN_FOLLOWERS_DECK",
     "SHUFFLE_ALGORITHM",

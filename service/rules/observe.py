@@ -222,6 +222,13 @@ def _deal_view(d: PresetDeal) -> DealView:
     return DealView(tuple(_ids(h) for h in d.hands), d.trump.id if d.trump else None)
 
 
+PUBLIC_STATUSES: tuple[str, ...] = tuple(
+    p.value for p in Phase if p not in (Phase.NEW, Phase.DEALING, Phase.EXPIRED)
+)
+"""The statuses :func:`public_status` gives once a command is done (``new`` and
+``dealing`` never outlast one, and an expired game is ``finished``)."""
+
+
 def public_status(state: GameState) -> str:
     """The game's status as views show it ("dealing" only between a round's end and the
     next deal, which the service makes in the same command)."""

@@ -4,19 +4,19 @@ Schemas are also the OpenAPI document."""
 
 from __future__ import annotations
 
-import re
 from enum import Enum
 from typing import Any, TypeVar
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from service.application.identity.names import printable_name
 from service.rules import (
     CLIENT_SEED_MAX,
+    PUBLIC_STATUSES,
     SEVEN_FOLLOWERS_DECK,
     Action,
     BotLevel,
-    Phase,
 )
 
 MAX_INT32 = 2**31 - 1
@@ -26,7 +26,7 @@ MAX_SEED = 2**63 - 1
 
 
 # What views show as a game's status: `new` and `dealing` never leave a command.
-STATUSES = [p.value for p in Phase if p not in (Phase.NEW, Phase.DEALING, Phase.EXPIRED)]
+STATUSES = list(PUBLIC_STATUSES)
 
 
 def _values(kind: type[Enum], *extra: object) -> dict[str, list[object]]:
@@ -113,51 +113,14 @@ def _enum(kind: type[Enum], **kwargs: Any) -> fields.Enum[Any]:
 CLIENT_SEED_PATTERN = f"^[ -~]{{1,{CLIENT_SEED_MAX}}}$"
 
 
-# What a name may not hold: control characters (C0, DEL, C1), format characters (soft
-# hyphen, bidirectional and zero-width controls, tags...), separators other than the
-# space, private-use characters and noncharacters (the code points of Unicode 14 in those
-# categories). Written out, so the contract's pattern and the service's check are the
-# same text whatever Unicode version a validator knows; code points unassigned in Unicode
-# 14 pass, and lone surrogates (which JSON Schema never sees) are refused besides.
-_NOT_IN_NAMES = (
-    (0x0, 0x1F), (0x7F, 0xA0), (0xAD, 0xAD), (0x600, 0x605), (0x61C, 0x61C),
-    (0x6DD, 0x6DD), (0x70F, 0x70F), (0x890, 0x891), (0x8E2, 0x8E2), (0x1680, 0x1680),
-    (0x180E, 0x180E), (0x2000, 0x200F), (0x2028, 0x202F), (0x205F, 0x2064),
-    (0x2066, 0x206F), (0x3000, 0x3000), (0xE000, 0xF8FF), (0xFDD0, 0xFDEF),
-    (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB), (0xFFFE, 0xFFFF), (0x110BD, 0x110BD),
-    (0x110CD, 0x110CD), (0x13430, 0x13438), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
-    *((plane + 0xFFFE, plane + 0xFFFF) for plane in range(0x10000, 0xE0000, 0x10000)),
-    (0xE0001, 0xE0001), (0xE0020, 0xE007F), (0xEFFFE, 0x10FFFF),
-)  # fmt: skip
-
-
-def _class_char(code: int) -> str:
-    # `\uXXXX` reads the same in ECMA-262, Python and Rust; a character beyond the BMP
-    # stands for itself (every engine that reads code points agrees on it).
-    return f"\\u{code:04X}" if code <= 0xFFFF else chr(code)
-
-
-_EXCLUDED = "".join(
-    _class_char(lo) if lo == hi else f"{_class_char(lo)}-{_class_char(hi)}"
-    for lo, hi in _NOT_IN_NAMES
-)
-
-
-NAME_PATTERN = f"^[^{_EXCLUDED}]*[^ {_EXCLUDED}][^{_EXCLUDED}]*$"
-"""1 or more characters, none of the above, not only spaces."""
-
-
-_NAME = re.compile(NAME_PATTERN)
-
-
 # Cursors are base64url without padding (service/application/games/paging.py and
-# queries/players.py); only those the server gave name a place in a listing (422
+# games/queries/inbox.py); only those the server gave name a place in a listing (422
 # `invalid_cursor` otherwise).
 CURSOR_PATTERN = "^[A-Za-z0-9_-]+$"
 
 
 def _printable(value: str) -> None:
-    if not _NAME.fullmatch(value) or any("\ud800" <= ch <= "\udfff" for ch in value):
+    if not printable_name(value):
         raise ma.ValidationError("must be printable text, not blank")
 
 

@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 import yaml
 
+from service.application.identity.names import NAME_PATTERN
 from service.rules import SEVEN_FOLLOWERS_DECK
 from service.settings import MAX_BODY_BYTES
-from service.web.fields import CARD_PATTERN, NAME_PATTERN
+from service.web.fields import CARD_PATTERN
 from tests.support.api import OPERATOR, Api
 from tests.support.deals import assert_problem
 

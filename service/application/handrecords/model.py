@@ -11,9 +11,6 @@ FORMAT = "yokai-record-1"
 HIDDEN = "?"
 
 
-NAME_MAX = 40  # as a join takes it (service/web/schemas.py)
-
-
 @dataclass(frozen=True, slots=True)
 class Move:
     """One command of a round, in play order. ``kind``: pass, play, leave, resign or

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from service import rules
-from service.application.handrecords.model import NAME_MAX, HandRecord, Move, RecordError
+from service.application.handrecords.model import HandRecord, Move, RecordError
 from service.application.handrecords.text import _ints
+from service.application.identity.names import NAME_MAX, valid_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +71,11 @@ def replay_of(record: HandRecord) -> Replay:
     for seat, s in enumerate(record.seats):
         if s.name is None:
             raise RecordError(end, f"the tag Seat{seat} is missing")
-        if not 1 <= len(s.name) <= NAME_MAX or not s.name.strip() or not s.name.isprintable():
+        if not valid_name(s.name):
             line = record.lines.get(f"Seat{seat}", end)
-            raise RecordError(line, f"a seat's name is 1 to {NAME_MAX} printable characters")
+            raise RecordError(
+                line, f"a seat's name is 1 to {NAME_MAX} printable characters, not only spaces"
+            )
         bot = None if s.bot is None else _choice(rules.BotLevel, s.bot, end, "bot")
         joins.append(rules.JoinSeat(seat, s.name, bot, s.client_seed if fairness else None))
     moves: list[tuple[int, rules.Command]] = []

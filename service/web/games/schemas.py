@@ -6,6 +6,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from service.application.identity.names import NAME_MAX, NAME_PATTERN
 from service.rules import (
     CLIENT_SEED_MAX,
     MAX_TURN_SECONDS,
@@ -19,7 +20,6 @@ from service.web.fields import (
     CURSOR_PATTERN,
     MAX_INT32,
     MAX_SEED,
-    NAME_PATTERN,
     STATUSES,
     JsonInteger,
     _card,
@@ -111,7 +111,7 @@ class CreateGameSchema(ma.Schema):
 
 class JoinSchema(ma.Schema):
     name = fields.String(
-        validate=[validate.Length(min=1, max=40), _printable],
+        validate=[validate.Length(min=1, max=NAME_MAX), _printable],
         metadata={
             "pattern": NAME_PATTERN,
             "description": "printable characters, not only spaces. Required (422 "

@@ -5,9 +5,9 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from service.application.identity.names import NAME_MAX, NAME_PATTERN
 from service.web.fields import (
     CURSOR_PATTERN,
-    NAME_PATTERN,
     STATUSES,
     _nullable_enum,
     _printable,
@@ -18,7 +18,7 @@ from service.web.fields import (
 class PlayerCreateSchema(ma.Schema):
     name = fields.String(
         required=True,
-        validate=[validate.Length(min=1, max=40), _printable],
+        validate=[validate.Length(min=1, max=NAME_MAX), _printable],
         metadata={"pattern": NAME_PATTERN, "description": "printable, not only spaces"},
     )
 

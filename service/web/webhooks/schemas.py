@@ -5,9 +5,10 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from service.application.webhooks.events import EVENT_TYPES
 from service.web.fields import always_present
 
-WEBHOOK_EVENTS = ["turn", "game_started", "round_finished", "game_finished"]
+WEBHOOK_EVENTS = list(EVENT_TYPES)
 
 
 class WebhookCreateSchema(ma.Schema):

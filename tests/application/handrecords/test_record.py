@@ -278,3 +278,14 @@ def test_a_seat_name_a_join_would_refuse_is_refused(good: str, name: str) -> Non
     lines = good.splitlines()
     lines[line - 1] = f"[Seat2 {json.dumps(name)}]"
     assert _refusal("\n".join(lines)).line == line
+
+
+@pytest.mark.parametrize("name", ["x" * 40, "a\u0378b", " Mio "])
+def test_a_seat_name_a_join_takes_is_imported(good: str, name: str) -> None:
+    """The import checks names with the join's own rule (identity/names.py): a code point
+    Unicode 14 leaves unassigned (U+0378) is a name a join took, so its game's record
+    imports too (str.isprintable, checked before, refused it: issue 27)."""
+    line = _line_of(good, "[Seat2 ")
+    lines = good.splitlines()
+    lines[line - 1] = f"[Seat2 {json.dumps(name)}]"
+    assert replay_of(parse("\n".join(lines))).joins[2].name == name

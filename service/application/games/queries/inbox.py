@@ -14,11 +14,12 @@ from service.application.errors import InvalidInputError
 from service.application.games.ports import InboxCursor, InboxEntry
 from service.application.identity.principals import PlayerHolder, Principal, require_player
 from service.application.results import InboxPage, InboxUnchanged
+from service.rules import PUBLIC_STATUSES, Phase
 
 STATUSES = {
-    "active": ("waiting", "passing", "playing"),
-    "finished": ("finished",),
-    "all": ("waiting", "passing", "playing", "finished"),
+    "active": tuple(s for s in PUBLIC_STATUSES if s != Phase.FINISHED),
+    "finished": (Phase.FINISHED.value,),
+    "all": PUBLIC_STATUSES,
 }
 
 
