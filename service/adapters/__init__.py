@@ -1,2 +1,4 @@
-"""Adapters: PostgreSQL (SQLAlchemy Core + psycopg 3), the embedded server, the clock and
-the dealer's shuffles. They implement the ports of ``service.application.ports``."""
+"""Adapters: they implement the application's ports. ``postgres/`` (SQLAlchemy Core +
+psycopg 3) by store; ``integrity/`` (the chain key, anchor files); ``dealing/`` (the
+clock, shuffles, the fair games' seed vault); webhook delivery; the embedded server and
+migrations."""

@@ -1,15 +1,28 @@
 """The application layer: what the service does, without HTTP or a database driver.
+One folder per capability, each with its handlers, queries, ports and policy:
 
-- ``commands.py``: commands as plain data, and the context they are sent in;
-- ``handlers/``: one function per command (``games.py``: create, join; ``play.py``: pass,
-  play), run by ``handlers.execute`` through ``idempotency.py``, the one wrapper that
-  gives every command one transaction, retries after a lost race and does it once per
-  key; ``transaction.py`` is what a handler sees of that transaction;
-- ``results.py``: what handlers and queries return; ``queries/``: views, feeds, listings;
-- ``identity.py``: principals, bearer tokens, who may do what;
-- ``ports.py``: what the adapters provide (event store, projections, idempotency records,
-  outbox, clock, dealer); ``deps.py``: those ports wired together;
-- ``dealing.py`` (the deal loop), ``loading.py`` and ``cache.py`` (folded states),
-  ``chain.py`` and ``verify.py`` (the hash chain), ``codec.py`` (stored events),
-  ``records.py`` (sealed idempotency outcomes), ``paging.py``, ``errors.py``.
+- ``games/``: a game's life: the handlers of create, join, pass, play, seat a bot,
+  leave, resign and the worker's advance; the queries of views, feeds, audits and the
+  operators' listing and the inbox; loading and folding events (``loading.py``,
+  ``cache.py``, ``codec.py``), turn clocks (``turnclocks.py``), who a request speaks
+  for (``seating.py``), the inbox projection (``inbox.py``);
+- ``identity/``: principals and tokens (``principals.py``), who may do what, players
+  (``players.py``, ``queries.py``), the names people give (``names.py``);
+- ``write/``: the write path every command takes: ``registry.py`` (``execute``: each
+  command's handler and who may send it), ``idempotency.py`` (one transaction, retried
+  after a lost race, once per key), ``transaction.py`` (what a handler sees of it),
+  ``dealing.py`` (the deal loop), ``sealed.py`` (sealed idempotency outcomes);
+- ``live/``: the hub streams and long-polls wait on (``hub.py``), the commits they
+  share (``recent.py``), the streams and long-polls themselves;
+- ``integrity/``: the hash chain, anchors, verifying a history, and the policy of
+  ``yokai verify`` (``audit.py``);
+- ``handrecords/``: hand records: model, build, text, JSON, parse, import, export;
+- ``webhooks/``: endpoints, what a commit tells them, signing and retries, and the
+  worker's dispatcher;
+- ``jobs/``: the worker's job sources (due games, housekeeping, anchoring).
+
+What they all share stays here: ``ports.py`` (Actor, StoredEvent, the event store, the
+clock, the unit of work), ``commands.py``, ``results.py``, ``errors.py``, ``deps.py``
+(the ports wired together) and ``monitoring.py``. pyproject.toml's import contracts
+name which capability may use which.
 """

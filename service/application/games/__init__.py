@@ -1,0 +1,1 @@
+"""Games: their commands, their queries, and what loads, folds and schedules them."""

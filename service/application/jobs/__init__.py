@@ -1,0 +1,1 @@
+"""The worker's jobs: the source protocol (``source.py``) and each source."""

@@ -1,0 +1,1 @@
+"""Games: commands, views, feeds and audits."""

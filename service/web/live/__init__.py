@@ -1,0 +1,1 @@
+"""Server-Sent Events streams."""

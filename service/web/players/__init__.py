@@ -1,0 +1,1 @@
+"""Players and their inbox."""

@@ -1,0 +1,1 @@
+"""Hand records: a game's record, import and export."""

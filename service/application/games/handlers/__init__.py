@@ -1,0 +1,1 @@
+"""The games' command handlers, each run by write/registry.py's ``execute``."""

@@ -1,0 +1,1 @@
+"""What may be read of games: views, feeds and audits, listings, the inbox."""
