@@ -114,6 +114,22 @@ class ImportRecord:
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class CreateWebhook:
+    """A player (for their games) or the operators (for every game) register an endpoint
+    that hears of ``events``."""
+
+    url: str
+    events: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteWebhook:
+    """The owner of an endpoint removes it, with its pending deliveries and its log."""
+
+    webhook_id: UUID
+
+
 Command = (
     CreateGame
     | JoinSeat
@@ -126,6 +142,8 @@ Command = (
     | Advance
     | ImportRecord
     | ExpireGame
+    | CreateWebhook
+    | DeleteWebhook
 )
 
 

@@ -13,7 +13,7 @@ from service.application.games.ports import GameSummary, InboxEntry
 from service.application.ports import ActorKind, StoredEvent
 
 V = TypeVar("V")
-R_co = TypeVar("R_co", bound="Created | Joined | Acted | PlayerCreated | Advanced", covariant=True)
+R_co = TypeVar("R_co", bound="Result", covariant=True)
 
 
 # --- command results ------------------------------------------------------------------
@@ -64,7 +64,26 @@ class PlayerCreated:
     token: str
 
 
-Result = Created | Joined | Acted | PlayerCreated | Advanced
+@dataclass(frozen=True, slots=True)
+class WebhookCreated:
+    """A new webhook endpoint, enabled; ``secret`` signs its deliveries, given only here."""
+
+    webhook_id: UUID
+    url: str
+    events: tuple[str, ...]
+    created_at: datetime
+    secret: str
+
+
+@dataclass(frozen=True, slots=True)
+class WebhookDeleted:
+    webhook_id: UUID
+
+
+GameResult = Created | Joined | Acted | Advanced
+"""The results of commands about a game: its id and the version they left it at."""
+
+Result = GameResult | PlayerCreated | WebhookCreated | WebhookDeleted
 
 
 @dataclass(frozen=True, slots=True)

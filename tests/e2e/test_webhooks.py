@@ -10,7 +10,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -107,6 +107,42 @@ def test_bad_requests_for_webhooks(api: Api) -> None:
     )
     assert r.status_code == 403
     assert api.get("/v1/webhooks/not-a-uuid", **bearer(me)).status_code == 404
+
+
+def test_webhook_commands_are_done_once_per_idempotency_key(api: Api) -> None:
+    """Creating and deleting a webhook go through the write path like every command
+    (issue 27): a retry under the same key replays the first outcome, the secret too."""
+    me = new_player(api)
+    key = {"Idempotency-Key": str(uuid4())}
+    hook = {"url": "https://93.184.216.34/hook", "events": ["turn", "game_finished"]}
+    first = api.client.post("/v1/webhooks", json=hook, headers={**bearer(me), **key})
+    again = api.client.post("/v1/webhooks", json=hook, headers={**bearer(me), **key})
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again.get_json() == first.get_json()
+    listed = api.get("/v1/webhooks", **bearer(me)).get_json()["webhooks"]
+    assert [w["id"] for w in listed] == [first.get_json()["id"]]
+    other = {**hook, "events": ["turn"]}
+    r = api.client.post("/v1/webhooks", json=other, headers={**bearer(me), **key})
+    assert (r.status_code, r.get_json()["code"]) == (422, "idempotency_key_reused")
+    # A refusal under a key is given again the same way.
+    refused = {"url": "ftp://93.184.216.34/hook", "events": ["turn"]}
+    bad = {"Idempotency-Key": str(uuid4())}
+    for _ in range(2):
+        r = api.client.post("/v1/webhooks", json=refused, headers={**bearer(me), **bad})
+        assert (r.status_code, r.get_json()["code"]) == (422, "webhook_url_forbidden")
+    gone = f"/v1/webhooks/{first.get_json()['id']}"
+    deleting = {**bearer(me), "Idempotency-Key": str(uuid4())}
+    assert api.client.delete(gone, headers=deleting).status_code == 204
+    assert api.client.delete(gone, headers=deleting).status_code == 204  # replayed
+    assert api.client.delete(gone, headers=bearer(me)).status_code == 404  # done once
+    r = api.client.delete(gone, headers={**bearer(me), "Idempotency-Key": "\x01"})
+    assert (r.status_code, r.get_json()["code"]) == (400, "invalid_idempotency_key")
+    # Without a token the answer is 401 whatever the key (schemathesis found a 400 here).
+    short = {"Idempotency-Key": "k"}
+    r = api.client.post("/v1/webhooks", json=hook, headers=short)
+    assert (r.status_code, r.get_json()["code"]) == (401, "missing_token")
+    r = api.client.delete(gone, headers=short)
+    assert (r.status_code, r.get_json()["code"]) == (401, "missing_token")
 
 
 # --- deliveries (a real worker, a real receiver) ---------------------------------------

@@ -27,7 +27,7 @@ from service.application.errors import (
 from service.application.games.loading import current_version
 from service.application.identity.principals import Anonymous, Principal, guard, require_valid
 from service.application.ports import Actor, AppendConflictError, StoreUnavailableError, UnitOfWork
-from service.application.results import Executed, PlayerCreated, Result
+from service.application.results import Executed, GameResult, Result
 from service.application.write import sealed
 from service.application.write.ports import DuplicateKeyError, SealedRecord
 from service.application.write.transaction import Transaction
@@ -88,7 +88,7 @@ def run(deps: Deps, handler: Registered, command: Command, ctx: Context) -> Exec
             for written, loaded in tx.written.items():
                 deps.cache.put(written, loaded)
                 deps.recent.committed(written, tx.appended.get(written, ()), loaded)
-            game = None if isinstance(result, PlayerCreated) else tx.written.get(result.game_id)
+            game = tx.written.get(result.game_id) if isinstance(result, GameResult) else None
             return Executed(result, game)
         except _DecideAgain:
             fresh = True

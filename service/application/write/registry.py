@@ -12,6 +12,8 @@ from service.application.commands import (
     Context,
     CreateGame,
     CreatePlayer,
+    CreateWebhook,
+    DeleteWebhook,
     ExpireGame,
     ImportRecord,
     JoinSeat,
@@ -33,7 +35,10 @@ from service.application.results import (
     Joined,
     PlayerCreated,
     Result,
+    WebhookCreated,
+    WebhookDeleted,
 )
+from service.application.webhooks import endpoints
 from service.application.write import idempotency
 
 HANDLERS: dict[type[Command], idempotency.Registered] = {
@@ -48,6 +53,8 @@ HANDLERS: dict[type[Command], idempotency.Registered] = {
     Advance: idempotency.Registered(advance.authorize_advance, advance.advance),
     ImportRecord: idempotency.Registered(importing.authorize_import, importing.import_record),
     ExpireGame: idempotency.Registered(advance.authorize_expire, advance.expire),
+    CreateWebhook: idempotency.Registered(endpoints.authorize, endpoints.create),
+    DeleteWebhook: idempotency.Registered(endpoints.authorize, endpoints.delete),
 }
 
 
@@ -63,6 +70,10 @@ def execute(
 def execute(deps: Deps, command: CreatePlayer, ctx: Context) -> Executed[PlayerCreated]: ...
 @overload
 def execute(deps: Deps, command: Advance | ExpireGame, ctx: Context) -> Executed[Advanced]: ...
+@overload
+def execute(deps: Deps, command: CreateWebhook, ctx: Context) -> Executed[WebhookCreated]: ...
+@overload
+def execute(deps: Deps, command: DeleteWebhook, ctx: Context) -> Executed[WebhookDeleted]: ...
 def execute(deps: Deps, command: Command, ctx: Context) -> Executed[Result]:
     """Do ``command`` for ``ctx.principal``: its events and projections in one
     transaction, once per idempotency key. Raises the refusal (an ApplicationError or

@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 from dataclasses import asdict, fields
+from datetime import datetime
 from enum import Enum
 from typing import Any
 from uuid import UUID
@@ -27,7 +28,16 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from service.application.commands import Command
 from service.application.errors import ApplicationError, InvalidInputError, SeatNotFoundError
-from service.application.results import Acted, Advanced, Created, Joined, PlayerCreated, Result
+from service.application.results import (
+    Acted,
+    Advanced,
+    Created,
+    Joined,
+    PlayerCreated,
+    Result,
+    WebhookCreated,
+    WebhookDeleted,
+)
 from service.application.write.ports import SealedRecord
 from service.rules import RuleViolationError, Violation
 
@@ -44,6 +54,8 @@ _RESULTS: dict[str, type[Result]] = {
     "acted": Acted,
     "player_created": PlayerCreated,
     "advanced": Advanced,
+    "webhook_created": WebhookCreated,
+    "webhook_deleted": WebhookDeleted,
 }
 
 # Fields commands gained after keys were first stored: left out while unused, so a
@@ -91,7 +103,21 @@ def seal_result(raw_key: str, scope: str, fingerprint: str, result: Result) -> S
 
 
 def _plain_value(value: Any) -> Any:
-    return str(value) if isinstance(value, UUID) else value
+    if isinstance(value, UUID):
+        return str(value)
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _from_plain(name: str, value: Any) -> Any:
+    """A result's field as it was before :func:`_plain_value`: by its name for ids
+    (``game_id``, ``player_id``, ``webhook_id``) and times (``created_at``)."""
+    if name.endswith("_id"):
+        return UUID(value)
+    if name.endswith("_at"):
+        return datetime.fromisoformat(value)
+    return tuple(value) if isinstance(value, list) else value
 
 
 def seal_refusal(raw_key: str, scope: str, fingerprint: str, exc: Refusal) -> SealedRecord:
@@ -113,9 +139,7 @@ def unseal(raw_key: str, scope: str, record: SealedRecord) -> Result:
     ((name, values),) = content.items()
     if name == "refused":
         raise _refusal_error(values)
-    kind = _RESULTS[name]
-    ids = {k: UUID(v) for k, v in values.items() if k.endswith("_id")}  # game_id, player_id
-    return kind(**{**values, **ids})
+    return _RESULTS[name](**{k: _from_plain(k, v) for k, v in values.items()})
 
 
 _LEGACY_REFUSED = 0

@@ -21,6 +21,7 @@ from service.application.identity.principals import Principal
 from service.application.integrity import chain
 from service.application.ports import Actor, StoredEvent, UnitOfWork
 from service.application.webhooks import events
+from service.application.webhooks.ports import UrlPolicy
 from service.application.write.dealing import decide_and_deal
 from service.application.write.ports import Dealer
 from service.rules import Command, public_status
@@ -70,6 +71,10 @@ class Transaction:
     @property
     def dealer(self) -> Dealer:
         return self._deps.dealer
+
+    @property
+    def webhook_urls(self) -> UrlPolicy:
+        return self._deps.webhook_urls
 
     def load(self, game_id: UUID, *, fresh: bool = False) -> Loaded:
         """The game as it stands in this transaction (:class:`GameNotFoundError` if there

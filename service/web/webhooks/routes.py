@@ -7,11 +7,14 @@ from uuid import UUID
 
 from flask import Response
 
+from service.application.commands import CreateWebhook, DeleteWebhook
 from service.application.webhooks import endpoints
 from service.application.webhooks.ports import WebhookEndpoint
+from service.application.write.registry import execute
 from service.web.api import BEARER, Blueprint
+from service.web.fields import IDEMPOTENCY_KEY
 from service.web.render import json_response
-from service.web.request import deps, principal
+from service.web.request import command_context, deps, principal
 from service.web.webhooks.schemas import (
     WebhookAttemptsQuerySchema,
     WebhookAttemptsSchema,
@@ -45,6 +48,12 @@ def _body(endpoint: WebhookEndpoint) -> dict[str, Any]:
     }
 
 
+_TOKEN = "a player or operator token"
+
+_NEW = {"enabled": True, "failing_since": None, "disabled_at": None, "disabled_reason": None}
+"""What a new endpoint's state is (the response to its creation, and to a replay of it)."""
+
+
 def _id(webhook_id: str) -> UUID:
     try:
         return UUID(webhook_id)
@@ -64,6 +73,7 @@ _WEBHOOK_LINKS = {
 @blp.doc(
     security=BEARER,
     operationId="create_webhook",
+    parameters=[IDEMPOTENCY_KEY],
     responses={201: {"links": _WEBHOOK_LINKS}},
 )
 @blp.problems(400, 401, 403, 413, 422, 429)
@@ -74,8 +84,17 @@ def create(body: dict[str, Any]) -> Response:
     the player's seats must act); the operators' of every game. Deliveries are signed by
     the Standard Webhooks scheme with the secret; a receiver orders them by `version`.
     """
-    made = endpoints.create(deps(), principal(), body["url"], body["events"])
-    return json_response(CREATED, {**_body(made.endpoint), "secret": made.secret}, status=201)
+    command = CreateWebhook(body["url"], tuple(body["events"]))
+    made = execute(deps(), command, command_context(_TOKEN, answers_a_secret=True)).result
+    created = {
+        **_NEW,
+        "id": made.webhook_id,
+        "url": made.url,
+        "events": list(made.events),
+        "created_at": made.created_at,
+        "secret": made.secret,
+    }
+    return json_response(CREATED, created, status=201)
 
 
 @blp.route("/webhooks", methods=["GET"])
@@ -99,11 +118,11 @@ def get(webhook_id: str) -> Response:
 
 @blp.route("/webhooks/<id:webhook_id>", methods=["DELETE"])
 @blp.response(204)
-@blp.doc(security=BEARER, operationId="delete_webhook")
-@blp.problems(401, 403, 404, 429)
+@blp.doc(security=BEARER, operationId="delete_webhook", parameters=[IDEMPOTENCY_KEY])
+@blp.problems(400, 401, 403, 404, 422, 429)
 def delete(webhook_id: str) -> Response:
     """Delete a webhook, with its pending deliveries and its log."""
-    endpoints.delete(deps(), principal(), _id(webhook_id))
+    execute(deps(), DeleteWebhook(_id(webhook_id)), command_context(_TOKEN))
     return Response(status=204)
 
 
