@@ -17,7 +17,7 @@ never act, with a ``--turn-seconds`` autoplay clock, lets them run ``--clock-sec
 and prints how late each timeout was acted on: the recording time of the TurnTimedOut
 commit minus the deadline (the commit that began the turn, plus turn_seconds).
 
-Goals (API.md Part 2): a bot acts within 1 s of its turn; a deadline is acted on within
+Goals (docs/api.md Part 2): a bot acts within 1 s of its turn; a deadline is acted on within
 2 s. It asserts nothing.
 """
 

@@ -60,7 +60,7 @@ def check(settings: Settings) -> ChainKeys:
     """Refuse settings the service cannot start with (:class:`ConfigurationError`, its
     message says what to set); the chain keys they give (made in a file if need be).
 
-    API.md's "Running it" promises that `yokai serve` runs with DATABASE_URL and
+    docs/api.md's "Running it" promises that `yokai serve` runs with DATABASE_URL and
     YOKAI_OPERATOR_TOKEN alone, so by default a missing chain key falls back to a key
     file in the data folder, and a short operator token is taken, each with a warning
     at every start; YOKAI_STRICT_SECRETS=1 (the deployment files set it) refuses both."""

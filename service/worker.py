@@ -1,7 +1,8 @@
 """`yokai worker`: the process that acts without a request.
 
-It runs the application's job sources (service/application/jobs/sources.py: games whose bot
-must move or whose turn clock ran out; webhook deliveries will join them) in a loop:
+It runs the application's job sources (service/application/jobs/: games whose bot
+must move or whose turn clock ran out, housekeeping, anchoring; and the webhook
+dispatcher, service/application/webhooks/dispatcher.py) in a loop:
 
 - run what is due now, in batches, until nothing is;
 - then sleep until the next job falls due, or until PostgreSQL announces a sooner one on
@@ -12,7 +13,7 @@ must move or whose turn clock ran out; webhook deliveries will join them) in a l
 
 Several workers, on any machines, share the work: a job is claimed with FOR UPDATE SKIP
 LOCKED, and what is done is decided in the command's own transaction, so nothing is
-done twice (jobs.py). SIGTERM or SIGINT stops the loop after the job in hand; a job
+done twice (jobs/source.py). SIGTERM or SIGINT stops the loop after the job in hand; a job
 claimed but not done is taken by another worker when its lease ends. A worker whose
 database goes away retries with backoff (up to 5 s) and carries on when it is back.
 

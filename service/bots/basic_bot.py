@@ -1,6 +1,6 @@
 """The ``basic`` bot: a deterministic heuristic player that decides from its seat's view.
 
-What wins a round (RULES.md) is capturing Boss Yokai, the 7s: four for a team, three for
+What wins a round (docs/rules.md) is capturing Boss Yokai, the 7s: four for a team, three for
 a player (R-5.1), while a side that takes seven tricks loses the round (R-5.2); in Seven
 Followers a team seals a suit by capturing both its 7s in one round (R-7.6) and wins
 when all seven suits are sealed (R-7.7). So a trick is worth the bosses in it to the

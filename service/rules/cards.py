@@ -1,4 +1,4 @@
-"""Cards, suits and decks (RULES.md R-1, R-7.1)."""
+"""Cards, suits and decks (docs/rules.md R-1, R-7.1)."""
 
 from __future__ import annotations
 

@@ -142,7 +142,7 @@ class PublicView:
     clock: ClockView | None
     fairness: FairnessView | None  # None only before the game exists
     # A game left waiting for players too long that the service ended (GameExpired):
-    # its status is "finished" (API.md's statuses stay four), with no round and no winner.
+    # its status is "finished" (docs/api.md's statuses stay four), with no round and no winner.
     expired: bool
 
 

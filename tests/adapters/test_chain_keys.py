@@ -76,7 +76,7 @@ def test_strictly_on_an_external_database_a_missing_key_stops_the_start(
 def test_without_strictness_a_missing_key_is_kept_in_the_data_folder_with_a_warning(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """API.md: `yokai serve` runs with DATABASE_URL (and an operator token) alone. The
+    """docs/api.md: `yokai serve` runs with DATABASE_URL (and an operator token) alone. The
     key it then uses is made once in the data folder, the same for every process that
     starts from that folder, and the log says to set YOKAI_CHAIN_KEY."""
     settings = Settings(database_url="postgresql://x@127.0.0.1:9/x", data_dir=tmp_path)

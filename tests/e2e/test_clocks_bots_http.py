@@ -1,4 +1,4 @@
-"""Turn clocks, bots, leave and resign over HTTP (API.md Part 2: Turn clocks, Bots):
+"""Turn clocks, bots, leave and resign over HTTP (docs/api.md: Turn clocks, Bots):
 the request shapes, the views, and the refusals with their stable codes. (The worker
 that acts on them runs as a real process in tests/e2e/test_worker_process.py.)"""
 

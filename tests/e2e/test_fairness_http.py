@@ -1,4 +1,4 @@
-"""Provably fair shuffles over HTTP (API.md "Provably fair shuffles", docs/fairness.md):
+"""Provably fair shuffles over HTTP (docs/api.md "Provably fair shuffles", docs/fairness.md):
 a game made without operator seed or deals commits to a secret server seed, takes a
 client seed from every seat, keeps the seed out of every response and log line until
 the game is over, then reveals it; the stand-alone script in scripts/ deals every round

@@ -1,4 +1,4 @@
-"""Who may call which endpoint (API.md), as one table: every endpoint that needs a token,
+"""Who may call which endpoint (docs/api.md), as one table: every endpoint that needs a token,
 crossed with every kind of caller.
 
 A caller that may not call an endpoint gets a problem and changes nothing: 401

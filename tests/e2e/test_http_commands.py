@@ -1,4 +1,4 @@
-"""The command endpoints of API.md over HTTP: create, join, pass, play; their rule errors,
+"""The command endpoints of docs/api.md over HTTP: create, join, pass, play; their rule errors,
 If-Match and Idempotency-Key. A rejected command never appends an event."""
 
 from __future__ import annotations

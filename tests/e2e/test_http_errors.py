@@ -1,4 +1,4 @@
-"""Cross-cutting HTTP conventions of API.md: problem details for malformed requests,
+"""Cross-cutting HTTP conventions of docs/api.md: problem details for malformed requests,
 body size, unknown routes and methods, rate limiting, probes and the OpenAPI document.
 No request gets a 5xx because of what the client sent."""
 

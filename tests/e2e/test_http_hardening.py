@@ -146,7 +146,7 @@ def test_an_anonymous_client_must_send_a_key_too_long_to_guess(app: Flask, api: 
     assert api.public(game_id)["seats"][0]["joined"] is False
     player = client.post("/v1/players", json={"name": "al"}, headers={"Idempotency-Key": "p" * 31})
     assert_problem(player, 400, "weak_idempotency_key")
-    # A new game's answer holds no secret: any key will do (API.md: commands take one).
+    # A new game's answer holds no secret: any key will do (docs/api.md: commands take one).
     created = client.post("/v1/games", json={"players": 3}, headers={"Idempotency-Key": "c-1"})
     assert created.status_code == 201
     again = client.post("/v1/games", json={"players": 3}, headers={"Idempotency-Key": "c-1"})
@@ -245,7 +245,7 @@ def test_a_short_operator_token_is_refused_at_a_strict_start_and_warned_of_other
 ) -> None:
     """An operator token opens every hand and the audit: 32 characters or more. With
     YOKAI_STRICT_SECRETS=1 (the deployment files) a shorter one stops the start; without
-    it (API.md: any YOKAI_OPERATOR_TOKEN is the operator's) it works, warned of."""
+    it (docs/api.md: any YOKAI_OPERATOR_TOKEN is the operator's) it works, warned of."""
     with pytest.raises(RuntimeError, match="at least 32"):
         build(replace(settings, operator_token="x" * 31, strict_secrets=True))
     with caplog.at_level(logging.WARNING):

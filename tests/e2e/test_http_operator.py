@@ -1,4 +1,4 @@
-"""The operator endpoints of API.md over HTTP: the list of games, the state at any
+"""The operator endpoints of docs/api.md over HTTP: the list of games, the state at any
 version, and the audit trail with its request metadata and hash chain."""
 
 from __future__ import annotations

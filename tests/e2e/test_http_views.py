@@ -1,4 +1,4 @@
-"""The read side of API.md over HTTP: the public view, the seat view, ETag and
+"""The read side of docs/api.md over HTTP: the public view, the seat view, ETag and
 If-None-Match, and the event feed (redacted for seats, complete for operators)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Players (API.md, Players and The inbox): one identity across games, a player token that
+"""Players (docs/api.md, Players and The inbox): one identity across games, a player token that
 acts for the seats it holds, and the inbox of "my games, my turn"."""
 
 from __future__ import annotations

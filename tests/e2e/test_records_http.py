@@ -1,4 +1,4 @@
-"""Hand records over HTTP (API.md "Hand records", docs/record-format.md): each viewer's
+"""Hand records over HTTP (docs/api.md "Hand records", docs/record-format.md): each viewer's
 record, the operators' import (one transaction, a refusal naming the line) and their
 NDJSON export."""
 

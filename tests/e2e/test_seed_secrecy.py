@@ -1,5 +1,5 @@
 """A provably fair game's server seed stays secret until the game ends, everywhere a
-real `yokai serve` process (gunicorn and its embedded worker) lets anything out (API.md
+real `yokai serve` process (gunicorn and its embedded worker) lets anything out (docs/api.md
 "Provably fair shuffles"; issue 17): views, feeds, state, audit, records (text and
 JSON, every viewer), the export, game and player streams (SSE), long-polls on events and
 on the inbox, webhook payloads (a player's and the operators'), and the process's own

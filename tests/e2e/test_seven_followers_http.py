@@ -1,4 +1,4 @@
-"""The Seven Followers variants end to end through HTTP (RULES.md R-7, API.md)."""
+"""The Seven Followers variants end to end through HTTP (docs/rules.md R-7, docs/api.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Webhooks end to end (API.md Part 2: Webhooks): endpoints over HTTP, deliveries written
+"""Webhooks end to end (docs/api.md: Webhooks): endpoints over HTTP, deliveries written
 with the events and sent by a real `yokai worker` process to a real receiver on
 127.0.0.1, which verifies every signature with the `standardwebhooks` package."""
 

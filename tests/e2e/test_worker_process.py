@@ -1,4 +1,4 @@
-"""Real `yokai worker` processes against PostgreSQL (API.md Part 2: Turn clocks, Bots).
+"""Real `yokai worker` processes against PostgreSQL (docs/api.md: Turn clocks, Bots).
 
 Clocks here are seconds long; the tests wait for outcomes with deadlines and assert
 outcomes, never timings. Every process a test starts is stopped by the fixture that

@@ -1,6 +1,6 @@
-"""Independent re-implementations of RULES.md, used as oracles by the rule tests.
+"""Independent re-implementations of docs/rules.md, used as oracles by the rule tests.
 
-Everything here is written from RULES.md, not from the engine: it reads only the
+Everything here is written from docs/rules.md, not from the engine: it reads only the
 plain data of cards (id, suit, rank) and the engine's enums for naming, and never
 calls the engine's rule functions (``trick_winner``, ``legal_cards``, ``decide`` …).
 :class:`Model` plays a whole game from the same commands the engine receives, so a
@@ -237,7 +237,7 @@ class TrickOutcome:
 
 
 class Model:
-    """A game played by RULES.md alone, fed the same accepted commands as the engine."""
+    """A game played by docs/rules.md alone, fed the same accepted commands as the engine."""
 
     def __init__(self, players: int, scoring: Scoring, variant: Variant) -> None:
         self.players = players

@@ -1,4 +1,4 @@
-"""Deal construction for the Seven Followers rule tests (RULES.md R-7).
+"""Deal construction for the Seven Followers rule tests (docs/rules.md R-7).
 
 Every helper builds complete, valid 56-card deals through the public engine API. The
 central idea: a round is scripted as 14 single-suit tricks (two per suit, every seat
@@ -153,7 +153,7 @@ class ScriptedRound:
     tricks: tuple[Trick, ...]
 
     def preset(self) -> PresetDeal:
-        """This round's deal as an operator gives it (API.md ``deals``)."""
+        """This round's deal as an operator gives it (docs/api.md ``deals``)."""
         return PresetDeal(tuple(cards(" ".join(h)) for h in self.dealt), None)
 
     @property

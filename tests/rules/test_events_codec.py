@@ -1,4 +1,4 @@
-"""The event codec: ``to_data``/``from_data`` (DESIGN.md, Event sourcing).
+"""The event codec: ``to_data``/``from_data`` (docs/architecture.md, Event sourcing).
 
 Every event type round-trips through its stored JSON, redacted copies (hidden fields
 ``None``) included; stored data that does not decode raises :class:`EventDataError`,

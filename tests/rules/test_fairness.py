@@ -1,4 +1,4 @@
-"""Provably fair games in the rules (docs/fairness.md, API.md "Provably fair shuffles"):
+"""Provably fair games in the rules (docs/fairness.md, docs/api.md "Provably fair shuffles"):
 the commitment at creation, a client seed per seat, deals of ``yokai-shuffle-v1`` keyed
 by the server seed, the reveal at the end, and the check of every deal against it."""
 

@@ -1,4 +1,4 @@
-"""What each viewer may see: ``observe`` and ``redact`` (DESIGN.md, Hidden information).
+"""What each viewer may see: ``observe`` and ``redact`` (docs/architecture.md, Hidden information).
 
 A seat sees the table, its own hand, its legal cards and its own pass; the public sees
 the table only; an operator sees everything, the dealing plan included.

@@ -1,4 +1,4 @@
-"""Property-based random playouts of the rules engine (DESIGN.md, Tests).
+"""Property-based random playouts of the rules engine (docs/architecture.md, Tests).
 
 Hypothesis drives every choice of a game (who passes first, which cards are passed,
 which legal card is played, and the seeds of the shuffles), so a failing game shrinks.
@@ -13,7 +13,7 @@ At every step a :class:`Playout` checks the engine against the independent
 5. only round winners score and scores never decrease (R-6, R-7.6 - R-7.8);
 6. every game ends within a bound of rounds;
 7. replaying the events (fold, the JSON codec, ``replay_checked``) gives the same state;
-8. no view or redacted event shows a seat a card it may not know (DESIGN.md, Hidden
+8. no view or redacted event shows a seat a card it may not know (docs/architecture.md, Hidden
    information).
 
 The Seven Followers variants (R-7) run through the same harness with their own checks
@@ -236,7 +236,7 @@ class Playout:
 
     def try_command(self, state: GameState, command: PlayCard | PassCards) -> bool:
         """Whether the engine accepts ``command``; a refusal names no card the actor may
-        not see (DESIGN.md, Hidden information)."""
+        not see (docs/architecture.md, Hidden information)."""
         refusal: RuleViolationError | None = None
         try:
             events = decide(state, command)

@@ -1,7 +1,7 @@
-"""RULES.md R-7: the "Seven Followers" variants (four players, 56 cards, seals).
+"""docs/rules.md R-7: the "Seven Followers" variants (four players, 56 cards, seals).
 
 Source: the French rulebook, section 9 (``seeds/004_5401ccc37f9dae93.txt``); identifiers
-and the pass order from API.md "The Seven Followers variants". Every behaviour is
+and the pass order from docs/api.md "The Seven Followers variants". Every behaviour is
 checked through the public engine API: the events ``decide`` produces, the folded
 state, and the views ``observe`` gives.
 """

@@ -1,5 +1,5 @@
-"""Bot seats, leaving, resigning and turn timeouts in the rules engine (API.md Part 2:
-Turn clocks, Bots). These are not rules of the card game (RULES.md has no ids for them):
+"""Bot seats, leaving, resigning and turn timeouts in the rules engine (docs/api.md Part 2:
+Turn clocks, Bots). These are not rules of the card game (docs/rules.md has no ids for them):
 they are what the service adds around it, decided and replayed like every other event."""
 
 from __future__ import annotations

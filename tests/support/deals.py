@@ -26,7 +26,7 @@ PROBLEM_JSON = "application/problem+json"
 
 
 def ordered_deal(players: int = 4, *, seven_followers: bool = False) -> dict[str, Any]:
-    """One round's deal (API.md `deals` entry) with the deck cut in canonical order."""
+    """One round's deal (docs/api.md `deals` entry) with the deck cut in canonical order."""
     deck = [c.id for c in (SEVEN_FOLLOWERS_DECK if seven_followers else STANDARD_DECK)]
     size = len(deck) // players
     hands = [deck[i * size : (i + 1) * size] for i in range(players)]
@@ -77,7 +77,7 @@ def event_count(api: Api, game: Game) -> int:
 
 
 def assert_problem(r: TestResponse, status: int, code: str | None = None) -> dict[str, Any]:
-    """An RFC 9457 problem details response with a stable ``code`` (API.md conventions)."""
+    """An RFC 9457 problem details response with a stable ``code`` (docs/api.md conventions)."""
     assert r.status_code == status, (r.status_code, r.get_data(as_text=True))
     assert r.mimetype == PROBLEM_JSON, r.content_type
     body: dict[str, Any] = r.get_json(force=True)

@@ -1,5 +1,5 @@
 """Turn clocks, bots, leave and resign through the application, with a fake clock
-(API.md Part 2: Turn clocks, Bots). The worker's job source (DueGames) is run by hand:
+(docs/api.md: Turn clocks, Bots). The worker's job source (DueGames) is run by hand:
 the real `yokai worker` process is tested end to end in tests/e2e/test_worker_process.py.
 """
 

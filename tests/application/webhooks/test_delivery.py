@@ -1,4 +1,4 @@
-"""Signing and the retry schedule of webhook deliveries (API.md Part 2: Webhooks), with
+"""Signing and the retry schedule of webhook deliveries (docs/api.md: Webhooks), with
 a fixed clock: the signature verifies with the `standardwebhooks` package's own verifier,
 and failed attempts are retried with exponential backoff and jitter for at least 24 h."""
 

@@ -1,4 +1,4 @@
-"""What each commit tells webhooks (API.md Part 2: Webhooks), on the fakes: written with
+"""What each commit tells webhooks (docs/api.md: Webhooks), on the fakes: written with
 the commit (the fakes' ``told``), thin (game, version, the seat for ``turn``; never a
 card), and nothing for a refused command."""
 

@@ -1,4 +1,4 @@
-// Cards: ids as RULES.md R-1.4 gives them (`green-1` … `blue-13`; in Seven Followers the
+// Cards: ids as docs/rules.md R-1.4 gives them (`green-1` … `blue-13`; in Seven Followers the
 // second 7 of a suit is `<suit>-7b`), their names in the player's language, and how
 // they look.
 

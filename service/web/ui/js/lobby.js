@@ -11,7 +11,7 @@ import { problemBox } from "./table.js";
 
 const GAME_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
-/** The inbox order (API.md): my turn first, soonest deadline, longest waiting; then the
+/** The inbox order (docs/api.md): my turn first, soonest deadline, longest waiting; then the
  * others, most recently updated first. */
 function inboxOrder(a, b) {
   if (a.my_turn !== b.my_turn) return a.my_turn ? -1 : 1;

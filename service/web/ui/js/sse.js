@@ -6,7 +6,7 @@
 // bearer token as a header, and does what EventSource would: parse the
 // `event:`/`id:`/`data:` lines, remember the last id, and on a dropped connection
 // reconnect with backoff, sending `Last-Event-ID` so the server resumes after the last
-// message received (API.md "Live delivery": nothing skipped, repeated or reordered).
+// message received (docs/api.md "Live delivery": nothing skipped, repeated or reordered).
 // The public watcher uses the same reader, without a token.
 
 import { ApiError } from "./api.js";
