@@ -5,8 +5,8 @@ for minutes while they wait for commits; in a gevent worker each is a parked gre
 holding neither an OS thread nor a database connection (psycopg 3 waits cooperatively
 once gevent has patched `select`; it is imported only after the patch, in the worker).
 A thread per connection (gthread) would need a thread per open stream. Commands and views
-are short and CPU-bound either way: bench/http_bench.py measured the write path within a
-few per cent of gthread's throughput (README, "Benchmarks").
+are short and CPU-bound either way: the write path runs about as fast under gevent as
+under gthread (docs/benchmarks.md, "gevent against threads").
 """
 
 import multiprocessing

@@ -5,7 +5,7 @@ The algorithm, the parsing of "600 per minute" and the shared storages are the `
 library's. What is ours is the glue, and a counter storage without a thread for the
 default: flask-limiter's per-request work (resolving the limits of each route, a timer
 thread to expire counters, computing headers) cost more than a whole cached game view
-(bench/http_bench.py: without it, reads ran 1.4x to 1.9x faster and commands 1.3x).
+(docs/benchmarks.md, "Decisions the figures made").
 
 Where the counts live: with ``YOKAI_RATE_LIMIT_STORAGE`` (a `limits` storage URI, e.g.
 ``redis://host:6379/0``) in one storage shared by every worker process and instance, so

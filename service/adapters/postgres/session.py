@@ -9,8 +9,9 @@ queued and sent at commit as one statement. A read-only query that needs no tran
 runs on its own (autocommit), without BEGIN or ROLLBACK.
 
 Why not SQLAlchemy Core here: its per-statement compilation and execution bookkeeping
-was the larger part of a command's Python time under load (bench/http_bench.py); the
-pool, the schema (tables.py) and the migrations stay SQLAlchemy's.
+was the larger part of a command's Python time under load (docs/benchmarks.md,
+"Decisions the figures made"); the pool, the schema (tables.py) and the migrations stay
+SQLAlchemy's.
 """
 
 from __future__ import annotations
@@ -255,7 +256,7 @@ def native(sql: str) -> str:
 
     psycopg converts a query's ``%s`` on every execution unless the query is short (4 KB)
     with few parameters (50): a command's one statement is neither, and converting it
-    was a sixth of a gunicorn worker's time per play (py-spy, under bench.http_bench).
+    cost a large share of a play's CPU (docs/benchmarks.md, "Decisions the figures made").
     Converted once here (cached by the query's text), it goes to a RawCursor as it is;
     psycopg still prepares the frequent ones. Only ``%s`` and ``%%`` are used here."""
     count = 0
