@@ -27,7 +27,8 @@ from service.adapters.postgres.engine import make_engine
 from service.adapters.postgres.listener import Listener
 from service.adapters.postgres.stats import SqlStats
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
-from service.adapters.webhook_delivery import AddressPolicy, HttpSender
+from service.adapters.webhooks.delivery import HttpSender
+from service.adapters.webhooks.url_policy import AddressPolicy
 from service.application.deps import Deps
 from service.application.games.cache import StateCache
 from service.application.identity.principals import CLI_OPERATOR, DEFAULT_OPERATOR, Identity

@@ -1,29 +1,18 @@
-"""The application's webhook ports on the network: the URL policy (no private,
-loopback, link-local or multicast hosts: SSRF) and the sender (one signed POST, at most
-10 s, no redirects), both on service/adapters/webhook_http.py."""
+"""The application's webhook sender on the network (one signed POST, at most 10 s, no
+redirects: service/adapters/webhooks/sender.py), each attempt counted in the metrics by
+its outcome. The URL policy (no private, loopback, link-local or multicast hosts: SSRF)
+is service/adapters/webhooks/url_policy.py's."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from service.adapters import webhook_http
+from service.adapters.webhooks import sender
 from service.application.webhooks.delivery import Sent
 from service.metrics import DELIVERIES
 
 
-class AddressPolicy:
-    def __init__(self, *, allow_private: bool) -> None:
-        self._allow_private = allow_private
-
-    def problem(self, url: str) -> str | None:
-        try:
-            webhook_http.check_url(url, allow_private=self._allow_private)
-        except webhook_http.UrlForbiddenError as refused:
-            return refused.reason
-        return None
-
-
-def _sent(done: webhook_http.Delivered) -> Sent:
+def _sent(done: sender.Delivered) -> Sent:
     if done.status is None:
         outcome = "error"  # no answer: refused, reset, timed out, forbidden address
     else:
@@ -33,11 +22,11 @@ def _sent(done: webhook_http.Delivered) -> Sent:
 
 
 class HttpSender:
-    """Attempts on one event loop thread (webhook_http.Poster), each counted in the
+    """Attempts on one event loop thread (sender.Poster), each counted in the
     metrics by its outcome."""
 
     def __init__(self, *, allow_private: bool, timeout: float = 10.0) -> None:
-        self._poster = webhook_http.Poster(allow_private=allow_private, timeout=timeout)
+        self._poster = sender.Poster(allow_private=allow_private, timeout=timeout)
 
     def start(
         self, url: str, body: bytes, headers: dict[str, str], then: Callable[[Sent], None]

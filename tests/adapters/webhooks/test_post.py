@@ -1,4 +1,4 @@
-"""The webhook sender's network guard and its one POST (service/adapters/webhook_http.py):
+"""The webhook sender's network guard and its one POST (service/adapters/webhooks/):
 URLs refused at registration and again at delivery, against a real receiver on
 127.0.0.1: delivered, an error status, a receiver that hangs, a redirect not followed;
 and each attempt counted in the metrics by its outcome."""
@@ -16,15 +16,11 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from service import metrics
-from service.adapters import webhook_http
-from service.adapters.webhook_delivery import HttpSender
-from service.adapters.webhook_http import (
-    MAX_ANSWER,
-    Delivered,
-    Poster,
-    UrlForbiddenError,
-    check_url,
-)
+from service.adapters.webhooks import sender as webhook_sender
+from service.adapters.webhooks.delivery import HttpSender
+from service.adapters.webhooks.exchange import MAX_ANSWER
+from service.adapters.webhooks.sender import Delivered, Poster
+from service.adapters.webhooks.url_policy import UrlForbiddenError, check_url
 from tests.support.webhook_receiver import receiving
 
 PUBLIC = "https://93.184.216.34/hook"
@@ -336,7 +332,7 @@ def test_a_url_whose_path_could_end_the_request_line_is_refused() -> None:
 def test_a_kept_connection_unused_for_a_while_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Endpoints come and go: a connection kept for one is closed once it has been idle
     for IDLE_SECONDS (here 0.2 s), without another POST."""
-    monkeypatch.setattr(webhook_http, "IDLE_SECONDS", 0.2)
+    monkeypatch.setattr(webhook_sender, "IDLE_SECONDS", 0.2)
     closed: list[int] = []
     kept = b"HTTP/1.1 204 No Content\r\n\r\n"
     with canned(kept, closed=closed) as (url, requests), posting() as poster:
@@ -378,7 +374,7 @@ def test_a_closed_poster_sends_nothing_and_says_so() -> None:
         assert poster.post(receiver.url, b"{}", {}).status == 204
         poster.close()
         done = poster.post(receiver.url, b"{}", {})
-        assert (done.status, done.error) == (None, webhook_http.STOPPED)
+        assert (done.status, done.error) == (None, webhook_sender.STOPPED)
         assert receiver.started == 1
 
 

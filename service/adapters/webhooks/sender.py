@@ -18,47 +18,39 @@ read and thrown away when it has a length or is chunked, so that the connection 
 carry the next POST): standard library
 only, as a few lines on a connection we make ourselves are easier to keep safe than a
 general client told not to resolve names on its own.
+
+The checks of a URL are service/adapters/webhooks/url_policy.py's, the request and the
+answer on a connection service/adapters/webhooks/exchange.py's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
-import functools
-import ipaddress
 import logging
-import socket
 import ssl
 import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+
+from service.adapters.webhooks.exchange import (
+    MAX_HEAD,
+    _answer,
+    _BadAnswer,
+    _NoAnswer,
+    _request,
+    _tls,
+    _unusable,
+)
+from service.adapters.webhooks.url_policy import UrlForbiddenError, _resolved
 
 log = logging.getLogger(__name__)
 
-MAX_URL = 2000
-MAX_ANSWER = 64 * 1024  # of a receiver's answer, read and thrown away
-MAX_HEAD = 64 * 1024  # an answer's status line and headers
 IDLE_PER_TARGET = 32  # kept-alive connections to one receiver address
 IDLE_SECONDS = 30.0  # a kept connection unused this long is closed
 LOOKUPS = 32  # threads for name lookups (getaddrinfo blocks)
-
-
-class UrlForbiddenError(ValueError):
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    scheme: str
-    host: str
-    port: int
-    path: str
-    address: str  # the checked address to connect to
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,231 +60,9 @@ class Delivered:
     seconds: float
 
 
-@functools.lru_cache(maxsize=4096)  # a pure function; ipaddress parses slowly
-def _forbidden(address: str) -> bool:
-    ip = ipaddress.ip_address(address.split("%", maxsplit=1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return (
-        ip.is_loopback
-        or ip.is_private
-        or ip.is_link_local
-        or ip.is_multicast
-        or ip.is_reserved
-        or ip.is_unspecified
-        or not ip.is_global
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class _Parts:
-    scheme: str
-    host: str
-    port: int
-    path: str
-
-
-@functools.lru_cache(maxsize=4096)  # parsed once per endpoint, not at every delivery
-def _parts(url: str) -> _Parts:
-    """What a URL names, or UrlForbiddenError: everything but the host's addresses."""
-    if len(url) > MAX_URL:
-        raise UrlForbiddenError(f"longer than {MAX_URL} characters")
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError as error:
-        raise UrlForbiddenError(f"not a URL: {error}") from None
-    if parts.scheme not in ("http", "https"):
-        raise UrlForbiddenError("only http and https URLs")
-    if parts.username is not None or parts.password is not None:
-        raise UrlForbiddenError("no credentials in the URL")
-    host = parts.hostname
-    if not host:
-        raise UrlForbiddenError("no host")
-    path = parts.path or "/"
-    if parts.query:
-        path += "?" + parts.query
-    if any(c <= " " or c == "\x7f" for c in path) or not path.isascii():
-        # It goes into the request line as it is: a space or a line break would end it.
-        raise UrlForbiddenError("not a URL: spaces, controls or non-ASCII in the path")
-    return _Parts(parts.scheme, host, port or (443 if parts.scheme == "https" else 80), path)
-
-
-def _checked(parts: _Parts, addresses: list[str], *, allow_private: bool) -> Target:
-    if not addresses:
-        raise UrlForbiddenError(f"{parts.host} does not resolve")
-    if not allow_private:
-        refused = [a for a in addresses if _forbidden(a)]
-        if refused:
-            raise UrlForbiddenError(f"{parts.host} resolves to a non-public address ({refused[0]})")
-    return Target(parts.scheme, parts.host, parts.port, parts.path, addresses[0])
-
-
-@functools.lru_cache(maxsize=4096)
-def _literal(host: str) -> str | None:
-    """The host itself when it is an IP address (nothing to resolve)."""
-    try:
-        return str(ipaddress.ip_address(host))
-    except ValueError:
-        return None
-
-
-def resolve(url: str, *, allow_private: bool) -> Target:
-    """The URL's parts and a checked address to connect to, or UrlForbiddenError."""
-    parts = _parts(url)
-    address = _literal(parts.host)
-    if address is not None:
-        return _checked(parts, [address], allow_private=allow_private)
-    try:
-        found = socket.getaddrinfo(parts.host, parts.port, type=socket.SOCK_STREAM)
-    except (OSError, UnicodeError):
-        raise UrlForbiddenError(f"{parts.host} does not resolve") from None
-    return _checked(parts, [str(info[4][0]) for info in found], allow_private=allow_private)
-
-
-async def _resolved(url: str, *, allow_private: bool) -> Target:
-    """:func:`resolve` on the event loop: a name is looked up in the loop's executor."""
-    parts = _parts(url)
-    address = _literal(parts.host)
-    if address is not None:
-        return _checked(parts, [address], allow_private=allow_private)
-    try:
-        found = await asyncio.get_running_loop().getaddrinfo(
-            parts.host, parts.port, type=socket.SOCK_STREAM
-        )
-    except (OSError, UnicodeError):
-        raise UrlForbiddenError(f"{parts.host} does not resolve") from None
-    return _checked(parts, [str(info[4][0]) for info in found], allow_private=allow_private)
-
-
-def check_url(url: str, *, allow_private: bool) -> None:
-    resolve(url, allow_private=allow_private)
-
-
-@functools.cache
-def _tls() -> ssl.SSLContext:
-    """One client context for every attempt: loading the CA store costs more than a
-    delivery (thread-safe once made)."""
-    return ssl.create_default_context()
-
-
-class _BadAnswer(Exception):
-    """The receiver's answer is not HTTP as this client reads it."""
-
-
 _Key = tuple[str, str, int, str]  # scheme, host, port, the checked address
 _Stream = tuple[asyncio.StreamReader, asyncio.StreamWriter]
 _Kept = tuple[asyncio.StreamReader, asyncio.StreamWriter, float]  # and when it was kept
-
-
-def _request(target: Target, body: bytes, headers: Mapping[str, str]) -> bytes:
-    host = target.host
-    if ":" in host:
-        host = f"[{host}]"  # an IPv6 address
-    if target.port != (443 if target.scheme == "https" else 80):
-        host = f"{host}:{target.port}"
-    try:
-        host_header = host.encode("ascii")
-    except UnicodeEncodeError:
-        host_header = host.encode("idna")
-    lines = [
-        f"POST {target.path} HTTP/1.1".encode("ascii"),
-        b"Host: " + host_header,
-        b"Content-Type: application/json",
-        b"User-Agent: yokai",
-        b"Content-Length: " + str(len(body)).encode("ascii"),
-    ]
-    for name, value in headers.items():
-        line = f"{name}: {value}"
-        if "\r" in line or "\n" in line:
-            raise ValueError(f"a line break in the header {name!r}")
-        lines.append(line.encode("latin-1"))
-    return b"\r\n".join(lines) + b"\r\n\r\n" + body
-
-
-class _NoAnswer(Exception):
-    """The connection ended before a byte of the answer came: on a kept connection, the
-    receiver had closed it meanwhile (the request can go again on a new one)."""
-
-
-_HEX = frozenset(b"0123456789abcdefABCDEF")
-
-
-async def _answer(reader: asyncio.StreamReader) -> tuple[int, bool]:
-    """The status of the receiver's answer, once it has been read to its end (up to
-    MAX_ANSWER of its body), and whether the connection may carry another request: only
-    when the answer's framing is exact and nothing follows it."""
-    try:
-        head = await reader.readuntil(b"\r\n\r\n")
-    except asyncio.IncompleteReadError as cut:
-        if not cut.partial:
-            raise _NoAnswer from None
-        raise
-    except ConnectionResetError:
-        raise _NoAnswer from None
-    while True:
-        first, *lines = head[:-4].split(b"\r\n")
-        version, _, rest = first.partition(b" ")
-        code = rest[:3]
-        if not version.startswith(b"HTTP/1.") or len(code) != 3 or not code.isdigit():
-            raise _BadAnswer(f"not an HTTP/1.x status line: {first[:80]!r}")
-        status = int(code)
-        if status >= 200:
-            break
-        if status == 101:
-            raise _BadAnswer("switching protocols")
-        # Any other 1xx is informational: the final answer follows.
-        head = await reader.readuntil(b"\r\n\r\n")
-    fields: dict[bytes, bytes] = {}
-    for line in lines:
-        name, colon, value = line.partition(b":")
-        if not colon:
-            raise _BadAnswer(f"a header line without a colon: {line[:80]!r}")
-        name = name.strip().lower()
-        value = value.strip()
-        fields[name] = fields[name] + b"," + value if name in fields else value
-    tokens = {t.strip() for t in fields.get(b"connection", b"").lower().split(b",")}
-    reusable = b"close" not in tokens and (version == b"HTTP/1.1" or b"keep-alive" in tokens)
-    if status in (204, 304):
-        return status, reusable and not _left_over(reader)
-    codings = fields.get(b"transfer-encoding", b"").lower()
-    if codings:
-        if codings.split(b",")[-1].strip() != b"chunked":
-            raise _BadAnswer("a transfer coding other than chunked last")
-        if b"content-length" in fields:
-            raise _BadAnswer("both Transfer-Encoding and Content-Length")
-        read = 0
-        while True:
-            size_line = await reader.readuntil(b"\r\n")
-            digits = size_line[:-2].split(b";", 1)[0].strip()
-            if not digits or len(digits) > 8 or not _HEX.issuperset(digits):
-                raise _BadAnswer(f"a bad chunk size: {size_line[:40]!r}")
-            size = int(digits, 16)
-            if size == 0:
-                while await reader.readuntil(b"\r\n") != b"\r\n":  # trailer fields
-                    pass
-                return status, reusable and not _left_over(reader)
-            read += size
-            if read > MAX_ANSWER:
-                return status, False  # enough: the rest is not read, the connection closed
-            if (await reader.readexactly(size + 2))[-2:] != b"\r\n":
-                raise _BadAnswer("a chunk longer than its size")
-    if b"content-length" in fields:
-        length_field = fields[b"content-length"]
-        if not length_field.isdigit() or len(length_field) > 12:
-            raise _BadAnswer("a bad Content-Length")
-        length = int(length_field)
-        if length > MAX_ANSWER:
-            return status, False
-        await reader.readexactly(length)
-        return status, reusable and not _left_over(reader)
-    return status, False  # a body up to the close: not read, the connection closed
-
-
-def _left_over(reader: asyncio.StreamReader) -> bool:
-    """Whether bytes came after the answer: the next answer on this connection would not
-    be the next request's (StreamReader has no public way to ask)."""
-    return bool(getattr(reader, "_buffer", b""))
 
 
 _Then = Callable[[Delivered], None]
@@ -521,8 +291,3 @@ class Poster:
         if self._idle:
             loop = asyncio.get_running_loop()
             self._sweeping = loop.call_later(IDLE_SECONDS / 2, self._sweep)
-
-
-def _unusable(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
-    """A kept connection its receiver closed, or that holds bytes nobody asked for."""
-    return reader.at_eof() or writer.is_closing() or _left_over(reader)
