@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import re
 import socket
+import ssl
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
@@ -18,9 +21,10 @@ from prometheus_client.parser import text_string_to_metric_families
 from service import metrics
 from service.adapters.webhooks import sender as webhook_sender
 from service.adapters.webhooks.delivery import HttpSender
-from service.adapters.webhooks.exchange import MAX_ANSWER
+from service.adapters.webhooks.exchange import MAX_ANSWER, MAX_HEAD
 from service.adapters.webhooks.sender import Delivered, Poster
 from service.adapters.webhooks.url_policy import UrlForbiddenError, check_url
+from tests.support.tls import certificates
 from tests.support.webhook_receiver import receiving
 
 PUBLIC = "https://93.184.216.34/hook"
@@ -184,37 +188,64 @@ def test_the_sender_counts_each_attempt_by_its_outcome() -> None:
 
 @contextmanager
 def canned(
-    *answers: bytes, closed: list[int] | None = None
+    *answers: bytes,
+    closed: list[int] | None = None,
+    tls: ssl.SSLContext | None = None,
+    pace: float = 0.0,
+    stray: tuple[threading.Event, bytes] | None = None,
 ) -> Iterator[tuple[str, list[tuple[int, bytes]]]]:
     """A receiver on 127.0.0.1 that gives each connection's requests the ``answers`` in
     turn, as raw bytes, and closes the connection after the last (with ``closed``: waits
     for the client to close it, then notes the client's port there); the URL, and the
-    requests as they arrived (the client's port, the raw request)."""
+    requests as they arrived (the client's port, the raw request). With ``tls``: over TLS
+    (a connection whose handshake fails is dropped); with ``pace``: each answer a byte at
+    a time, ``pace`` seconds apart, until the test ends; with ``stray``: once its event is
+    set, these bytes too after the last answer, nobody having asked for them."""
     server = socket.create_server(("127.0.0.1", 0))
     requests: list[tuple[int, bytes]] = []
     threads: list[threading.Thread] = []
+    ending = threading.Event()
+
+    def send(conn: socket.socket, answer: bytes) -> None:
+        if not pace:
+            conn.sendall(answer)
+            return
+        for n in range(len(answer)):
+            if ending.wait(pace):
+                return
+            conn.sendall(answer[n : n + 1])
+
+    def exchange(conn: socket.socket, port: int) -> None:
+        buffer = b""
+        for answer in answers:
+            while b"\r\n\r\n" not in buffer:
+                got = conn.recv(65536)
+                if not got:
+                    return  # the client closed the connection
+                buffer += got
+            head, _, buffer = buffer.partition(b"\r\n\r\n")
+            found = re.search(rb"Content-Length: (\d+)", head)
+            assert found is not None
+            length = int(found.group(1))
+            while len(buffer) < length:
+                buffer += conn.recv(65536)
+            requests.append((port, head + b"\r\n\r\n" + buffer[:length]))
+            buffer = buffer[length:]
+            send(conn, answer)
+        if stray is not None and stray[0].wait(10):
+            conn.sendall(stray[1])
+        if closed is not None and conn.recv(1) == b"":
+            closed.append(port)
 
     def answer(conn: socket.socket, port: int) -> None:
-        with conn:
+        try:
             conn.settimeout(10)
-            buffer = b""
-            for answer in answers:
-                while b"\r\n\r\n" not in buffer:
-                    got = conn.recv(65536)
-                    if not got:
-                        return  # the client closed the connection
-                    buffer += got
-                head, _, buffer = buffer.partition(b"\r\n\r\n")
-                found = re.search(rb"Content-Length: (\d+)", head)
-                assert found is not None
-                length = int(found.group(1))
-                while len(buffer) < length:
-                    buffer += conn.recv(65536)
-                requests.append((port, head + b"\r\n\r\n" + buffer[:length]))
-                buffer = buffer[length:]
-                conn.sendall(answer)
-            if closed is not None and conn.recv(1) == b"":
-                closed.append(port)
+            if tls is not None:
+                conn = tls.wrap_socket(conn, server_side=True)
+            with conn:
+                exchange(conn, port)
+        except OSError:  # ssl.SSLError too: the client gave up on the connection
+            conn.close()
 
     def serve() -> None:
         while True:
@@ -231,6 +262,7 @@ def canned(
     try:
         yield f"http://127.0.0.1:{server.getsockname()[1]}/in?x=1", requests
     finally:
+        ending.set()
         server.shutdown(socket.SHUT_RDWR)
         server.close()
         acceptor.join(10)
@@ -242,6 +274,7 @@ OK_CHUNKED = (
     b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n0\r\nX-T: 1\r\n\r\n"
 )
 EARLY_HINTS = b"HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n"
+CHUNKED = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
 
 
 @pytest.mark.parametrize(
@@ -308,7 +341,23 @@ def test_an_answer_that_ends_the_connection_or_is_too_long_is_not_read_further(
         (b"HTTP/1.1 20 OK\r\n\r\n", "bad answer: not an HTTP/1.x status line"),
         (b"HTTP/1.1 200 OK\r\nno colon\r\n\r\n", "bad answer: a header line without a colon"),
         (b"HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n", "bad answer: a bad Content-Length"),
+        (b"HTTP/1.1 200 OK\r\nContent-Length: +2\r\n\r\nok", "bad answer: a bad Content-Length"),
         (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "bad answer: a bad chunk"),
+        (CHUNKED + b"0x5\r\nhello\r\n0\r\n\r\n", "bad answer: a bad chunk size"),
+        (CHUNKED + b"5\r\nhelloXX\r\n0\r\n\r\n", "bad answer: a chunk longer than its size"),
+        (
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n"
+            b"5\r\nhello\r\n0\r\n\r\n",
+            "bad answer: both Transfer-Encoding and Content-Length",
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n",
+            "bad answer: a transfer coding other than chunked last",
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nX-Big: %s\r\n\r\n" % (b"x" * MAX_HEAD),
+            "bad answer: a line over 64 KiB",
+        ),
         (b"HTTP/1.1 101 Switching Protocols\r\n\r\n", "bad answer: switching protocols"),
         (b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort", "connection reset"),
     ],
@@ -366,6 +415,93 @@ def test_a_receiver_that_closes_mid_answer_is_not_sent_the_post_again() -> None:
         done = poster.post(url, b"{}", {})
     assert (done.status, done.error) == (None, "connection reset")
     assert len(requests) == 2  # not a third time
+
+
+def test_a_kept_connection_that_ends_before_a_byte_of_the_answer_is_replaced_once() -> None:
+    """The receiver closes a kept connection once the POST is on it, before a byte of the
+    answer (its idle timeout crossing the POST): the POST goes again, once, on a new
+    connection (at least once: the receiver may have it twice, with one webhook-id)."""
+    keep = b"HTTP/1.1 204 No Content\r\n\r\n"
+    with canned(keep, b"") as (url, requests), posting() as poster:
+        assert poster.post(url, b"{}", {}).status == 204
+        again = poster.post(url, b"{}", {})
+    assert (again.status, again.error) == (204, None)
+    first, second, third = (port for port, _ in requests)
+    assert first == second != third
+
+
+def test_a_new_connection_that_ends_without_an_answer_is_not_sent_the_post_again() -> None:
+    with canned(b"") as (url, requests), posting() as poster:
+        done = poster.post(url, b"{}", {})
+    assert (done.status, done.error) == (None, "connection reset")
+    assert len(requests) == 1
+
+
+def test_an_answer_trickled_byte_by_byte_is_given_up_at_the_deadline() -> None:
+    """The timeout bounds the whole attempt, not each read: a receiver that sends a
+    byte of its answer now and then (each read gets one) still ends it at ``timeout``."""
+    slow = b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n" + b"x" * 1000
+    with canned(slow, pace=0.05) as (url, requests), posting(timeout=1.0) as poster:
+        done = poster.post(url, b"{}", {})
+    assert (done.status, done.error) == (None, "timeout")
+    assert len(requests) == 1
+
+
+def test_the_post_goes_to_the_address_that_was_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name is looked up once an attempt, and the connection goes to the address that
+    lookup gave and the policy checked, not to the name again: a name whose answer
+    changes in between (DNS rebinding: here to 127.0.0.2, where nothing listens) is
+    never connected to by its new answer. The request still names the host."""
+    looked_up = _resolving(monkeypatch, {"hook.test": [["127.0.0.1"], ["127.0.0.2"]]})
+    ok = b"HTTP/1.1 204 No Content\r\n\r\n"
+    with canned(ok) as (url, requests), posting() as poster:
+        done = poster.post(url.replace("127.0.0.1", "hook.test"), b"{}", {})
+    assert (done.status, done.error) == (204, None)
+    assert looked_up == ["hook.test"]
+    assert re.search(rb"\r\nHost: hook\.test:\d+\r\n", requests[0][1])
+
+
+def test_a_name_with_any_non_public_address_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    _resolving(monkeypatch, {"mixed.test": [["93.184.216.34", "10.1.2.3"]]})
+    with pytest.raises(UrlForbiddenError, match="non-public"):
+        check_url("https://mixed.test/hook", allow_private=False)
+
+
+def test_tls_checks_the_certificate_for_the_name_not_the_address(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The connection goes to the checked address, and TLS verifies the certificate for
+    the URL's name: a certificate for another name is refused before the POST."""
+    server, client = certificates(tmp_path, "hook.test")
+    monkeypatch.setattr(webhook_sender, "_tls", lambda: client)
+    _resolving(monkeypatch, {"hook.test": [["127.0.0.1"]], "other.test": [["127.0.0.1"]]})
+    ok = b"HTTP/1.1 204 No Content\r\n\r\n"
+    with canned(ok, tls=server) as (url, requests), posting() as poster:
+        port = url.split(":")[2].split("/")[0]
+        done = poster.post(f"https://hook.test:{port}/in", b"{}", {})
+        other = poster.post(f"https://other.test:{port}/in", b"{}", {})
+    assert (done.status, done.error) == (204, None)
+    assert other.status is None and (other.error or "").startswith("tls: ")
+    assert len(requests) == 1
+
+
+def _resolving(monkeypatch: pytest.MonkeyPatch, names: dict[str, list[list[str]]]) -> list[str]:
+    """Names looked up as ``names`` says: each lookup of one gives its next answer (the
+    last again once they are used up), other names as usual; the names looked up, in
+    turn."""
+    looked_up: list[str] = []
+    usual = socket.getaddrinfo
+
+    def lookup(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        if host not in names:
+            return usual(host, port, *args, **kwargs)
+        answers = names[host]
+        given = answers[min(looked_up.count(host), len(answers) - 1)]
+        looked_up.append(host)
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, int(port))) for a in given]
+
+    monkeypatch.setattr(socket, "getaddrinfo", lookup)
+    return looked_up
 
 
 def test_a_closed_poster_sends_nothing_and_says_so() -> None:
