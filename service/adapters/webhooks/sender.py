@@ -1,26 +1,15 @@
-"""Posting webhooks without becoming a proxy into private networks (SSRF).
+"""Posting webhooks: every attempt of a process on one asyncio event loop, in a thread
+of its own (:class:`Poster`), so many attempts under way cost one thread, not one each.
 
-A URL is checked when an endpoint is registered and again at every delivery (DNS can
-change): only http and https, no credentials in the URL, and a host whose every address
-is public (not loopback, private, link-local, multicast, reserved or unspecified, IPv4
-mapped into IPv6 included). The delivery then connects to the address it checked, not
-to the name again, so a name that changes its answer between the check and the connect
-(DNS rebinding) cannot slip through; TLS still verifies the certificate for the name.
+An attempt checks the URL again (service/adapters/webhooks/url_policy.py: DNS can
+change), then connects to the address it checked, never to the name again, so a name
+that changes its answer between the check and the connect (DNS rebinding) cannot slip
+through; TLS still verifies the certificate for the name. The request and the answer on
+a connection are service/adapters/webhooks/exchange.py's (HTTP/1.1 by the h11 library).
 Redirects are never followed, and the whole attempt is bounded by one deadline, so a
 receiver that hangs or trickles its answer holds it no longer than ``timeout``.
-
-Every attempt of a process runs on one asyncio event loop, in a thread of its own
-(:class:`Poster`): a worker sending hundreds of deliveries a second on a machine it
-shares with the API spent more CPU switching between 32 threads, each blocked in
-http.client, than it spent sending. The HTTP it speaks is the small part of HTTP/1.1 a
-webhook needs (one POST with a Content-Length body; an answer's status, and its body
-read and thrown away when it has a length or is chunked, so that the connection can
-carry the next POST): standard library
-only, as a few lines on a connection we make ourselves are easier to keep safe than a
-general client told not to resolve names on its own.
-
-The checks of a URL are service/adapters/webhooks/url_policy.py's, the request and the
-answer on a connection service/adapters/webhooks/exchange.py's.
+Connections a receiver keeps alive are used again for the next POST to the same checked
+address, unless the receiver sent anything meanwhile or closed them.
 """
 
 from __future__ import annotations
@@ -35,15 +24,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from service.adapters.webhooks.exchange import (
-    MAX_HEAD,
-    _answer,
-    _BadAnswer,
-    _NoAnswer,
-    _request,
-    _tls,
-    _unusable,
-)
+from service.adapters.webhooks import exchange
 from service.adapters.webhooks.url_policy import UrlForbiddenError, _resolved
 
 log = logging.getLogger(__name__)
@@ -61,8 +42,7 @@ class Delivered:
 
 
 _Key = tuple[str, str, int, str]  # scheme, host, port, the checked address
-_Stream = tuple[asyncio.StreamReader, asyncio.StreamWriter]
-_Kept = tuple[asyncio.StreamReader, asyncio.StreamWriter, float]  # and when it was kept
+_Kept = tuple[exchange.Connection, float]  # and when it was kept
 
 
 _Then = Callable[[Delivered], None]
@@ -154,8 +134,8 @@ class Poster:
         if self._sweeping is not None:
             self._sweeping.cancel()
         for kept in self._idle.values():
-            for _, writer, _ in kept:
-                writer.close()
+            for connection, _ in kept:
+                connection.close()
         self._idle.clear()
 
     def _take_asked(self) -> None:
@@ -201,75 +181,67 @@ class Poster:
         except UrlForbiddenError as refused:
             return None, f"forbidden address: {refused.reason}"
         key: _Key = (target.scheme, target.host, target.port, target.address)
-        request = _request(target, body, headers)
+        request = exchange.request(target, body, headers)
         for _ in range(2):
-            stream, kept = self._take(key), True
-            if stream is None:
+            connection, kept = self._take(key), True
+            if connection is None:
                 kept = False
                 try:
-                    stream = await asyncio.open_connection(
-                        target.address,
-                        target.port,
-                        ssl=_tls() if target.scheme == "https" else None,
-                        server_hostname=target.host if target.scheme == "https" else None,
-                        limit=MAX_HEAD,
-                    )
+                    connection = await exchange.connect(target)
                 except ConnectionRefusedError:
                     return None, "connection refused"
                 except ssl.SSLError as error:
                     return None, f"tls: {error.reason or error}"
                 except OSError as error:
                     return None, f"{type(error).__name__}: {error}"[:300]
-            reader, writer = stream
             answered = False
             try:
-                writer.write(request)
-                status, reusable = await _answer(reader)
+                status, reusable = await connection.post(request, body)
                 answered = True
-            except (_NoAnswer, BrokenPipeError):
+            except exchange.NoAnswer:
                 if kept:
                     continue  # the receiver closed a kept connection: once more, on a new one
                 return None, "connection reset"
-            except (asyncio.IncompleteReadError, ConnectionResetError):
+            except exchange.CutShort:
                 return None, "connection reset"  # mid-answer: not sent again
             except ssl.SSLError as error:
                 return None, f"tls: {error.reason or error}"
-            except _BadAnswer as error:
-                return None, f"bad answer: {error}"
-            except asyncio.LimitOverrunError:
-                return None, "bad answer: a line over 64 KiB"
+            except exchange.BadAnswer as error:
+                return None, f"bad answer: {error}"[:300]
             except OSError as error:
                 return None, f"{type(error).__name__}: {error}"[:300]
             finally:
                 if not answered:
-                    writer.close()
+                    connection.close()
             if reusable:
-                self._keep(key, stream)
+                self._keep(key, connection)
             else:
-                writer.close()
+                connection.close()
             return status, None
         return None, "connection reset"
 
-    def _take(self, key: _Key) -> _Stream | None:
+    def _take(self, key: _Key) -> exchange.Connection | None:
         kept = self._idle.get(key)
         now = time.monotonic()
         while kept:
-            reader, writer, at = kept.pop()
-            if now - at > IDLE_SECONDS or _unusable(reader, writer):
-                writer.close()  # closed by the receiver meanwhile, or about to be
+            connection, at = kept.pop()
+            if now - at > IDLE_SECONDS or not connection.usable:
+                connection.close()  # closed by the receiver meanwhile, or about to be
                 continue
-            return reader, writer
+            connection.kept = False
+            return connection
         return None
 
-    def _keep(self, key: _Key, stream: _Stream) -> None:
+    def _keep(self, key: _Key, connection: exchange.Connection) -> None:
         kept = self._idle.setdefault(key, [])
         if len(kept) < IDLE_PER_TARGET:
-            kept.append((*stream, time.monotonic()))
+            connection.kept = True
+            kept.append((connection, time.monotonic()))
             if self._sweeping is None:
                 loop = asyncio.get_running_loop()
                 self._sweeping = loop.call_later(IDLE_SECONDS / 2, self._sweep)
         else:
-            stream[1].close()
+            connection.close()
 
     def _sweep(self) -> None:
         """Close the kept connections unused for IDLE_SECONDS or closed by their receiver
@@ -279,11 +251,11 @@ class Poster:
         now = time.monotonic()
         for key, kept in list(self._idle.items()):
             fresh = []
-            for reader, writer, at in kept:
-                if now - at > IDLE_SECONDS or _unusable(reader, writer):
-                    writer.close()
+            for connection, at in kept:
+                if now - at > IDLE_SECONDS or not connection.usable:
+                    connection.close()
                 else:
-                    fresh.append((reader, writer, at))
+                    fresh.append((connection, at))
             if fresh:
                 self._idle[key] = fresh
             else:
