@@ -39,6 +39,10 @@ class Actor:
 
 
 SYSTEM = Actor(ActorKind.SYSTEM)
+# What a turn clock does at its deadline (TurnTimedOut, the autoplayed moves, a
+# forfeit's end): the system's acts, which the audit tells from the others by this `id`
+# (the keyed hash chain covers it, so no column nor migration was needed).
+TIMEOUT = Actor(ActorKind.SYSTEM, id="timeout")
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,14 +5,19 @@ by id, a bot, the system, or anonymous."""
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
+
+import pytest
 
 from service.application.commands import Advance, Context
 from service.application.identity.principals import Operator
 from service.application.write.registry import execute
 from service.bootstrap import Container
+from tests.application.fakes import FixedClock
 from tests.support.api import OPERATOR, Api, Game, bearer
 from tests.support.deals import PASSES_4P, start_ordered
 from tests.support.postgres import MakeApp
@@ -94,3 +99,51 @@ def created(api: Api, **headers: str) -> Game:
     r = api.post("/v1/games", {"players": 3}, **headers)
     assert r.status_code == 201, r.get_json()
     return Game(r.get_json()["id"], 3)
+
+
+SYSTEM = {"kind": "system", "seat": None, "id": None}
+TIMEOUT = {"kind": "system", "seat": None, "id": "timeout"}
+
+
+@pytest.mark.parametrize(("players", "on_timeout"), [(4, "autoplay"), (3, "forfeit")])
+def test_the_audit_says_which_system_acts_a_timeout_made(
+    api: Api, container: Container, players: int, on_timeout: str
+) -> None:
+    """Issue 27: what a turn clock did at its deadline was recorded as the system's,
+    like a deal, so an operator reading the audit could not tell a timeout from any
+    other act of the service. Its events keep the actor `system`; the audit's `id`
+    says `timeout`."""
+    game = api.start(players, clock={"turn_seconds": 1, "on_timeout": on_timeout})
+    r = api.pass_cards(game, 1, api.view(game, 1)["legal"][:3])
+    assert r.status_code == 200, r.get_json()
+    before = api.public(game.id)["version"]
+    deadline = max(
+        datetime.fromisoformat(s["deadline"]) for s in api.public(game.id)["seats"] if s["deadline"]
+    )
+    # The worker's command, a second after the deadline: no sleeping.
+    later = dataclasses.replace(container.deps, clock=FixedClock(deadline + timedelta(seconds=1)))
+    done = execute(later, Advance(UUID(game.id)), Context(Operator(), request_id="worker:test"))
+    assert done.result.acted
+
+    events = audit(api, game.id)
+    late = [s for s in range(players) if s != 1]
+    timed_out = [e for e in events if e["type"] == "TurnTimedOut"]
+    assert [e["data"]["seat"] for e in timed_out] == late
+    by_clock = [e for e in events if e["seq"] > before and e["type"] not in _SERVICE_ACTS]
+    assert by_clock and all(e["actor"] == TIMEOUT for e in by_clock), by_clock
+    # The service's own acts keep `id` null: the deal, and the seed's reveal.
+    assert all(e["actor"] == SYSTEM for e in events if e["type"] in _SERVICE_ACTS)
+    passed = {e["data"]["seat"]: e["actor"] for e in events if e["type"] == "CardsPassed"}
+    if on_timeout == "autoplay":
+        assert passed == {1: {"kind": "seat", "seat": 1, "id": None}} | dict.fromkeys(late, TIMEOUT)
+    else:
+        assert api.public(game.id)["rounds"][-1]["reason"] == "forfeit"
+        assert {e["type"] for e in by_clock} == {"TurnTimedOut", "RoundEnded", "GameEnded"}
+    # The feed shows the actor as before; the hash chain covers the audit's `id`.
+    feed = api.get(f"/v1/games/{game.id}/events?limit=1000", **OPERATOR).get_json()["events"]
+    assert all(e["actor"] == {"kind": "system", "seat": None} for e in feed if e["seq"] > before)
+    verified = api.get(f"/v1/games/{game.id}/verify", **OPERATOR).get_json()
+    assert verified["intact"], verified
+
+
+_SERVICE_ACTS = ("RoundDealt", "SeedRevealed")

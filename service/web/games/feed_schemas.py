@@ -56,8 +56,10 @@ class AuditActorSchema(ActorSchema):
         allow_none=True,
         metadata={
             "description": "who exactly: the operator token's name (`operator`), the "
-            "player's id (`player`), for a seat token of another game `<game id>/<seat>`; "
-            "null otherwise, and on events stored before the audit recorded it"
+            "player's id (`player`), for a seat token of another game `<game id>/<seat>`, "
+            "`timeout` for what a turn clock did at its deadline (`system`: the timeout, "
+            "the late seats' moves, a forfeit's end); null otherwise, and on events stored "
+            "before the audit recorded it"
         },
     )
 

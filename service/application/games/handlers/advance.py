@@ -16,7 +16,7 @@ from service import rules
 from service.application.commands import Advance, ExpireGame
 from service.application.games import turnclocks
 from service.application.identity.principals import Principal, require_operator
-from service.application.ports import SYSTEM, Actor, ActorKind
+from service.application.ports import SYSTEM, TIMEOUT, Actor, ActorKind
 from service.application.results import Advanced
 from service.application.write.transaction import Transaction
 from service.bots import BOTS, Move, PassMove
@@ -47,11 +47,13 @@ def advance(cmd: Advance, actor: Actor, tx: Transaction) -> Advanced:
     if due_by is not None and tx.now >= due_by and cfg is not None and cfg.clock is not None:
         late = turnclocks.due_seats(state)
         outcome = cfg.clock.on_timeout
-        after = tx.decide(cmd.game_id, game, rules.TimeOut(late, outcome), SYSTEM)
+        # The clock's acts are the system's, said to be a timeout's in the audit; the
+        # deals and the seed's reveal that follow them stay plain system acts.
+        after = tx.decide(cmd.game_id, game, rules.TimeOut(late, outcome), TIMEOUT)
         if outcome is rules.OnTimeout.AUTOPLAY:
             for seat in late:  # each late seat's move, as the basic bot makes it
                 move = _move(after.state, seat, rules.BotLevel.BASIC)
-                after = tx.decide(cmd.game_id, after, move, SYSTEM)
+                after = tx.decide(cmd.game_id, after, move, TIMEOUT)
         tx.flush()
         return Advanced(cmd.game_id, after.version, True)
     # Nothing is due (yet): the claim moved the wakeup to its lease's end; put it right.
