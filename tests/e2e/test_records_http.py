@@ -10,19 +10,23 @@ import re
 import subprocess
 import sys
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 from uuid import UUID
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import text
 
 from service import cli
 from service.application.handrecords import queries
 from service.application.identity.principals import Operator
 from service.application.integrity.verify import verify
 from tests.support.api import OPERATOR, Api, Game, bearer
+from tests.support.deals import assert_problem
 from tests.support.postgres import AppUnderTest
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "verify_deals.py"
@@ -219,6 +223,50 @@ def test_the_export_streams_one_record_per_line_since_a_time(api: Api) -> None:
         assert api.get(f"/v1/export?since={bad}", **OPERATOR).status_code == 422
     assert api.get("/v1/export").status_code == 401
     assert api.get("/v1/export", **game.seat_headers(0)).status_code == 403
+
+
+def test_a_since_with_any_offset_rfc_3339_allows_is_that_instant(api: Api) -> None:
+    """Issue 27: `since` with an offset beyond PostgreSQL's ±15:59 (RFC 3339 allows up
+    to ±23:59) was a 500: the time went to the database with its offset. It is a valid
+    time, so it is read as the instant it names."""
+    r = api.get("/v1/export?since=0051-03-07T10:30:08-23:03&status=playing", **OPERATOR)
+    assert r.status_code == 200, r.get_data(as_text=True)
+    start = datetime.now(UTC) - timedelta(seconds=1)
+    game_id = api.create(3)["id"]
+    for minutes in (23 * 60 + 59, -(23 * 60 + 59), 16 * 60, -16 * 60):
+        zone = timezone(timedelta(minutes=minutes))
+        before = quote(start.astimezone(zone).isoformat())
+        after = quote((start + timedelta(hours=1)).astimezone(zone).isoformat())
+        r = api.get(f"/v1/export?status=waiting&since={before}", **OPERATOR)
+        assert r.status_code == 200, r.get_data(as_text=True)
+        assert game_id in {json.loads(x)["id"] for x in r.get_data(as_text=True).splitlines()}
+        r = api.get(f"/v1/export?status=waiting&since={after}", **OPERATOR)
+        assert (r.status_code, r.get_data()) == (200, b"")
+    # An offset of 24 hours or more is no RFC 3339 time: 422, as for any bad value.
+    r = api.get(f"/v1/export?since={quote('2026-01-01T00:00:00+24:00')}", **OPERATOR)
+    assert_problem(r, 422, "invalid_request")
+
+
+_OFFSETS = st.integers(-(24 * 60 - 1), 24 * 60 - 1).map(lambda m: timezone(timedelta(minutes=m)))
+
+
+@settings(max_examples=200)
+@given(since=st.datetimes(min_value=datetime.min, max_value=datetime.max, timezones=_OFFSETS))
+@example(since=datetime.min.replace(tzinfo=timezone(timedelta(hours=23, minutes=59))))
+@example(since=datetime.max.replace(tzinfo=timezone(-timedelta(hours=23, minutes=59))))
+@example(since=datetime(51, 3, 7, 10, 30, 8, tzinfo=timezone(-timedelta(hours=23, minutes=3))))
+def test_the_export_reads_from_any_instant_an_rfc_3339_time_names(
+    suite_app: AppUnderTest, since: datetime
+) -> None:
+    """Issue 27: every time from year 1 to 9999 at every offset RFC 3339 allows (even
+    those whose UTC instant is beyond Python's years) reads the games changed at or
+    after that instant, the query the export and `yokai export` make."""
+    with suite_app.container.deps.uow(snapshot=True) as uow:
+        first = uow.games.changed(status=None, since=since, after=None, limit=1)
+    with suite_app.container.engine.connect() as conn:
+        newest = conn.execute(text("SELECT max(updated_at) FROM games")).scalar_one()
+    assert bool(first) == (newest >= since)
+    assert all(g.updated_at >= since for g in first)
 
 
 def test_yokai_export_and_yokai_import(

@@ -4,7 +4,7 @@ cheap version checks) and the seats' credentials."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -16,6 +16,25 @@ _GAME_COLUMNS = "id, created_at, updated_at, players, scoring, variant, status, 
 
 def _summary(r: Sequence[Any]) -> GameSummary:
     return GameSummary(*r)
+
+
+_FIRST = datetime.min.replace(tzinfo=UTC)
+_LAST = datetime.max.replace(tzinfo=UTC)
+
+
+def _utc(moment: datetime) -> datetime:
+    """A time a client gave, as the same instant in UTC: PostgreSQL refuses offsets
+    beyond ±15:59, which RFC 3339 allows up to ±23:59. An instant before year 1 or after
+    9999 in UTC (years Python does not have) becomes the first or the last instant
+    Python has: no game changed before the one or at the other, so the answer is the
+    same."""
+    offset = moment.utcoffset()
+    if offset is None:  # pragma: no cover - the callers give aware times
+        raise ValueError("a time without a time zone")
+    try:
+        return (moment.replace(tzinfo=None) - offset).replace(tzinfo=UTC)
+    except OverflowError:
+        return _FIRST if offset > timedelta(0) else _LAST
 
 
 class SqlGameIndex:
@@ -94,7 +113,7 @@ class SqlGameIndex:
             params.append(status)
         if since is not None:
             conditions.append("updated_at >= %s")
-            params.append(since)
+            params.append(_utc(since))
         if after is not None:
             conditions.append("(updated_at, id) > (%s, %s)")
             params.extend(after)
@@ -109,7 +128,7 @@ class SqlGameIndex:
         params: list[Any] = []
         if since is not None:
             conditions.append("g.updated_at >= %s")
-            params.append(since)
+            params.append(_utc(since))
         if after is not None:
             conditions.append("(g.updated_at, g.id) > (%s, %s)")
             params.extend(after)

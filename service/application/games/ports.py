@@ -116,8 +116,9 @@ class GameIndex(Protocol):
         after: tuple[datetime, UUID] | None,
         limit: int,
     ) -> list[GameSummary]:
-        """Games by when they last changed, oldest first: at or after ``since``, and
-        strictly after ``after`` (updated_at, id)."""
+        """Games by when they last changed, oldest first: at or after ``since`` (an
+        aware time at any offset, any year), and strictly after ``after`` (updated_at,
+        id)."""
         ...
 
     def heads(

@@ -16,7 +16,10 @@ class ExportQuerySchema(ma.Schema):
     status = fields.String(validate=validate.OneOf(STATUSES), metadata={"enum": STATUSES})
     since = fields.AwareDateTime(
         format="iso",
-        metadata={"description": "games that changed at or after this time (RFC 3339)"},
+        metadata={
+            "description": "games that changed at or after this instant (RFC 3339, at any "
+            "offset it allows: up to 23:59 either side of UTC)"
+        },
     )
 
 
