@@ -18,6 +18,7 @@ from service.rules import (
     Action,
     BotLevel,
 )
+from service.web.conditional import IF_MATCH_PATTERN
 
 MAX_INT32 = 2**31 - 1
 
@@ -149,14 +150,13 @@ IDEMPOTENCY_KEY = _header(
 )
 
 
-_VERSION_TAG = '"[0-9]{1,10}"'
-
-
 IF_MATCH = _header(
     "If-Match",
-    {"pattern": f"^(?:\\*|{_VERSION_TAG}(?: *, *{_VERSION_TAG})*)$"},
+    {"pattern": IF_MATCH_PATTERN, "examples": ['"12"', '"11", "12"', "*"]},
     'act only if the game is at one of these versions: `"<version>"`, a list of them, or '
-    "`*`; anything else (a weak tag too) matches no version: 412 `stale_version`",
+    "`*` (412 `stale_version` otherwise). A tag that is no version, or a weak one (compared "
+    "strongly), matches none. A value this pattern refuses, neither `*` nor a list of entity "
+    "tags (RFC 9110 13.1.1), is 400 `invalid_if_match`",
 )
 
 

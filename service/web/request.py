@@ -21,7 +21,7 @@ from service.application.errors import GameNotFoundError, UnauthenticatedError
 from service.application.identity.principals import Anonymous, PlayerHolder, Principal
 from service.application.monitoring import Health, Stats
 from service.settings import MAX_BODY_BYTES
-from service.web.conditional import etags
+from service.web.conditional import if_match
 from service.web.errors import RequestProblemError
 
 _VISIBLE_ASCII = re.compile(r"^[\x21-\x7e]{1,255}$")
@@ -143,7 +143,7 @@ def command_context(requires: str | None = None, *, answers_a_secret: bool = Fal
         request_id=g.get("request_id"),
         client_request_id=g.get("client_request_id"),
         idempotency_key=key,
-        expected=etags(request.headers.get("If-Match"), weak=False),
+        expected=if_match(),
         request_fingerprint=_request_fingerprint() if key is not None else None,
     )
 

@@ -3,10 +3,13 @@ If-Match and Idempotency-Key. A rejected command never appends an event."""
 
 from __future__ import annotations
 
+import re
 import uuid
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from tests.support.api import OPERATOR, Api, Game, bearer
 from tests.support.deals import (
@@ -528,6 +531,60 @@ def test_if_match_on_pass_and_join(api: Api) -> None:
     assert api.public(game_id)["version"] == 1
     r = api.post(f"/v1/games/{game_id}/seats/0", {"name": "x"}, If_Match='"1"')
     assert r.status_code == 201
+
+
+def _contract_allows(if_match: str) -> bool:
+    """Whether the contract's pattern allows the header's value (as HTTP reads it: the
+    spaces around it are no part of it)."""
+    spec = yaml.safe_load(
+        (Path(__file__).resolve().parents[2] / "openapi/openapi.yaml").read_text()
+    )
+    play = spec["paths"]["/v1/games/{game_id}/play"]["post"]
+    (header,) = [p for p in play["parameters"] if p["name"] == "If-Match"]
+    return bool(re.fullmatch(header["schema"]["pattern"], if_match.strip(" \t")))
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["ZQ&4Qq\t8T&7H", "garbage", "1", '"1', '"1" "2"', '"a b"', 'w/"1"', "W/1", '*, "1"', "**"],
+)
+def test_an_if_match_that_is_no_entity_tag_is_400_as_the_contract_says(
+    api: Api, value: str
+) -> None:
+    """Issue 27: the contract's pattern refuses these, yet the service answered 412
+    `stale_version`, as if the game had moved on (and a client retrying with the same
+    header would meet it forever). Not `*` nor a list of entity tags (RFC 9110 13.1.1):
+    400 `invalid_if_match`, and nothing is done."""
+    assert not _contract_allows(value)
+    game = start_ordered(api)
+    before = event_count(api, game)
+    assert_problem(api.pass_cards(game, 0, PASSES_4P[0], If_Match=value), 400, "invalid_if_match")
+    assert event_count(api, game) == before
+    r = api.post(f"/v1/games/{game.id}/leave", If_Match=value, **game.seat_headers(0))
+    assert_problem(r, 400, "invalid_if_match")
+
+
+@pytest.mark.parametrize(
+    "value",
+    ['W/"5"', '"abc"', '"a,b"', '""', '"99999999999"', '"1", W/"5"', "", ' , "1" ,', '"\u00e9"'],
+)
+def test_an_entity_tag_naming_no_version_is_412_as_the_contract_says(api: Api, value: str) -> None:
+    """Issue 27: a weak tag (If-Match compares strongly), a tag that is no version, an
+    empty list: well-formed, and matching no version."""
+    assert _contract_allows(value)
+    game = start_ordered(api)
+    r = api.pass_cards(game, 0, PASSES_4P[0], If_Match=value)
+    assert_problem(r, 412, "stale_version")
+
+
+def test_every_form_of_if_match_naming_the_version_acts(api: Api) -> None:
+    game = start_ordered(api)
+    for seat in range(4):
+        current = version(api, game)
+        value = ["*", f'"{current}"', f'W/"{current}", "0",\t"{current}"', f' "{current}" '][seat]
+        assert _contract_allows(value)
+        r = api.pass_cards(game, seat, PASSES_4P[seat], If_Match=value)
+        assert r.status_code == 200, r.get_json()
 
 
 # --- Idempotency-Key ------------------------------------------------------------------
