@@ -14,6 +14,7 @@ from webargs import core
 from webargs.flaskparser import FlaskParser
 from werkzeug.routing import UUIDConverter
 
+from service.settings import MAX_BODY_BYTES
 from service.web.errors import PROBLEM_JSON, RequestProblemError
 from service.web.fields import ENUM_COMPONENTS, ProblemSchema
 
@@ -94,6 +95,13 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
         return decorate
 
 
+_DESCRIPTIONS = {
+    # A size in bytes, which no JSON Schema keyword counts (maxLength counts characters).
+    http.HTTPStatus.REQUEST_ENTITY_TOO_LARGE: f"Content Too Large: the body is over "
+    f"{MAX_BODY_BYTES:,} bytes (64 KiB), whatever its content type (`body_too_large`)",
+}
+
+
 class Api(flask_smorest.Api):  # type: ignore[misc]
     ERROR_SCHEMA = ProblemSchema
 
@@ -109,7 +117,7 @@ class Api(flask_smorest.Api):  # type: ignore[misc]
     def _register_responses(self) -> None:
         """Document every error response as application/problem+json."""
         for status in http.HTTPStatus:
-            response: dict[str, Any] = {"description": status.phrase}
+            response: dict[str, Any] = {"description": _DESCRIPTIONS.get(status, status.phrase)}
             if not 100 <= status < 200 and status not in (204, 304):
                 response["schema"] = self.ERROR_SCHEMA
             prepare_response(response, self.spec, PROBLEM_JSON)

@@ -5,6 +5,7 @@ patterns, sizes and formats it gives are the ones the service applies. The fuzze
 from __future__ import annotations
 
 import json
+import random
 import re
 import uuid
 from pathlib import Path
@@ -17,7 +18,7 @@ from service.application.identity.names import NAME_PATTERN
 from service.rules import SEVEN_FOLLOWERS_DECK
 from service.settings import MAX_BODY_BYTES
 from service.web.fields import CARD_PATTERN
-from tests.support.api import OPERATOR, Api
+from tests.support.api import OPERATOR, Api, Game
 from tests.support.deals import assert_problem
 
 SPEC: dict[str, Any] = yaml.safe_load(
@@ -142,3 +143,43 @@ def test_a_joined_seats_token_is_linked_to_its_calls() -> None:
         parameters = joined["links"][target]["parameters"]
         assert parameters["header.Authorization"] == "Bearer {$response.body#/token}"
         assert parameters["path.game_id"] == "$response.body#/game_id"
+
+
+def test_the_import_body_is_limited_in_bytes_as_the_contract_says(api: Api) -> None:
+    """Issue 27: the contract gave the import's text a maxLength of 65,536 characters,
+    but the service's limit is 65,536 bytes of body, whatever its form: a record of
+    fewer characters than that and more bytes was refused (413) though the contract
+    allowed it. No maxLength can count bytes, so the contract states the limit in bytes
+    (the body's description and the 413 response), and it holds to the byte."""
+    body = SPEC["paths"]["/v1/games/import"]["post"]["requestBody"]
+    assert "maxLength" not in json.dumps(body) + json.dumps(SCHEMAS["Import"])
+    limit = f"{MAX_BODY_BYTES:,} bytes"
+    assert limit in body["description"]
+    assert limit in SPEC["components"]["responses"]["REQUEST_ENTITY_TOO_LARGE"]["description"]
+
+    game_id = api.create(4)["id"]
+    game = Game(game_id, 4, [api.join(game_id, s, "妖怪" * 20) for s in range(4)])
+    for _ in api.play_out(game, random.Random(27)):
+        pass
+    r = api.get(f"/v1/games/{game_id}/record", **OPERATOR)
+    assert r.status_code == 200
+    record = r.get_data(as_text=True)
+    wide = len(record.encode()) - len(record)  # the names' characters are 3 bytes each
+    assert wide > 0
+
+    def send(data: bytes, content_type: str) -> Any:
+        headers = {**OPERATOR, "Content-Type": content_type}
+        return api.client.post("/v1/games/import", data=data, headers=headers)
+
+    text = record.encode()
+    padded = text + b"\n" * (MAX_BODY_BYTES - len(text))  # blank lines are ignored
+    assert len(padded.decode()) < MAX_BODY_BYTES == len(padded)
+    assert send(padded, "text/plain").status_code == 201
+    assert_problem(send(padded + b"\n", "text/plain"), 413, "body_too_large")
+    # Within 65,536 characters, over 65,536 bytes: what the old maxLength let through.
+    assert len((padded + b"\n").decode()) <= MAX_BODY_BYTES
+
+    wrapped = json.dumps({"record": record}, ensure_ascii=False).encode()
+    padded = wrapped + b" " * (MAX_BODY_BYTES - len(wrapped))
+    assert send(padded, "application/json").status_code == 201
+    assert_problem(send(padded + b" ", "application/json"), 413, "body_too_large")

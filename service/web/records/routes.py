@@ -15,6 +15,7 @@ from service.application.handrecords import queries
 from service.application.handrecords.as_json import to_json
 from service.application.handrecords.text import to_text
 from service.application.write.registry import execute
+from service.settings import MAX_BODY_BYTES
 from service.web.api import BEARER, Blueprint
 from service.web.errors import RequestProblemError
 from service.web.fields import IDEMPOTENCY_KEY
@@ -60,12 +61,16 @@ def game_record(game_id: str) -> Response:
     return Response(to_text(record), content_type=TEXT)
 
 
+# The limit is the body's, in bytes (service/web/request.py check_body_size): no
+# maxLength, which counts characters, can say it, so the description does.
 _IMPORT_BODY = {
     "required": True,
-    "description": "A finished game's complete record (every card shown), as text; or "
-    'JSON `{"record": "<the text>"}`. At most 64 KiB: larger records with `yokai import`.',
+    "description": "A finished game's complete record (every card shown), as UTF-8 text; or "
+    f'JSON `{{"record": "<the text>"}}`. The body is at most {MAX_BODY_BYTES:,} bytes '
+    "(64 KiB) in either form, 413 `body_too_large` beyond: larger records with "
+    "`yokai import`.",
     "content": {
-        "text/plain": {"schema": {"type": "string", "maxLength": 65536}},
+        "text/plain": {"schema": {"type": "string"}},
         "application/json": {"schema": ImportSchema},
     },
 }
