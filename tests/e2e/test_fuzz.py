@@ -78,7 +78,15 @@ def test_schemathesis_finds_nothing_the_contract_does_not_say(
     log = tmp_path / "serve.log"
     excused = tmp_path / "excused.jsonl"
     # Limits that no fuzzing reaches, so no answer depends on the pace of the run.
-    limits = {"YOKAI_RATE_LIMIT": "100000 per minute", "YOKAI_KEEPALIVE_SECONDS": "1"}
+    # Every request carries the one operator token, and a stream a client dropped is only
+    # noticed at its next keep-alive: under load, the 16 streams a token may hold were
+    # now and then all taken (429 too_many_streams, a valid request refused).
+    limits = {
+        "YOKAI_RATE_LIMIT": "100000 per minute",
+        "YOKAI_KEEPALIVE_SECONDS": "1",
+        "YOKAI_STREAMS_PER_TOKEN": "100000",
+        "YOKAI_STREAMS_PER_ADDRESS": "100000",
+    }
     with serving(server_url, log, **limits) as base:
         started = time.monotonic()
         runs = [fuzz(base, excused, tmp_path, "--phases", "examples,coverage,fuzzing")]
