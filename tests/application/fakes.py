@@ -3,21 +3,26 @@ need no database.
 
 One :class:`Database` holds the committed rows; each :class:`FakeUnitOfWork` is one
 transaction on it, with the semantics of the PostgreSQL adapters
-(service/adapters/postgres):
+(service/adapters/postgres), which the contract suite (tests/contract) checks on both:
 
-- writes are staged and reach the database (and other units of work) only on commit; a
-  unit of work that ends without commit leaves nothing;
-- writers read what is committed plus their own staged rows (READ COMMITTED); a snapshot
-  unit of work is read-only and sees the database as it was at its first read;
-- the keys and constraints of the schema hold: a taken ``(game_id, seq)`` raises
-  :class:`AppendConflictError`, so does a taken seat in the credentials; a taken
-  idempotency key raises :class:`DuplicateKeyError`; the others (a duplicate game or
-  token, a foreign key: an event, credential or outbox message of a game without its
-  ``games`` row) raise :class:`IntegrityViolation`, checked statement by statement as
-  PostgreSQL does (its foreign keys here are not deferrable). After a failed statement
-  the transaction is aborted: anything but leaving it raises :class:`TransactionError`;
-- what would wait for another open transaction (a row it wrote, a key it locked) raises
-  :class:`WouldBlockError`: with one thread, waiting would never end.
+- reads are done at once and see what is committed (READ COMMITTED), never the unit of
+  work's own queued writes; a snapshot unit of work sees the database as it was at its
+  first read, and may not write (:class:`TransactionError`);
+- writes are queued and done together at commit, as PostgreSQL runs the adapters' one
+  statement: each write sees the rows as committed before the commit (an update does not
+  see a row the same commit adds), keys are checked as rows go in, foreign keys once
+  every row is in. A taken ``(game_id, seq)`` or seat raises :class:`AppendConflictError`,
+  a taken idempotency key :class:`DuplicateKeyError`, a player's second seat of a game
+  :class:`AlreadySeatedError`; the others (a duplicate game, player, endpoint or token, a
+  foreign key) raise :class:`IntegrityViolation`. A commit that fails does nothing, and
+  its unit of work is over: anything but leaving it raises :class:`TransactionError`;
+- a credential the unit of work requires (Credentials.require, Players.require) is
+  checked with each later read and at commit, as the adapters send the check with the work;
+- claims, expiry and forgetting (``wakeups.claim``, ``webhooks.claim``, ``webhooks.forget``,
+  ``idempotency.expire``) are done at once, outside the unit of work's transaction;
+- an idempotency key a unit of work locked is held until it ends: another unit of work
+  that would wait for it raises :class:`WouldBlockError` (with one thread, waiting would
+  never end).
 
 :meth:`Database.interpose` runs a "concurrent writer" just before a unit of work makes
 its first append, so a test can make another transaction win the race.
@@ -25,13 +30,14 @@ its first append, so a test can make another transaction win the race.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from enum import Enum
 from types import TracebackType
-from typing import Self
+from typing import Self, TypeVar
 from uuid import UUID
 
 from service.application.deps import Deps
@@ -63,6 +69,7 @@ from service.rules import DealRound, FairShuffle, GameConfig
 
 OPERATOR_TOKEN = "operator-token-for-the-application-tests"
 CHAIN_KEYS = ChainKeys(b"application-tests-chain-key-32by")
+T = TypeVar("T")
 
 
 class IntegrityViolation(Exception):
@@ -113,6 +120,10 @@ class OutboxRow:
 
 @dataclass
 class Tables:
+    """The rows of every table. Never changed in place once committed: a commit (or a
+    change made at once) replaces :attr:`Database.committed` with a changed copy, so a
+    snapshot keeps the tables it first read. A game's events are copied on write too."""
+
     events: dict[UUID, dict[int, EventRow]] = field(default_factory=dict)
     games: dict[UUID, GameSummary] = field(default_factory=dict)
     credentials: dict[tuple[UUID, int], CredentialRow] = field(default_factory=dict)
@@ -122,8 +133,7 @@ class Tables:
     players: dict[UUID, tuple[PlayerRecord, str]] = field(default_factory=dict)
     seat_players: dict[tuple[UUID, int], UUID] = field(default_factory=dict)
     inbox: dict[tuple[UUID, UUID], InboxEntry] = field(default_factory=dict)
-    # game -> (due_at, version); a due_at of None is a deleted row (staged deletions)
-    wakeups: dict[UUID, tuple[datetime | None, int]] = field(default_factory=dict)
+    wakeups: dict[UUID, tuple[datetime, int]] = field(default_factory=dict)  # (due_at, version)
     # what commits told webhooks: (game, event, bound seats), in commit order
     told: list[tuple[UUID, WebhookEvent, tuple[tuple[int, UUID], ...]]] = field(
         default_factory=list
@@ -131,7 +141,7 @@ class Tables:
 
     def copy(self) -> Tables:
         return Tables(
-            {g: dict(rows) for g, rows in self.events.items()},
+            dict(self.events),
             dict(self.games),
             dict(self.credentials),
             dict(self.idempotency),
@@ -143,30 +153,6 @@ class Tables:
             dict(self.wakeups),
             list(self.told),
         )
-
-    def merge(self, staged: Tables) -> None:
-        for game_id, rows in staged.events.items():
-            self.events.setdefault(game_id, {}).update(rows)
-        self.games.update(staged.games)
-        self.credentials.update(staged.credentials)
-        self.idempotency.update(staged.idempotency)
-        self.outbox.update(staged.outbox)
-        for game_id, snap in staged.snapshots.items():
-            current = self.snapshots.get(game_id)
-            if current is None or current.version < snap.version:
-                self.snapshots[game_id] = snap
-        self.players.update(staged.players)
-        self.seat_players.update(staged.seat_players)
-        self.inbox.update(staged.inbox)
-        self.told.extend(staged.told)
-        for game_id, (due, version) in staged.wakeups.items():
-            woken = self.wakeups.get(game_id)
-            if woken is not None and woken[1] > version:
-                continue  # a later version's word stands
-            if due is None:
-                self.wakeups.pop(game_id, None)
-            else:
-                self.wakeups[game_id] = (due, version)
 
 
 # --- the database ----------------------------------------------------------------------
@@ -185,14 +171,15 @@ class Database:
         self.commits = 0
         self.interposed = 0
         self._locks: dict[Hashable, FakeUnitOfWork] = {}
-        self._running: dict[int, FakeUnitOfWork] = {}
+        self._mutex = threading.RLock()  # a test's threads may commit
         self._next_txid = 1
         self._next_position = 1
         self._next_outbox_id = 1
         self._writer: Writer | None = None
         self._writer_left = 0
         self._interposing = False
-        # Like the triggers of migration 0005: a commit announces its games and players.
+        # Like the notifications of the adapters (and the triggers of migration 0005): a
+        # commit announces its games and its players.
         self.hub: Hub | None = None
         # Webhook deliveries a claim hands out (in order), and the recorded attempts.
         self.deliveries: list[WebhookDelivery] = []
@@ -211,12 +198,26 @@ class Database:
         self._writer = writer
         self._writer_left = times
 
+    def change(self, edit: Callable[[Tables], T]) -> T:
+        """Change the committed rows at once, outside any unit of work (as a claim does,
+        or the tables' owner): ``edit`` changes a copy, which is then committed. It may
+        replace a game's events, never change them in place."""
+        with self._mutex:
+            tables = self.committed.copy()
+            result = edit(tables)
+            self.committed = tables
+            return result
+
     # -- reading the committed state, for assertions --
 
     def stream(self, game_id: UUID) -> list[StoredEvent]:
         """A game's committed events in ``seq`` order."""
         rows = self.committed.events.get(game_id, {})
         return [rows[seq].event for seq in sorted(rows)]
+
+    def key_held(self, scope: str, key_sha256: str) -> bool:
+        """Whether a unit of work holds this idempotency key."""
+        return ("advisory", scope, key_sha256) in self._locks
 
     # -- for the units of work --
 
@@ -241,15 +242,20 @@ class Database:
         holder = self._locks.get(key)
         return holder is not None and holder is not uow
 
-    def _begin_writing(self, uow: FakeUnitOfWork) -> int:
-        txid = self._next_txid
-        self._next_txid += 1
-        self._running[txid] = uow
-        return txid
-
-    def _watermark(self) -> int:
-        """The oldest transaction id still running (pg_snapshot_xmin), else the next."""
-        return min(self._running, default=self._next_txid)
+    def _commit(self, writes: Sequence[Write]) -> Commit:
+        """Do ``writes`` together on a copy of the committed rows, then commit it: all or
+        nothing (an error leaves the committed rows as they were)."""
+        with self._mutex:
+            done = Commit(self, self.committed, self.committed.copy(), self._next_txid)
+            for write in writes:
+                write(done)
+            for present, what in done.references:
+                if not present(done.after):
+                    raise IntegrityViolation(f"{what} (foreign key)")
+            self._next_txid += 1
+            self.committed = done.after
+            self.commits += 1
+            return done
 
     def _position(self) -> int:
         position = self._next_position
@@ -264,8 +270,33 @@ class Database:
     def _end(self, uow: FakeUnitOfWork) -> None:
         for key in [k for k, holder in self._locks.items() if holder is uow]:
             del self._locks[key]
-        if uow.txid is not None:
-            self._running.pop(uow.txid, None)
+
+
+@dataclass
+class Commit:
+    """The writes of one commit being done: each reads ``before`` (the rows as committed
+    before it, as every part of one statement does) and writes ``after``, where keys are
+    checked as rows go in; foreign keys (``references``) are checked once all are in."""
+
+    db: Database
+    before: Tables
+    after: Tables
+    txid: int
+    references: list[tuple[Callable[[Tables], bool], str]] = field(default_factory=list)
+    games: dict[UUID, int] = field(default_factory=dict)  # appended to: the last seq
+    players: set[UUID] = field(default_factory=set)  # whose inbox changed
+
+    def game(self, game_id: UUID, table: str) -> None:
+        self.references.append((lambda t: game_id in t.games, f"{table}: no game {game_id}"))
+
+    def player(self, player_id: UUID, table: str) -> None:
+        self.references.append(
+            (lambda t: player_id in t.players, f"{table}: no player {player_id}")
+        )
+
+
+Write = Callable[[Commit], None]
+"""A queued write, done at commit."""
 
 
 # --- a unit of work --------------------------------------------------------------------
@@ -284,11 +315,10 @@ class FakeUnitOfWork:
     def __init__(self, db: Database, *, snapshot: bool) -> None:
         self.db = db
         self.snapshot = snapshot
-        self.txid: int | None = None
-        self.staged = Tables()
         self._phase = _Phase.NEW
         self._snap: Tables | None = None
-        self._snap_watermark = 0
+        self._writes: list[Write] = []
+        self._required: list[Callable[[Tables], bool]] = []
         self._appended = False
         self.events = FakeEventStore(self)
         self.games = FakeGameIndex(self)
@@ -319,43 +349,47 @@ class FakeUnitOfWork:
             self._end()
 
     def commit(self) -> None:
-        self._check_open()
-        if not self.snapshot:
-            self._verify_keys()
-            self.db.committed.merge(self.staged)
-            self.db.commits += 1
-            hub = self.db.hub
-            if hub is not None:
-                for game_id, summary in self.staged.games.items():
-                    hub.publish(game_key(game_id), summary.version)
-                for player_id, _ in self.staged.inbox:
-                    hub.publish(player_key(player_id))
+        self.read()  # what it requires holds at commit too
+        if self._writes:
+            try:
+                done = self.db._commit(self._writes)
+            except Exception as error:
+                raise self.fail(error) from None
+            self._announce(done)
         self._end()
 
     # -- for the stores --
 
-    def base(self) -> Tables:
-        """What this transaction reads besides its own writes: the committed rows now,
-        or for a snapshot, as they were at its first read."""
+    def read(self) -> Tables:
+        """What a read sees: the committed rows now, or for a snapshot, as they were at
+        its first read; once what the unit of work requires is checked."""
         self._check_open()
         if not self.snapshot:
-            return self.db.committed
-        if self._snap is None:
-            self._snap = self.db.committed.copy()
-            self._snap_watermark = self.db._watermark()
-        return self._snap
+            tables = self.db.committed
+        else:
+            if self._snap is None:
+                self._snap = self.db.committed
+            tables = self._snap
+        if not all(holds(tables) for holds in self._required):
+            raise self.fail(CredentialGoneError())
+        return tables
 
-    def watermark(self) -> int:
-        self.base()
-        return self._snap_watermark if self.snapshot else self.db._watermark()
-
-    def writing(self) -> Tables:
-        """The staging tables, once the transaction may write (its id is taken at its
-        first write, as PostgreSQL does)."""
+    def queue(self, write: Write) -> None:
+        """Queue a write, done at commit."""
         self.check_writable()
-        if self.txid is None:
-            self.txid = self.db._begin_writing(self)
-        return self.staged
+        self._writes.append(write)
+
+    def at_once(self, edit: Callable[[Tables], T]) -> T:
+        """A write done at once, outside the transaction (a claim, a deletion)."""
+        self.read()
+        self.check_writable()
+        return self.db.change(edit)
+
+    def require(self, holds: Callable[[Tables], bool]) -> None:
+        """From now on, reads and the commit fail with CredentialGoneError unless
+        ``holds`` (checked with them, not now)."""
+        self._check_open()
+        self._required.append(holds)
 
     def check_writable(self) -> None:
         self._check_open()
@@ -363,6 +397,7 @@ class FakeUnitOfWork:
             raise TransactionError("cannot write in a read-only snapshot")
 
     def lock(self, key: Hashable) -> None:
+        self._check_open()
         self.db._lock(key, self)
 
     def waits_for(self, key: Hashable) -> None:
@@ -380,13 +415,16 @@ class FakeUnitOfWork:
             self._appended = True
             self.db._before_first_append(rows)
 
-    def game_exists(self, game_id: UUID) -> bool:
-        """The foreign key check on ``games.id``: waits for another transaction's insert
-        of that row, not for its update (a key share lock lets non-key updates by)."""
-        self.waits_for(("new game", game_id))
-        return game_id in self.staged.games or game_id in self.base().games
-
     # -- internals --
+
+    def _announce(self, done: Commit) -> None:
+        hub = self.db.hub
+        if hub is None:
+            return
+        for game_id, version in done.games.items():
+            hub.publish(game_key(game_id), version)
+        for player_id in done.players:
+            hub.publish(player_key(player_id))
 
     def _check_open(self) -> None:
         if self._phase is _Phase.FAILED:
@@ -394,17 +432,9 @@ class FakeUnitOfWork:
         if self._phase is not _Phase.OPEN:
             raise TransactionError(f"unit of work is {self._phase.value}, not open")
 
-    def _verify_keys(self) -> None:
-        committed = self.db.committed
-        for game_id, rows in self.staged.events.items():
-            taken = committed.events.get(game_id, {}).keys() & rows.keys()
-            assert not taken, f"rows {taken} of {game_id} were committed under a lock"
-        assert not committed.idempotency.keys() & self.staged.idempotency.keys()
-        assert not committed.credentials.keys() & self.staged.credentials.keys()
-
     def _end(self) -> None:
         self._phase = _Phase.ENDED
-        self.staged = Tables()
+        self._writes = []
         self.db._end(self)
 
 
@@ -416,6 +446,7 @@ class FakeOperators:
         self._uow = uow
 
     def find(self, token_sha256: str) -> str | None:
+        self._uow.read()
         return self._uow.db.operators.get(token_sha256)
 
 
@@ -426,17 +457,14 @@ class FakeEventStore:
     def load(
         self, game_id: UUID, *, after: int = 0, upto: int | None = None, limit: int | None = None
     ) -> list[StoredEvent]:
-        rows = {**self._uow.base().events.get(game_id, {}), **self._game_staged(game_id)}
-        seqs = [s for s in sorted(rows) if s > after and (upto is None or s <= upto)]
-        if limit is not None:
-            seqs = seqs[:limit]
-        return [rows[s].event for s in seqs]
+        return _load(self._uow.read(), game_id, after, upto, limit)
 
     def page(self, game_id: UUID, after: int, limit: int) -> tuple[int, list[StoredEvent]] | None:
-        summary = self._uow.games.get(game_id)
+        tables = self._uow.read()  # the version and the events read together
+        summary = tables.games.get(game_id)
         if summary is None:
             return None
-        return summary.version, self.load(game_id, after=after, upto=summary.version, limit=limit)
+        return summary.version, _load(tables, game_id, after, summary.version, limit)
 
     def append(self, events: Sequence[StoredEvent]) -> None:
         uow = self._uow
@@ -444,36 +472,27 @@ class FakeEventStore:
         if not events:
             return
         uow.before_append(events)
-        staged = uow.writing()
-        base = uow.base()
-        keys = [(e.game_id, e.seq) for e in events]
-        for game_id, seq in keys:
-            uow.waits_for(("events", game_id, seq))
-        # Like PostgreSQL: the unique key is checked as each row goes in, the (not
-        # deferrable) foreign key at the end of the statement.
-        for game_id, seq in keys:
-            taken = seq in base.events.get(game_id, {}) or seq in staged.events.get(game_id, {})
-            if taken or keys.count((game_id, seq)) > 1:
-                raise uow.fail(AppendConflictError(events[0].game_id))
-        for game_id in {g for g, _ in keys}:
-            if not uow.game_exists(game_id):
-                raise uow.fail(
-                    IntegrityViolation(
-                        f"events: game {game_id} is not present in table games (foreign key)"
-                    )
-                )
-        assert uow.txid is not None
-        for e in events:
-            position = Position(uow.txid, uow.db._position())
-            staged.events.setdefault(e.game_id, {})[e.seq] = EventRow(e, position)
-            uow.lock(("events", e.game_id, e.seq))
+        rows = list(events)
+
+        def write(c: Commit) -> None:
+            for e in rows:  # the key is checked as each row goes in
+                stream = c.after.events.get(e.game_id, {})
+                if e.seq in stream:
+                    raise AppendConflictError(e.game_id)
+                position = Position(c.txid, c.db._position())
+                c.after.events[e.game_id] = {**stream, e.seq: EventRow(e, position)}
+                c.games[e.game_id] = max(e.seq, c.games.get(e.game_id, 0))
+            for game_id in {e.game_id for e in rows}:
+                c.game(game_id, "events")
+
+        uow.queue(write)
 
     def commits(self, game_id: UUID, after: int) -> list[list[StoredEvent]]:
-        committed = self._uow.base().events.get(game_id, {})
+        stream = self._uow.read().events.get(game_id, {})
         groups: list[list[StoredEvent]] = []
         last = None
-        for seq in sorted(s for s in committed if s > after):
-            row = committed[seq]
+        for seq in sorted(s for s in stream if s > after):
+            row = stream[seq]
             if row.position.transaction != last or not groups:
                 groups.append([])
                 last = row.position.transaction
@@ -481,18 +500,25 @@ class FakeEventStore:
         return groups
 
     def read_all(self, after: Position | None, limit: int) -> list[tuple[Position, StoredEvent]]:
-        watermark = self._uow.watermark()
+        """Every commit is done at once: none is ever running, so none is waited for."""
         rows = [
             row
-            for game in self._uow.base().events.values()
-            for row in game.values()
-            if row.position.transaction < watermark and (after is None or row.position > after)
+            for stream in self._uow.read().events.values()
+            for row in stream.values()
+            if after is None or row.position > after
         ]
         rows.sort(key=lambda row: row.position)
         return [(row.position, row.event) for row in rows[:limit]]
 
-    def _game_staged(self, game_id: UUID) -> dict[int, EventRow]:
-        return self._uow.staged.events.get(game_id, {})
+
+def _load(
+    tables: Tables, game_id: UUID, after: int, upto: int | None, limit: int | None
+) -> list[StoredEvent]:
+    stream = tables.events.get(game_id, {})
+    seqs = [s for s in sorted(stream) if s > after and (upto is None or s <= upto)]
+    if limit is not None:
+        seqs = seqs[:limit]
+    return [stream[s].event for s in seqs]
 
 
 class FakeGameIndex:
@@ -500,32 +526,29 @@ class FakeGameIndex:
         self._uow = uow
 
     def add(self, summary: GameSummary) -> None:
-        uow = self._uow
-        staged = uow.writing()
-        uow.waits_for(("games", summary.id))
-        if summary.id in staged.games or summary.id in uow.base().games:
-            raise uow.fail(IntegrityViolation(f"games: duplicate id {summary.id}"))
-        staged.games[summary.id] = summary
-        uow.lock(("games", summary.id))
-        uow.lock(("new game", summary.id))
+        def write(c: Commit) -> None:
+            if summary.id in c.after.games:
+                raise IntegrityViolation(f"games: duplicate id {summary.id}")
+            c.after.games[summary.id] = summary
+
+        self._uow.queue(write)
 
     def update(self, game_id: UUID, *, status: str, version: int, updated_at: datetime) -> None:
-        uow = self._uow
-        staged = uow.writing()
-        current = self._visible().get(game_id)
-        if current is None:
-            return  # UPDATE ... WHERE id = ... matched no row (another's insert is unseen)
-        uow.waits_for(("games", game_id))
-        staged.games[game_id] = replace(
-            current, status=status, version=version, updated_at=updated_at
-        )
-        uow.lock(("games", game_id))
+        def write(c: Commit) -> None:
+            current = c.before.games.get(game_id)
+            if current is None:
+                return  # UPDATE ... WHERE id = ... matched no row
+            c.after.games[game_id] = replace(
+                current, status=status, version=version, updated_at=updated_at
+            )
+
+        self._uow.queue(write)
 
     def get(self, game_id: UUID) -> GameSummary | None:
-        return self._visible().get(game_id)
+        return self._uow.read().games.get(game_id)
 
     def ids(self) -> list[UUID]:
-        games = sorted(self._visible().values(), key=lambda g: (g.created_at, g.id))
+        games = sorted(self._uow.read().games.values(), key=lambda g: (g.created_at, g.id))
         return [g.id for g in games]
 
     def page(
@@ -533,7 +556,7 @@ class FakeGameIndex:
     ) -> list[GameSummary]:
         games = [
             g
-            for g in self._visible().values()
+            for g in self._uow.read().games.values()
             if (status is None or g.status == status)
             and (before is None or (g.created_at, g.id) < before)
         ]
@@ -542,7 +565,9 @@ class FakeGameIndex:
 
     def idle(self, *, status: str, before: datetime, limit: int) -> list[UUID]:
         games = [
-            g for g in self._visible().values() if g.status == status and g.updated_at < before
+            g
+            for g in self._uow.read().games.values()
+            if g.status == status and g.updated_at < before
         ]
         games.sort(key=lambda g: (g.updated_at, g.id))
         return [g.id for g in games[:limit]]
@@ -555,27 +580,35 @@ class FakeGameIndex:
         after: tuple[datetime, UUID] | None,
         limit: int,
     ) -> list[GameSummary]:
+        return self._changed(self._uow.read(), status, since, after)[:limit]
+
+    def heads(
+        self, *, since: datetime | None, after: tuple[datetime, UUID] | None, limit: int
+    ) -> list[Head]:
+        tables = self._uow.read()
+        out: list[Head] = []
+        for g in self._changed(tables, None, since, after):
+            head = tables.events.get(g.id, {}).get(g.version)
+            if head is not None:  # a join: a game without its event at its version has none
+                out.append(Head(g.id, g.version, head.event.hash, g.updated_at))
+        return out[:limit]
+
+    @staticmethod
+    def _changed(
+        tables: Tables,
+        status: str | None,
+        since: datetime | None,
+        after: tuple[datetime, UUID] | None,
+    ) -> list[GameSummary]:
         games = [
             g
-            for g in self._visible().values()
+            for g in tables.games.values()
             if (status is None or g.status == status)
             and (since is None or g.updated_at >= since)
             and (after is None or (g.updated_at, g.id) > after)
         ]
         games.sort(key=lambda g: (g.updated_at, g.id))
-        return games[:limit]
-
-    def heads(
-        self, *, since: datetime | None, after: tuple[datetime, UUID] | None, limit: int
-    ) -> list[Head]:
-        out: list[Head] = []
-        for g in self.changed(status=None, since=since, after=after, limit=limit):
-            (head,) = self._uow.events.load(g.id, after=g.version - 1, upto=g.version)
-            out.append(Head(g.id, g.version, head.hash, g.updated_at))
-        return out
-
-    def _visible(self) -> dict[UUID, GameSummary]:
-        return {**self._uow.base().games, **self._uow.staged.games}
+        return games
 
 
 class FakeCredentials:
@@ -583,92 +616,98 @@ class FakeCredentials:
         self._uow = uow
 
     def add(self, game_id: UUID, seat: int, token_sha256: str, created_at: datetime) -> None:
-        uow = self._uow
-        staged = uow.writing()
-        uow.waits_for(("seat", game_id, seat))
-        uow.waits_for(("token", token_sha256))
-        visible = self._visible()
-        if (game_id, seat) in visible:  # a racing join took the seat first
-            raise uow.fail(AppendConflictError(game_id))
-        if any(row.token_sha256 == token_sha256 for row in visible.values()):
-            raise uow.fail(IntegrityViolation("seat_credentials: duplicate token_sha256"))
-        if not uow.game_exists(game_id):
-            raise uow.fail(IntegrityViolation(f"seat_credentials: no game {game_id}"))
-        staged.credentials[(game_id, seat)] = CredentialRow(token_sha256, created_at)
-        uow.lock(("seat", game_id, seat))
-        uow.lock(("token", token_sha256))
+        def write(c: Commit) -> None:
+            if (game_id, seat) in c.after.credentials:  # a racing join took the seat first
+                raise AppendConflictError(game_id)
+            if any(row.token_sha256 == token_sha256 for row in c.after.credentials.values()):
+                raise IntegrityViolation("seat_credentials: duplicate token_sha256")
+            c.after.credentials[(game_id, seat)] = CredentialRow(token_sha256, created_at)
+            c.game(game_id, "seat_credentials")
+
+        self._uow.queue(write)
 
     def find(self, token_sha256: str) -> tuple[UUID, int] | None:
-        for key, row in self._visible().items():
+        for key, row in self._uow.read().credentials.items():
             if row.token_sha256 == token_sha256:
                 return key
         return None
 
     def require(self, token_sha256: str, game_id: UUID, seat: int) -> None:
-        """Checked at once: the real store checks it with the unit of work's next round
-        trip, which for a single-threaded fake is the same moment."""
-        row = self._visible().get((game_id, seat))
-        if row is None or row.token_sha256 != token_sha256:
-            raise self._uow.fail(CredentialGoneError())
+        def holds(t: Tables) -> bool:
+            row = t.credentials.get((game_id, seat))
+            return row is not None and row.token_sha256 == token_sha256
 
-    def _visible(self) -> dict[tuple[UUID, int], CredentialRow]:
-        return {**self._uow.base().credentials, **self._uow.staged.credentials}
+        self._uow.require(holds)
 
 
 class FakePlayers:
     def __init__(self, uow: FakeUnitOfWork) -> None:
         self._uow = uow
 
-    def _all(self) -> dict[UUID, tuple[PlayerRecord, str]]:
-        return {**self._uow.base().players, **self._uow.staged.players}
-
-    def _seats(self) -> dict[tuple[UUID, int], UUID]:
-        return {**self._uow.base().seat_players, **self._uow.staged.seat_players}
-
     def add(self, player: PlayerRecord, token_sha256: str) -> None:
-        staged = self._uow.writing()
-        if any(token == token_sha256 for _, token in self._all().values()):
-            raise self._uow.fail(IntegrityViolation("players: duplicate token_sha256"))
-        staged.players[player.id] = (player, token_sha256)
+        def write(c: Commit) -> None:
+            if player.id in c.after.players:
+                raise IntegrityViolation(f"players: duplicate id {player.id}")
+            if any(token == token_sha256 for _, token in c.after.players.values()):
+                raise IntegrityViolation("players: duplicate token_sha256")
+            c.after.players[player.id] = (player, token_sha256)
+
+        self._uow.queue(write)
 
     def get(self, player_id: UUID) -> PlayerRecord | None:
-        found = self._all().get(player_id)
+        found = self._uow.read().players.get(player_id)
         return found[0] if found else None
 
     def find(self, token_sha256: str) -> PlayerRecord | None:
-        return next((p for p, token in self._all().values() if token == token_sha256), None)
+        players = self._uow.read().players.values()
+        return next((p for p, token in players if token == token_sha256), None)
 
     def seat_in(self, game_id: UUID, player_id: UUID) -> int | None:
-        return next(
-            (seat for (g, seat), p in self._seats().items() if g == game_id and p == player_id),
-            None,
-        )
+        return _seat_of(self._uow.read(), game_id, player_id)
 
     def bind(self, game_id: UUID, seat: int, player_id: UUID) -> None:
-        uow = self._uow
-        staged = uow.writing()
-        if (game_id, seat) in self._seats():
-            raise uow.fail(AppendConflictError(game_id))
-        if self.seat_in(game_id, player_id) is not None:
-            raise uow.fail(AlreadySeatedError("this player holds a seat of this game"))
-        staged.seat_players[(game_id, seat)] = player_id
+        def write(c: Commit) -> None:
+            if (game_id, seat) in c.after.seat_players:
+                raise AppendConflictError(game_id)
+            if _seat_of(c.after, game_id, player_id) is not None:
+                raise AlreadySeatedError("this player holds a seat of this game")
+            c.after.seat_players[(game_id, seat)] = player_id
+            c.game(game_id, "seat_players")
+            c.player(player_id, "seat_players")
+
+        self._uow.queue(write)
 
     def require(self, token_sha256: str, game_id: UUID, seat: int) -> None:
-        player_id = self._seats().get((game_id, seat))
-        found = self._all().get(player_id) if player_id else None
-        if found is None or found[1] != token_sha256:
-            raise self._uow.fail(CredentialGoneError())
+        def holds(t: Tables) -> bool:
+            player_id = t.seat_players.get((game_id, seat))
+            found = t.players.get(player_id) if player_id else None
+            return found is not None and found[1] == token_sha256
+
+        self._uow.require(holds)
+
+
+def _seat_of(tables: Tables, game_id: UUID, player_id: UUID) -> int | None:
+    return next(
+        (seat for (g, seat), p in tables.seat_players.items() if g == game_id and p == player_id),
+        None,
+    )
 
 
 class FakeInbox:
     def __init__(self, uow: FakeUnitOfWork) -> None:
         self._uow = uow
 
-    def _all(self) -> dict[tuple[UUID, UUID], InboxEntry]:
-        return {**self._uow.base().inbox, **self._uow.staged.inbox}
-
     def add(self, entry: InboxEntry) -> None:
-        self._uow.writing().inbox[(entry.player_id, entry.game_id)] = entry
+        def write(c: Commit) -> None:
+            key = (entry.player_id, entry.game_id)
+            if key in c.after.inbox:
+                raise IntegrityViolation(f"inbox: duplicate entry {key}")
+            c.after.inbox[key] = entry
+            c.players.add(entry.player_id)
+            c.player(entry.player_id, "inbox")
+            c.game(entry.game_id, "inbox")
+
+        self._uow.queue(write)
 
     def update_game(
         self,
@@ -681,26 +720,30 @@ class FakeInbox:
         turns: Sequence[SeatTurn],
         updated_at: datetime,
     ) -> None:
-        staged = self._uow.writing()
         actions = {t.seat: t.action for t in turns}
         deadlines = {t.seat: t.deadline for t in turns}
-        for key, e in self._all().items():
-            if e.game_id != game_id or e.seat not in actions:
-                continue
-            action = actions[e.seat]
-            due = None if action is None else e.due_since if e.action == action else updated_at
-            staged.inbox[key] = replace(
-                e,
-                status=status,
-                version=version,
-                scores=scores,
-                winner=winner,
-                my_turn=action is not None,
-                action=action,
-                due_since=due,
-                deadline=deadlines[e.seat],
-                updated_at=updated_at,
-            )
+
+        def write(c: Commit) -> None:
+            for key, e in c.before.inbox.items():
+                if e.game_id != game_id or e.seat not in actions:
+                    continue
+                action = actions[e.seat]
+                due = None if action is None else e.due_since if e.action == action else updated_at
+                c.after.inbox[key] = replace(
+                    e,
+                    status=status,
+                    version=version,
+                    scores=scores,
+                    winner=winner,
+                    my_turn=action is not None,
+                    action=action,
+                    due_since=due,
+                    deadline=deadlines[e.seat],
+                    updated_at=updated_at,
+                )
+                c.players.add(e.player_id)
+
+        self._uow.queue(write)
 
     def page(
         self,
@@ -714,7 +757,7 @@ class FakeInbox:
             far = datetime.max.replace(tzinfo=UTC)
             return (not my_turn, deadline or far, due or far, -updated.timestamp(), str(game))
 
-        rows = [e for e in self._all().values() if e.player_id == player_id]
+        rows = [e for e in self._uow.read().inbox.values() if e.player_id == player_id]
         rows = [e for e in rows if e.status in statuses]
         rows.sort(key=lambda e: key(e.my_turn, e.deadline, e.due_since, e.updated_at, e.game_id))
         if after is not None:
@@ -728,14 +771,14 @@ class FakeInbox:
         return rows[:limit]
 
     def stamp(self, player_id: UUID, statuses: Sequence[str]) -> tuple[int, datetime | None, int]:
-        rows = [e for e in self._all().values() if e.player_id == player_id]
+        rows = [e for e in self._uow.read().inbox.values() if e.player_id == player_id]
         rows = [e for e in rows if e.status in statuses]
         latest = max((e.updated_at for e in rows), default=None)
         return len(rows), latest, sum(e.version for e in rows)
 
     def watched(self, player_id: UUID, since: datetime) -> list[InboxEntry]:
-        rows = [e for e in self._all().values() if e.player_id == player_id]
-        rows = [e for e in rows if e.status not in ("finished", "expired") or e.updated_at >= since]
+        rows = [e for e in self._uow.read().inbox.values() if e.player_id == player_id]
+        rows = [e for e in rows if e.status != "finished" or e.updated_at >= since]
         return sorted(rows, key=lambda e: (e.updated_at, e.game_id))
 
 
@@ -744,15 +787,21 @@ class FakeSnapshotStore:
         self._uow = uow
 
     def get(self, game_id: UUID, schema_version: int) -> Snapshot | None:
-        found = self._uow.staged.snapshots.get(game_id) or self._uow.base().snapshots.get(game_id)
+        found = self._uow.read().snapshots.get(game_id)
         return found if found is not None and found.schema_version == schema_version else None
 
     def put(self, snapshot: Snapshot) -> None:
-        uow = self._uow
-        staged = uow.writing()
-        if not uow.game_exists(snapshot.game_id):
-            raise uow.fail(IntegrityViolation(f"snapshots: no game {snapshot.game_id}"))
-        staged.snapshots[snapshot.game_id] = snapshot
+        def write(c: Commit) -> None:
+            current = c.after.snapshots.get(snapshot.game_id)
+            if (
+                current is None
+                or current.version < snapshot.version
+                or current.schema_version != snapshot.schema_version
+            ):
+                c.after.snapshots[snapshot.game_id] = snapshot
+            c.game(snapshot.game_id, "snapshots")
+
+        self._uow.queue(write)
 
 
 class FakeIdempotencyStore:
@@ -760,30 +809,28 @@ class FakeIdempotencyStore:
         self._uow = uow
 
     def lock(self, scope: str, key_sha256: str) -> None:
-        self._uow.base()  # only inside an open transaction
         self._uow.lock(("advisory", scope, key_sha256))
 
     def get(self, scope: str, key_sha256: str) -> SealedRecord | None:
-        key = (scope, key_sha256)
-        row = self._uow.staged.idempotency.get(key) or self._uow.base().idempotency.get(key)
+        row = self._uow.read().idempotency.get((scope, key_sha256))
         return None if row is None else row.record
 
     def add(self, scope: str, key_sha256: str, record: SealedRecord, created_at: datetime) -> None:
-        uow = self._uow
-        staged = uow.writing()
-        key = (scope, key_sha256)
-        uow.waits_for(("idempotency", *key))
-        if key in staged.idempotency or key in uow.base().idempotency:
-            raise uow.fail(DuplicateKeyError(key_sha256))
-        staged.idempotency[key] = IdempotencyRow(record, created_at)
-        uow.lock(("idempotency", *key))
+        def write(c: Commit) -> None:
+            if (scope, key_sha256) in c.after.idempotency:
+                raise DuplicateKeyError(key_sha256)
+            c.after.idempotency[(scope, key_sha256)] = IdempotencyRow(record, created_at)
+
+        self._uow.queue(write)
 
     def expire(self, before: datetime, limit: int) -> int:
-        rows = self._uow.db.committed.idempotency
-        old = [k for k, row in rows.items() if row.created_at < before][:limit]
-        for key in old:
-            del rows[key]
-        return len(old)
+        def edit(t: Tables) -> int:
+            old = [k for k, row in t.idempotency.items() if row.created_at < before][:limit]
+            for key in old:
+                del t.idempotency[key]
+            return len(old)
+
+        return self._uow.at_once(edit)
 
 
 class FakeOutbox:
@@ -791,22 +838,21 @@ class FakeOutbox:
         self._uow = uow
 
     def add(self, messages: Sequence[OutboxMessage], created_at: datetime) -> None:
-        uow = self._uow
-        staged = uow.writing()
-        for m in messages:
-            if m.game_id is not None and not uow.game_exists(m.game_id):
-                raise uow.fail(IntegrityViolation(f"outbox: no game {m.game_id}"))
-        for m in messages:
-            ident = uow.db._outbox_id()
-            staged.outbox[ident] = OutboxRow(ident, m, m.available_at)
-            uow.lock(("outbox", ident))
+        def write(c: Commit) -> None:
+            for m in messages:
+                ident = c.db._outbox_id()
+                c.after.outbox[ident] = OutboxRow(ident, m, created_at)
+                if m.game_id is not None:
+                    c.game(m.game_id, "outbox")
+
+        self._uow.queue(write)
 
     def claim(self, kind: str, now: datetime, limit: int) -> list[ClaimedMessage]:
         uow = self._uow
-        uow.writing()  # SELECT ... FOR UPDATE is refused in a read-only transaction
+        uow.check_writable()  # SELECT ... FOR UPDATE is refused in a read-only transaction
         due = [
             row
-            for row in self._visible().values()
+            for row in uow.read().outbox.values()
             if row.message.kind == kind
             and row.done_at is None
             and row.message.available_at <= now
@@ -814,7 +860,7 @@ class FakeOutbox:
         ]
         due.sort(key=lambda row: (row.message.available_at, row.id))
         for row in due[:limit]:
-            uow.lock(("outbox", row.id))
+            uow.lock(("outbox", row.id))  # until the unit of work ends
         return [ClaimedMessage(row.id, row.message, row.attempts) for row in due[:limit]]
 
     def done(self, message_id: int, at: datetime) -> None:
@@ -835,42 +881,47 @@ class FakeOutbox:
         )
 
     def _change(self, message_id: int, change: Callable[[OutboxRow], OutboxRow]) -> None:
-        uow = self._uow
-        staged = uow.writing()
-        uow.waits_for(("outbox", message_id))
-        row = self._visible().get(message_id)
-        if row is None:
-            return
-        staged.outbox[message_id] = change(row)
-        uow.lock(("outbox", message_id))
+        def write(c: Commit) -> None:
+            row = c.before.outbox.get(message_id)
+            if row is not None:
+                c.after.outbox[message_id] = change(row)
 
-    def _visible(self) -> dict[int, OutboxRow]:
-        return {**self._uow.base().outbox, **self._uow.staged.outbox}
-
-
-# --- clock, dealer, wiring -------------------------------------------------------------
+        self._uow.waits_for(("outbox", message_id))
+        self._uow.queue(write)
 
 
 class FakeWakeups:
-    """Rows of the wakeups table; a claim commits at once (as the real one does)."""
+    """Rows of the wakeups table; a claim is done at once (as the real one is)."""
 
     def __init__(self, uow: FakeUnitOfWork) -> None:
         self._uow = uow
 
     def set(self, game_id: UUID, due_at: datetime | None, version: int) -> None:
-        self._uow.writing().wakeups[game_id] = (due_at, version)
+        def write(c: Commit) -> None:
+            if due_at is None:  # DELETE ... WHERE version <= version
+                row = c.before.wakeups.get(game_id)
+                if row is not None and row[1] <= version:
+                    c.after.wakeups.pop(game_id, None)
+                return
+            row = c.after.wakeups.get(game_id)  # INSERT ... ON CONFLICT DO UPDATE WHERE
+            if row is None or row[1] <= version:
+                c.after.wakeups[game_id] = (due_at, version)
+            c.game(game_id, "wakeups")
+
+        self._uow.queue(write)
 
     def claim(self, now: datetime, lease_until: datetime, limit: int) -> list[UUID]:
-        rows = self._uow.db.committed.wakeups
-        due = sorted((d, g) for g, (d, _) in rows.items() if d is not None and d <= now)
-        claimed = [g for _, g in due[:limit]]
-        for g in claimed:
-            rows[g] = (lease_until, rows[g][1])
-        return claimed
+        def edit(t: Tables) -> list[UUID]:
+            due = sorted((d, g) for g, (d, _) in t.wakeups.items() if d <= now)
+            claimed = [g for _, g in due[:limit]]
+            for g in claimed:
+                t.wakeups[g] = (lease_until, t.wakeups[g][1])
+            return claimed
+
+        return self._uow.at_once(edit)
 
     def next_due(self) -> datetime | None:
-        dues = [d for d, _ in self._uow.db.committed.wakeups.values() if d is not None]
-        return min(dues, default=None)
+        return min((d for d, _ in self._uow.read().wakeups.values()), default=None)
 
 
 class FakeWebhooks:
@@ -890,8 +941,8 @@ class FakeWebhooks:
         now: datetime,
         left: Sequence[int] = (),
     ) -> None:
-        staged = self._uow.writing()
-        staged.told.extend((game_id, e, tuple(bound)) for e in events)
+        told = [(game_id, e, tuple(bound)) for e in events]
+        self._uow.queue(lambda c: c.after.told.extend(told))
 
     def add(self, endpoint: WebhookEndpoint, secret: str) -> None:
         raise NotImplementedError("webhook endpoints: see tests/e2e/test_webhooks.py")
@@ -934,6 +985,9 @@ class FakeWebhooks:
 
     def forget(self, before: datetime, limit: int) -> int:
         return 0
+
+
+# --- clock, dealer, wiring -------------------------------------------------------------
 
 
 class FixedClock:

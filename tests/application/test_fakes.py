@@ -1,5 +1,6 @@
-"""The in-memory unit of work keeps the promises of the PostgreSQL adapters that the
-handler tests rely on: transactions, keys, locks, snapshots, the global order."""
+"""What is the fakes' own: how a fake unit of work fails where PostgreSQL would abort or
+wait, the outbox, and the scripted dealer. What the fakes share with the PostgreSQL
+adapters is checked on both by the contract suite (tests/contract)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ from tests.application.fakes import (
     CHAIN_KEYS,
     Database,
     DealerScriptExhaustedError,
-    IntegrityViolation,
     ScriptedDealer,
     TransactionError,
     WouldBlockError,
@@ -42,46 +42,16 @@ def new_game(db: Database, *, events: int = 1) -> UUID:
     return game_id
 
 
-def test_writes_are_seen_by_others_only_once_committed(db: Database) -> None:
-    game_id = new_game(db)
-    with db.unit_of_work() as writer:
-        writer.events.append(rows(game_id, after=1))
-        assert len(writer.events.load(game_id)) == 2
-        with db.unit_of_work() as other:
-            assert len(other.events.load(game_id)) == 1
-        writer.commit()
-    with db.unit_of_work() as other:
-        assert len(other.events.load(game_id)) == 2
-
-
-def test_a_unit_of_work_left_without_commit_leaves_nothing(db: Database) -> None:
+def test_a_failed_commit_ends_the_unit_of_work(db: Database) -> None:
+    """As PostgreSQL aborts a transaction whose statement failed: whatever the unit of
+    work is asked after that is refused (the service only leaves it)."""
     game_id = new_game(db)
     with db.unit_of_work() as uow:
-        uow.events.append(rows(game_id, after=1))
-        uow.credentials.add(game_id, 0, "a" * 64, NOW)
-        uow.idempotency.add("s", "k", SealedRecord("f", b"x"), NOW)
-        uow.games.update(game_id, status="passing", version=2, updated_at=NOW)
-    assert len(db.stream(game_id)) == 1
-    assert db.committed.games[game_id].version == 1
-    assert db.committed.credentials == {} and db.committed.idempotency == {}
-
-
-def test_a_taken_seq_is_a_conflict_and_aborts_the_transaction(db: Database) -> None:
-    game_id = new_game(db)
-    with db.unit_of_work() as uow:
+        uow.events.append(rows(game_id))  # seq 1 is committed
         with pytest.raises(AppendConflictError):
-            uow.events.append(rows(game_id))  # seq 1 is committed
+            uow.commit()
         with pytest.raises(TransactionError):
             uow.events.load(game_id)
-    with db.unit_of_work() as uow:
-        uow.events.append(rows(game_id, after=1))
-        with pytest.raises(AppendConflictError):
-            uow.events.append(rows(game_id, after=1))  # seq 2 is staged here
-
-
-def test_events_need_their_games_row(db: Database) -> None:
-    with db.unit_of_work() as uow, pytest.raises(IntegrityViolation):
-        uow.events.append(rows(uuid4()))
 
 
 def test_a_taken_seat_is_a_conflict_and_a_taken_key_a_duplicate(db: Database) -> None:
@@ -90,10 +60,14 @@ def test_a_taken_seat_is_a_conflict_and_a_taken_key_a_duplicate(db: Database) ->
         uow.credentials.add(game_id, 1, "a" * 64, NOW)
         uow.idempotency.add("s", "k", SealedRecord("f", b"x"), NOW)
         uow.commit()
-    with db.unit_of_work() as uow, pytest.raises(AppendConflictError):
+    with db.unit_of_work() as uow:
         uow.credentials.add(game_id, 1, "b" * 64, NOW)
-    with db.unit_of_work() as uow, pytest.raises(DuplicateKeyError):
+        with pytest.raises(AppendConflictError):
+            uow.commit()
+    with db.unit_of_work() as uow:
         uow.idempotency.add("s", "k", SealedRecord("f", b"y"), NOW)
+        with pytest.raises(DuplicateKeyError):
+            uow.commit()
     with db.unit_of_work() as uow:
         assert uow.credentials.find("a" * 64) == (game_id, 1)
 
@@ -106,37 +80,6 @@ def test_a_lock_is_held_until_the_transaction_ends(db: Database) -> None:
             twin.idempotency.lock("s", "k")
     with db.unit_of_work() as twin:
         twin.idempotency.lock("s", "k")
-
-
-def test_a_snapshot_sees_one_state_and_writes_nothing(db: Database) -> None:
-    game_id = new_game(db)
-    with db.unit_of_work(snapshot=True) as snapshot:
-        assert snapshot.games.get(game_id) is not None
-        with db.unit_of_work() as writer:
-            writer.events.append(rows(game_id, after=1))
-            writer.games.update(game_id, status="passing", version=2, updated_at=NOW)
-            writer.commit()
-        assert len(snapshot.events.load(game_id)) == 1
-        assert snapshot.games.get(game_id).version == 1  # type: ignore[union-attr]
-        with pytest.raises(TransactionError):
-            snapshot.events.append(rows(game_id, after=2))
-
-
-def test_the_global_order_waits_for_transactions_still_running(db: Database) -> None:
-    first, second = new_game(db), new_game(db)
-    with db.unit_of_work() as early:
-        early.events.append(rows(first, after=1))  # takes its transaction id first
-        with db.unit_of_work() as late:
-            late.events.append(rows(second, after=1))
-            late.commit()
-        with db.unit_of_work(snapshot=True) as reader:
-            seen = [(e.game_id, e.seq) for _, e in reader.events.read_all(None, 10)]
-        assert seen == [(first, 1), (second, 1)]  # not the late one: it is after `early`
-        early.commit()
-    with db.unit_of_work(snapshot=True) as reader:
-        found = reader.events.read_all(None, 10)
-        after = reader.events.read_all(found[1][0], 10)
-    assert [(e.game_id, e.seq) for _, e in after] == [(first, 2), (second, 2)]
 
 
 def test_the_outbox_gives_a_due_message_to_one_claimer(db: Database) -> None:

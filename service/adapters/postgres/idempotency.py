@@ -9,16 +9,20 @@ from service.adapters.postgres.session import Session, Statement
 from service.application.write.ports import SealedRecord
 
 
+def advisory_lock_id(scope: str, key_sha256: str) -> int:
+    """The transaction-scoped advisory lock that holds a key: 64 bits of its hash."""
+    return int.from_bytes(
+        hashlib.sha256(f"{scope}|{key_sha256}".encode()).digest()[:8], "big", signed=True
+    )
+
+
 class SqlIdempotencyStore:
     def __init__(self, session: Session) -> None:
         self._session = session
 
     def lock(self, scope: str, key_sha256: str) -> None:
-        # A transaction-scoped advisory lock on 64 bits of the key's hash, taken in the
-        # same round trip as the read that follows it.
-        lock_id = int.from_bytes(
-            hashlib.sha256(f"{scope}|{key_sha256}".encode()).digest()[:8], "big", signed=True
-        )
+        # Taken in the same round trip as the read that follows it.
+        lock_id = advisory_lock_id(scope, key_sha256)
         self._session.hold(Statement("SELECT pg_advisory_xact_lock(%s)", (lock_id,)))
 
     def get(self, scope: str, key_sha256: str) -> SealedRecord | None:
