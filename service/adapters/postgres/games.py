@@ -88,7 +88,8 @@ class SqlGameIndex:
         return [_summary(r) for r in self._session.fetch(sql, [*params, limit])]
 
     def ids(self) -> list[UUID]:
-        return [r[0] for r in self._session.fetch("SELECT id FROM games ORDER BY created_at")]
+        rows = self._session.fetch("SELECT id FROM games ORDER BY created_at, id")
+        return [r[0] for r in rows]
 
     def idle(self, *, status: str, before: datetime, limit: int) -> list[UUID]:
         rows = self._session.fetch(

@@ -95,7 +95,7 @@ class GameIndex(Protocol):
     def get(self, game_id: UUID) -> GameSummary | None: ...
 
     def ids(self) -> list[UUID]:
-        """Every game, oldest first."""
+        """Every game, oldest first (created at the same moment: by id)."""
         ...
 
     def page(
@@ -125,7 +125,8 @@ class GameIndex(Protocol):
         self, *, since: datetime | None, after: tuple[datetime, UUID] | None, limit: int
     ) -> list[Head]:
         """The head of each game's chain (its event at the recorded version), by when the
-        game last changed, oldest first, as :meth:`changed` pages them."""
+        game last changed, oldest first, as :meth:`changed` pages them. A game whose stream
+        has no event at its recorded version has no head."""
         ...
 
 
@@ -178,7 +179,9 @@ class SnapshotStore(Protocol):
 
     def put(self, snapshot: Snapshot) -> None:
         """Keep this snapshot (queued with the unit of work's writes), unless the game has
-        one of a later version already."""
+        one of this schema version and of a later (or the same) version already. One of
+        another schema version is replaced, whatever its version: the rules read only
+        snapshots of their own."""
         ...
 
 
