@@ -54,22 +54,14 @@ def test_a_failed_commit_ends_the_unit_of_work(db: Database) -> None:
             uow.events.load(game_id)
 
 
-def test_a_taken_seat_is_a_conflict_and_a_taken_key_a_duplicate(db: Database) -> None:
-    game_id = new_game(db)
+def test_a_taken_key_is_a_duplicate(db: Database) -> None:
     with db.unit_of_work() as uow:
-        uow.credentials.add(game_id, 1, "a" * 64, NOW)
         uow.idempotency.add("s", "k", SealedRecord("f", b"x"), NOW)
         uow.commit()
-    with db.unit_of_work() as uow:
-        uow.credentials.add(game_id, 1, "b" * 64, NOW)
-        with pytest.raises(AppendConflictError):
-            uow.commit()
     with db.unit_of_work() as uow:
         uow.idempotency.add("s", "k", SealedRecord("f", b"y"), NOW)
         with pytest.raises(DuplicateKeyError):
             uow.commit()
-    with db.unit_of_work() as uow:
-        assert uow.credentials.find("a" * 64) == (game_id, 1)
 
 
 def test_a_lock_is_held_until_the_transaction_ends(db: Database) -> None:

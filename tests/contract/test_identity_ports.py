@@ -1,0 +1,249 @@
+"""The identity capability's ports (service/application/identity/ports.py), on the fakes
+and on PostgreSQL: seat credentials and players, each a seat held by one token, which a
+unit of work may require to still hold for everything it reads and writes; and the
+operator tokens the owner keeps."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from uuid import UUID, uuid4
+
+import pytest
+
+from service.application.errors import AlreadySeatedError
+from service.application.identity.ports import CredentialGoneError, PlayerRecord
+from service.application.ports import AppendConflictError, UnitOfWork
+from service.application.write.ports import SealedRecord
+from tests.contract.builders import new_game, new_player, player_token, seat_player, sha
+from tests.contract.stores import Store
+
+# --- Credentials -----------------------------------------------------------------------
+
+
+def seat(store: Store, game_id: UUID, number: int, token: str) -> None:
+    with store.uow() as uow:
+        uow.credentials.add(game_id, number, token, store.clock.now())
+        uow.commit()
+
+
+def test_a_seats_token_finds_its_seat(store: Store) -> None:
+    game_id = new_game(store)
+    seat(store, game_id, 2, sha("seat 2"))
+    with store.uow() as uow:
+        assert uow.credentials.find(sha("seat 2")) == (game_id, 2)
+        assert uow.credentials.find(sha("nobody")) is None
+
+
+def test_a_taken_seat_is_a_conflict_at_commit(store: Store) -> None:
+    """A racing join of the same seat: the caller decides again and finds it taken."""
+    game_id = new_game(store)
+    seat(store, game_id, 1, sha("first"))
+    with store.uow() as uow:
+        uow.credentials.add(game_id, 1, sha("second"), store.clock.now())
+        with pytest.raises(AppendConflictError) as conflict:
+            uow.commit()
+    assert conflict.value.game_id == game_id
+    with store.uow() as uow:
+        assert uow.credentials.find(sha("first")) == (game_id, 1)
+        assert uow.credentials.find(sha("second")) is None
+
+
+def test_a_token_opens_one_seat(store: Store) -> None:
+    game_id = new_game(store)
+    seat(store, game_id, 0, sha("token"))
+    with store.uow() as uow:
+        uow.credentials.add(game_id, 1, sha("token"), store.clock.now())
+        with pytest.raises(store.integrity_error):
+            uow.commit()
+
+
+def test_a_credential_needs_its_game(store: Store) -> None:
+    with store.uow() as uow:
+        uow.credentials.add(uuid4(), 0, sha("token"), store.clock.now())
+        with pytest.raises(store.integrity_error):
+            uow.commit()
+    with store.uow() as uow:
+        assert uow.credentials.find(sha("token")) is None
+
+
+# --- what a unit of work requires ------------------------------------------------------
+
+Require = Callable[[UnitOfWork, str, UUID, int], None]
+
+
+def credentials_require(uow: UnitOfWork, token: str, game_id: UUID, number: int) -> None:
+    uow.credentials.require(token, game_id, number)
+
+
+def players_require(uow: UnitOfWork, token: str, game_id: UUID, number: int) -> None:
+    uow.players.require(token, game_id, number)
+
+
+REQUIRES = pytest.mark.parametrize(
+    "require", [credentials_require, players_require], ids=["credentials", "players"]
+)
+
+
+def held_seat(store: Store, require: Require) -> tuple[UUID, int, str]:
+    """A seat of a new game held by a token (a seat's own, or the player's who holds it),
+    and that token."""
+    game_id = new_game(store)
+    if require is credentials_require:
+        seat(store, game_id, 1, sha("seat 1"))
+        return game_id, 1, sha("seat 1")
+    player = new_player(store)
+    seat_player(store, game_id, 1, player.id)
+    return game_id, 1, player_token(player.id)
+
+
+def let_go(store: Store, require: Require, game_id: UUID, number: int) -> None:
+    """The token no longer opens the seat (the seat was left)."""
+    if require is credentials_require:
+        store.revoke_credential(game_id, number)
+    else:
+        store.unseat(game_id, number)
+
+
+@REQUIRES
+def test_while_the_seat_is_held_the_work_goes_through(store: Store, require: Require) -> None:
+    game_id, number, token = held_seat(store, require)
+    with store.uow() as uow:
+        require(uow, token, game_id, number)
+        assert uow.games.get(game_id) is not None
+        uow.idempotency.add("scope", sha("key"), SealedRecord("f", b"x"), store.clock.now())
+        uow.commit()
+    with store.uow(snapshot=True) as snapshot:
+        require(snapshot, token, game_id, number)
+        assert snapshot.idempotency.get("scope", sha("key")) is not None
+
+
+@REQUIRES
+def test_a_seat_let_go_before_the_commit_fails_it(store: Store, require: Require) -> None:
+    """Checked with the work, not before it: the seat was held when it was required and
+    when the unit of work read, not when it committed."""
+    game_id, number, token = held_seat(store, require)
+    with store.uow() as uow:
+        require(uow, token, game_id, number)
+        assert uow.games.get(game_id) is not None
+        uow.idempotency.add("scope", sha("key"), SealedRecord("f", b"x"), store.clock.now())
+        let_go(store, require, game_id, number)
+        with pytest.raises(CredentialGoneError):
+            uow.commit()
+    with store.uow() as uow:
+        assert uow.idempotency.get("scope", sha("key")) is None
+
+
+@REQUIRES
+def test_a_seat_let_go_fails_the_next_read(store: Store, require: Require) -> None:
+    game_id, number, token = held_seat(store, require)
+    for snapshot in (False, True):
+        with store.uow(snapshot=snapshot) as uow:
+            require(uow, token, game_id, number)
+            if not snapshot:
+                let_go(store, require, game_id, number)
+            with pytest.raises(CredentialGoneError):
+                uow.events.load(game_id)
+
+
+@REQUIRES
+def test_a_token_that_does_not_open_the_seat_fails_the_work_not_the_requirement(
+    store: Store, require: Require
+) -> None:
+    game_id, number, token = held_seat(store, require)
+    for other, at_seat in [(sha("another"), number), (token, number + 1)]:
+        with store.uow() as uow:
+            require(uow, other, game_id, at_seat)  # checked with the work: not yet
+            with pytest.raises(CredentialGoneError):
+                uow.games.get(game_id)
+    with store.uow() as uow:  # nothing read, nothing written: nothing to refuse
+        require(uow, sha("another"), game_id, number)
+
+
+# --- Players ---------------------------------------------------------------------------
+
+
+def test_a_player_is_found_by_id_and_by_token(store: Store) -> None:
+    mio = new_player(store)
+    with store.uow() as uow:
+        assert uow.players.get(mio.id) == mio
+        assert uow.players.find(player_token(mio.id)) == mio
+        assert uow.players.get(uuid4()) is None
+        assert uow.players.find(sha("nobody")) is None
+
+
+def test_a_players_token_and_id_are_theirs_alone(store: Store) -> None:
+    mio = new_player(store)
+    at = store.clock.now()
+    for player, token in [
+        (PlayerRecord(uuid4(), "Bo", at), player_token(mio.id)),
+        (PlayerRecord(mio.id, "Bo", at), sha("bo")),
+    ]:
+        with store.uow() as uow:
+            uow.players.add(player, token)
+            with pytest.raises(store.integrity_error):
+                uow.commit()
+    with store.uow() as uow:
+        assert uow.players.get(mio.id) == mio
+        assert uow.players.find(sha("bo")) is None
+
+
+def test_a_bound_player_holds_the_seat(store: Store) -> None:
+    mio, bo = new_player(store), new_player(store, "Bo")
+    game_id, other = new_game(store), new_game(store)
+    seat_player(store, game_id, 2, mio.id)
+    seat_player(store, other, 0, mio.id)
+    with store.uow() as uow:
+        assert uow.players.seat_in(game_id, mio.id) == 2
+        assert uow.players.seat_in(other, mio.id) == 0
+        assert uow.players.seat_in(game_id, bo.id) is None
+
+
+def test_a_held_seat_is_a_conflict_at_commit(store: Store) -> None:
+    mio, bo = new_player(store), new_player(store, "Bo")
+    game_id = new_game(store)
+    seat_player(store, game_id, 1, mio.id)
+    with store.uow() as uow:
+        uow.players.bind(game_id, 1, bo.id)
+        with pytest.raises(AppendConflictError) as conflict:
+            uow.commit()
+    assert conflict.value.game_id == game_id
+    with store.uow() as uow:
+        assert uow.players.seat_in(game_id, bo.id) is None
+
+
+def test_a_player_holds_one_seat_of_a_game(store: Store) -> None:
+    mio = new_player(store)
+    game_id = new_game(store)
+    seat_player(store, game_id, 1, mio.id)
+    with store.uow() as uow:
+        uow.players.bind(game_id, 2, mio.id)
+        with pytest.raises(AlreadySeatedError):
+            uow.commit()
+    with store.uow() as uow:
+        assert uow.players.seat_in(game_id, mio.id) == 1
+
+
+def test_a_seat_is_bound_to_a_player_of_a_game(store: Store) -> None:
+    mio, game_id = new_player(store), new_game(store)
+    for game, player in [(uuid4(), mio.id), (game_id, uuid4())]:
+        with store.uow() as uow:
+            uow.players.bind(game, 0, player)
+            with pytest.raises(store.integrity_error):
+                uow.commit()
+    with store.uow() as uow:
+        assert uow.players.seat_in(game_id, mio.id) is None
+
+
+# --- Operators -------------------------------------------------------------------------
+
+
+def test_an_operators_token_finds_its_name_until_revoked(store: Store) -> None:
+    store.keep_operator("ops-1", sha("ops one"))
+    store.keep_operator("ops-2", sha("ops two"))
+    with store.uow() as uow:
+        assert uow.operators.find(sha("ops one")) == "ops-1"
+        assert uow.operators.find(sha("nobody")) is None
+    store.revoke_operator("ops-1")
+    with store.uow() as uow:
+        assert uow.operators.find(sha("ops one")) is None
+        assert uow.operators.find(sha("ops two")) == "ops-2"
