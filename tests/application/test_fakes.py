@@ -13,7 +13,6 @@ from service.application.games.ports import GameSummary
 from service.application.integrity.chain import GENESIS, Origin, Unchained, link
 from service.application.ports import SYSTEM, AppendConflictError, StoredEvent
 from service.application.webhooks.ports import OutboxMessage
-from service.application.write.ports import DuplicateKeyError, SealedRecord
 from service.rules import GameConfig, Scoring, Variant
 from tests.application.fakes import (
     CHAIN_KEYS,
@@ -54,17 +53,9 @@ def test_a_failed_commit_ends_the_unit_of_work(db: Database) -> None:
             uow.events.load(game_id)
 
 
-def test_a_taken_key_is_a_duplicate(db: Database) -> None:
-    with db.unit_of_work() as uow:
-        uow.idempotency.add("s", "k", SealedRecord("f", b"x"), NOW)
-        uow.commit()
-    with db.unit_of_work() as uow:
-        uow.idempotency.add("s", "k", SealedRecord("f", b"y"), NOW)
-        with pytest.raises(DuplicateKeyError):
-            uow.commit()
-
-
-def test_a_lock_is_held_until_the_transaction_ends(db: Database) -> None:
+def test_a_twin_that_would_wait_for_a_held_key_fails_at_once(db: Database) -> None:
+    """PostgreSQL would make it wait until the holder ends; with one thread that would
+    be for ever."""
     with db.unit_of_work() as holder:
         holder.idempotency.lock("s", "k")
         holder.idempotency.lock("s", "k")  # again, by the same transaction

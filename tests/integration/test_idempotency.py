@@ -12,7 +12,6 @@ import threading
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -24,7 +23,6 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from service.adapters.postgres.idempotency import SqlIdempotencyStore
-from service.application.write.ports import SealedRecord
 from tests.support.api import Api, Game, bearer
 from tests.support.deals import PASSES_4P, assert_problem, start_ordered
 from tests.support.postgres import MakeApp
@@ -504,20 +502,3 @@ def test_a_record_from_before_the_upgrade_still_replays(api: Api, sql: Sql) -> N
         assert reused.status_code == 422
         assert reused.get_json()["code"] == "idempotency_key_reused"
     assert count_events(sql, game.id) == stored
-
-
-def test_expired_records_are_deleted_in_batches(container: Any) -> None:
-    """The store forgets outcomes older than a time, at most a batch at a time."""
-    deps = container.deps
-    old = datetime(2000, 1, 1, tzinfo=UTC)
-    scope = f"test-expire-{uuid.uuid4()}"
-    with deps.uow() as uow:
-        for n in range(3):
-            uow.idempotency.add(scope, f"{n:064d}", SealedRecord("f", b"x"), old + timedelta(n))
-        uow.commit()
-    with deps.uow() as uow:
-        assert uow.idempotency.expire(old + timedelta(days=2), 1) == 1
-    with deps.uow() as uow:
-        assert uow.idempotency.expire(old + timedelta(days=2), 10) == 1
-        assert uow.idempotency.get(scope, f"{2:064d}") is not None
-        assert uow.idempotency.get(scope, f"{0:064d}") is None
