@@ -37,8 +37,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from enum import Enum
 from types import TracebackType
-from typing import Self, TypeVar
-from uuid import UUID
+from typing import Any, Self, TypeVar
+from uuid import UUID, uuid4
 
 from service.application.deps import Deps
 from service.application.errors import AlreadySeatedError
@@ -69,6 +69,9 @@ from service.rules import DealRound, FairShuffle, GameConfig
 
 OPERATOR_TOKEN = "operator-token-for-the-application-tests"
 CHAIN_KEYS = ChainKeys(b"application-tests-chain-key-32by")
+PER_ENDPOINT = 2
+"""Webhook deliveries to one endpoint under way at once (the adapter's limit)."""
+
 T = TypeVar("T")
 
 
@@ -118,6 +121,38 @@ class OutboxRow:
     done_at: datetime | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class WebhookRow:
+    endpoint: WebhookEndpoint
+    secret: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeliveryRow:
+    """A webhook delivery: a row of the outbox of kind ``webhook``."""
+
+    id: int
+    webhook_id: UUID
+    game_id: UUID | None
+    message_id: str
+    payload: dict[str, Any]
+    created_at: datetime
+    available_at: datetime
+    attempts: int = 0
+    last_error: str | None = None
+    done_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptRow:
+    id: int
+    webhook_id: UUID
+    attempt: WebhookAttempt
+
+
+Recorded = tuple[WebhookDelivery, WebhookAttempt, bool]
+
+
 @dataclass
 class Tables:
     """The rows of every table. Never changed in place once committed: a commit (or a
@@ -134,10 +169,15 @@ class Tables:
     seat_players: dict[tuple[UUID, int], UUID] = field(default_factory=dict)
     inbox: dict[tuple[UUID, UUID], InboxEntry] = field(default_factory=dict)
     wakeups: dict[UUID, tuple[datetime, int]] = field(default_factory=dict)  # (due_at, version)
-    # what commits told webhooks: (game, event, bound seats), in commit order
+    webhooks: dict[UUID, WebhookRow] = field(default_factory=dict)
+    deliveries: dict[int, DeliveryRow] = field(default_factory=dict)
+    attempts: dict[int, AttemptRow] = field(default_factory=dict)
+    # Not tables, for the tests' assertions: what commits told webhooks (game, event,
+    # bound seats), and the webhook attempts they recorded, in commit order.
     told: list[tuple[UUID, WebhookEvent, tuple[tuple[int, UUID], ...]]] = field(
         default_factory=list
     )
+    recorded: list[Recorded] = field(default_factory=list)
 
     def copy(self) -> Tables:
         return Tables(
@@ -151,7 +191,11 @@ class Tables:
             dict(self.seat_players),
             dict(self.inbox),
             dict(self.wakeups),
+            dict(self.webhooks),
+            dict(self.deliveries),
+            dict(self.attempts),
             list(self.told),
+            list(self.recorded),
         )
 
 
@@ -171,19 +215,17 @@ class Database:
         self.commits = 0
         self.interposed = 0
         self._locks: dict[Hashable, FakeUnitOfWork] = {}
-        self._mutex = threading.RLock()  # a test's threads may commit
+        self._mutex = threading.RLock()  # the webhook recorder commits from its own thread
         self._next_txid = 1
         self._next_position = 1
         self._next_outbox_id = 1
+        self._next_attempt_id = 1
         self._writer: Writer | None = None
         self._writer_left = 0
         self._interposing = False
         # Like the notifications of the adapters (and the triggers of migration 0005): a
         # commit announces its games and its players.
         self.hub: Hub | None = None
-        # Webhook deliveries a claim hands out (in order), and the recorded attempts.
-        self.deliveries: list[WebhookDelivery] = []
-        self.recorded: list[tuple[WebhookDelivery, WebhookAttempt, bool]] = []
         # Operator tokens `yokai operator create` kept (digest -> name), as the owner
         # writes them: outside any unit of work.
         self.operators: dict[str, str] = {}
@@ -208,12 +250,41 @@ class Database:
             self.committed = tables
             return result
 
+    def deliver(self, delivery: WebhookDelivery, due: datetime) -> None:
+        """A webhook delivery due at ``due``, as a commit would have fanned it out (its
+        endpoint, the operators', made if need be)."""
+
+        def edit(t: Tables) -> None:
+            if delivery.webhook_id not in t.webhooks:
+                endpoint = WebhookEndpoint(
+                    delivery.webhook_id, None, delivery.url, ("turn",), delivery.created_at
+                )
+                t.webhooks[delivery.webhook_id] = WebhookRow(endpoint, delivery.secret)
+            t.deliveries[delivery.id] = DeliveryRow(
+                delivery.id,
+                delivery.webhook_id,
+                None,
+                delivery.message_id,
+                delivery.payload,
+                delivery.created_at,
+                due,
+                delivery.attempts,
+            )
+
+        self.change(edit)
+        self._next_outbox_id = max(self._next_outbox_id, delivery.id + 1)
+
     # -- reading the committed state, for assertions --
 
     def stream(self, game_id: UUID) -> list[StoredEvent]:
         """A game's committed events in ``seq`` order."""
         rows = self.committed.events.get(game_id, {})
         return [rows[seq].event for seq in sorted(rows)]
+
+    @property
+    def recorded(self) -> list[Recorded]:
+        """The webhook attempts committed, in order."""
+        return self.committed.recorded
 
     def key_held(self, scope: str, key_sha256: str) -> bool:
         """Whether a unit of work holds this idempotency key."""
@@ -267,6 +338,11 @@ class Database:
         self._next_outbox_id += 1
         return ident
 
+    def _attempt_id(self) -> int:
+        ident = self._next_attempt_id
+        self._next_attempt_id += 1
+        return ident
+
     def _end(self, uow: FakeUnitOfWork) -> None:
         for key in [k for k, holder in self._locks.items() if holder is uow]:
             del self._locks[key]
@@ -292,6 +368,11 @@ class Commit:
     def player(self, player_id: UUID, table: str) -> None:
         self.references.append(
             (lambda t: player_id in t.players, f"{table}: no player {player_id}")
+        )
+
+    def webhook(self, webhook_id: UUID, table: str) -> None:
+        self.references.append(
+            (lambda t: webhook_id in t.webhooks, f"{table}: no webhook {webhook_id}")
         )
 
 
@@ -925,13 +1006,56 @@ class FakeWakeups:
 
 
 class FakeWebhooks:
-    """Records what commits tell webhooks (``Tables.told``), hands out the deliveries a
-    test puts in ``Database.deliveries`` and keeps what is recorded of them; endpoints,
-    and the deliveries' SQL, are the PostgreSQL adapter's, tested against the real
-    database."""
+    """Endpoints, their deliveries (the outbox's ``webhook`` rows) and the log of their
+    attempts, as service/adapters/postgres/webhooks.py keeps them. What commits told
+    webhooks and the attempts they recorded are also listed (``Tables.told``,
+    ``Tables.recorded``), for the tests' assertions."""
 
     def __init__(self, uow: FakeUnitOfWork) -> None:
         self._uow = uow
+
+    def add(self, endpoint: WebhookEndpoint, secret: str) -> None:
+        row = WebhookRow(
+            replace(endpoint, failing_since=None, disabled_at=None, disabled_reason=None), secret
+        )
+
+        def write(c: Commit) -> None:
+            if endpoint.id in c.after.webhooks:
+                raise IntegrityViolation(f"webhooks: duplicate id {endpoint.id}")
+            c.after.webhooks[endpoint.id] = row
+            if endpoint.player_id is not None:
+                c.player(endpoint.player_id, "webhooks")
+
+        self._uow.queue(write)
+
+    def get(self, webhook_id: UUID) -> WebhookEndpoint | None:
+        row = self._uow.read().webhooks.get(webhook_id)
+        return None if row is None else row.endpoint
+
+    def of(self, player_id: UUID | None) -> list[WebhookEndpoint]:
+        rows = [
+            row.endpoint
+            for row in self._uow.read().webhooks.values()
+            if row.endpoint.player_id == player_id
+        ]
+        return sorted(rows, key=lambda e: (e.created_at, e.id))
+
+    def delete(self, webhook_id: UUID) -> None:
+        def write(c: Commit) -> None:
+            if webhook_id not in c.before.webhooks:
+                return
+            del c.after.webhooks[webhook_id]
+            for ident in [i for i, d in c.after.deliveries.items() if d.webhook_id == webhook_id]:
+                del c.after.deliveries[ident]  # ON DELETE CASCADE
+            for ident in [i for i, a in c.after.attempts.items() if a.webhook_id == webhook_id]:
+                del c.after.attempts[ident]
+
+        self._uow.queue(write)
+
+    def attempts(self, webhook_id: UUID, limit: int) -> list[WebhookAttempt]:
+        rows = [a for a in self._uow.read().attempts.values() if a.webhook_id == webhook_id]
+        rows.sort(key=lambda a: a.id, reverse=True)
+        return [a.attempt for a in rows[:limit]]
 
     def fan_out(
         self,
@@ -941,50 +1065,173 @@ class FakeWebhooks:
         now: datetime,
         left: Sequence[int] = (),
     ) -> None:
+        if not events:
+            return
         told = [(game_id, e, tuple(bound)) for e in events]
-        self._uow.queue(lambda c: c.after.told.extend(told))
 
-    def add(self, endpoint: WebhookEndpoint, secret: str) -> None:
-        raise NotImplementedError("webhook endpoints: see tests/e2e/test_webhooks.py")
+        def write(c: Commit) -> None:
+            c.after.told.extend(told)
+            enabled = sorted(
+                (row.endpoint for row in c.before.webhooks.values()),
+                key=lambda e: (e.created_at, e.id),
+            )
+            enabled = [e for e in enabled if e.disabled_at is None]
+            seats = [(s, p) for (g, s), p in c.before.seat_players.items() if g == game_id]
+            seats += bound
+            for event in events:
+                to = [e for e in enabled if e.player_id is None and event.type in e.events]
+                for seat, player_id in seats:
+                    if (event.seat is None or seat == event.seat) and seat not in left:
+                        to += [
+                            e
+                            for e in enabled
+                            if e.player_id == player_id and event.type in e.events
+                        ]
+                payload = {"type": event.type, "timestamp": now.isoformat(), "data": event.data}
+                for endpoint in to:
+                    ident = c.db._outbox_id()
+                    message_id = "msg_" + uuid4().hex
+                    c.after.deliveries[ident] = DeliveryRow(
+                        ident, endpoint.id, game_id, message_id, payload, now, now
+                    )
+            c.game(game_id, "outbox")
 
-    def get(self, webhook_id: UUID) -> WebhookEndpoint | None:
-        return None
-
-    def of(self, player_id: UUID | None) -> list[WebhookEndpoint]:
-        return []
-
-    def delete(self, webhook_id: UUID) -> None:
-        raise NotImplementedError
-
-    def attempts(self, webhook_id: UUID, limit: int) -> list[WebhookAttempt]:
-        return []
+        self._uow.queue(write)
 
     def claim(
         self, now: datetime, lease_until: datetime, limit: int, busy: Mapping[UUID, int]
     ) -> list[WebhookDelivery]:
-        db = self._uow.db
-        taken = Counter(busy)
-        claimed: list[WebhookDelivery] = []
-        for d in db.deliveries:
-            if len(claimed) < limit and taken[d.webhook_id] < 2:  # PER_ENDPOINT
+        full = {w for w, n in busy.items() if n >= PER_ENDPOINT}
+
+        def edit(t: Tables) -> list[WebhookDelivery]:
+            # As the adapter's claim: a bounded look at the oldest due, then at most
+            # PER_ENDPOINT an endpoint, counting what it has under way.
+            due = [
+                d
+                for d in t.deliveries.values()
+                if d.done_at is None
+                and d.available_at <= now
+                and _enabled(t, d.webhook_id)
+                and d.webhook_id not in full
+            ]
+            due.sort(key=lambda d: (d.available_at, d.id))
+            taken = Counter(busy)
+            chosen: list[DeliveryRow] = []
+            for d in due[: max(8 * limit, 64)]:
                 taken[d.webhook_id] += 1
-                claimed.append(d)
-        db.deliveries = [d for d in db.deliveries if d not in claimed]
-        return claimed
+                if taken[d.webhook_id] <= PER_ENDPOINT:
+                    chosen.append(d)
+            out: list[WebhookDelivery] = []
+            for d in chosen[:limit]:
+                t.deliveries[d.id] = replace(d, available_at=lease_until)
+                hook = t.webhooks[d.webhook_id]
+                out.append(
+                    WebhookDelivery(
+                        d.id,
+                        d.webhook_id,
+                        d.message_id,
+                        hook.endpoint.url,
+                        hook.secret,
+                        d.payload,
+                        d.created_at,
+                        d.attempts,
+                    )
+                )
+            return out
+
+        return self._uow.at_once(edit)
 
     def record(
         self,
-        attempts: Sequence[tuple[WebhookDelivery, WebhookAttempt, bool]],
+        attempts: Sequence[Recorded],
         *,
         disable_failing_since: datetime,
     ) -> None:
-        self._uow.db.recorded.extend(attempts)
+        if not attempts:
+            return
+        recorded = list(attempts)
+
+        def write(c: Commit) -> None:
+            c.after.recorded.extend(recorded)
+            for d, a, _ in recorded:
+                ident = c.db._attempt_id()
+                c.after.attempts[ident] = AttemptRow(ident, d.webhook_id, a)
+                c.webhook(d.webhook_id, "webhook_attempts")
+            for d, a, done in recorded:
+                row = c.before.deliveries.get(d.id)
+                if done:
+                    c.after.deliveries.pop(d.id, None)  # delivered or given up: it leaves
+                elif row is not None:
+                    c.after.deliveries[d.id] = replace(
+                        row,
+                        attempts=row.attempts + 1,
+                        last_error=a.error,
+                        available_at=a.next_attempt_at or row.available_at,
+                    )
+            last = {d.webhook_id: a for d, a, _ in recorded}
+            for webhook_id, a in last.items():
+                hook = c.before.webhooks.get(webhook_id)
+                if hook is None:
+                    continue
+                e, ok = hook.endpoint, a.status is not None and 200 <= a.status < 300
+                if ok and e.failing_since is None:
+                    continue
+                since = e.failing_since or a.attempted_at
+                stays = ok or e.disabled_at is not None or since >= disable_failing_since
+                reason = (
+                    e.disabled_reason
+                    if stays
+                    else None
+                    if e.failing_since is None
+                    else f"every delivery failed since {_as_text(e.failing_since)}"
+                )
+                c.after.webhooks[webhook_id] = replace(
+                    hook,
+                    endpoint=replace(
+                        e,
+                        failing_since=None if ok else since,
+                        disabled_at=e.disabled_at if stays else a.attempted_at,
+                        disabled_reason=reason,
+                    ),
+                )
+
+        self._uow.queue(write)
 
     def next_due(self, busy: Sequence[UUID]) -> datetime | None:
-        return None
+        t = self._uow.read()
+        return min(
+            (
+                d.available_at
+                for d in t.deliveries.values()
+                if d.done_at is None and _enabled(t, d.webhook_id) and d.webhook_id not in busy
+            ),
+            default=None,
+        )
 
     def forget(self, before: datetime, limit: int) -> int:
-        return 0
+        def edit(t: Tables) -> int:
+            done = sorted(
+                i for i, d in t.deliveries.items() if d.done_at is not None and d.done_at < before
+            )[:limit]
+            logged = sorted(i for i, a in t.attempts.items() if a.attempt.attempted_at < before)
+            for ident in done:
+                del t.deliveries[ident]
+            for ident in logged[:limit]:
+                del t.attempts[ident]
+            return len(done) + len(logged[:limit])
+
+        return self._uow.at_once(edit)
+
+
+def _enabled(tables: Tables, webhook_id: UUID) -> bool:
+    row = tables.webhooks.get(webhook_id)
+    return row is not None and row.endpoint.disabled_at is None
+
+
+def _as_text(moment: datetime) -> str:
+    """A timestamptz as PostgreSQL's ``::text`` gives it (in UTC)."""
+    text = moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f").rstrip("0").rstrip(".")
+    return f"{text}+00"
 
 
 # --- clock, dealer, wiring -------------------------------------------------------------

@@ -12,6 +12,7 @@ import pytest
 from service.application.games.ports import Snapshot
 from service.application.identity.ports import PlayerRecord
 from service.application.ports import AppendConflictError
+from service.application.webhooks.ports import WebhookEndpoint
 from service.application.write.ports import SealedRecord
 from tests.contract.builders import (
     append,
@@ -48,6 +49,7 @@ def test_a_unit_of_work_left_without_commit_leaves_nothing(store: Store) -> None
     game_id = new_game(store)
     mio = new_player(store)
     other, bo = uuid4(), PlayerRecord(uuid4(), "Bo", at)
+    hook = WebhookEndpoint(uuid4(), None, "https://example.test/", ("turn",), at)
     with store.uow() as uow:
         uow.games.add(summary(other, at))
         uow.events.append(events(game_id, at, after=1))
@@ -59,6 +61,7 @@ def test_a_unit_of_work_left_without_commit_leaves_nothing(store: Store) -> None
         uow.inbox.add(inbox_entry(mio.id, game_id, at, seat=1))
         uow.snapshots.put(Snapshot(game_id, 1, "h", 1, {"n": 1}))
         uow.wakeups.set(game_id, at, 1)
+        uow.webhooks.add(hook, "whsec_x")
     with store.uow() as uow:
         assert uow.games.get(other) is None
         assert [e.seq for e in uow.events.load(game_id)] == [1]
@@ -70,6 +73,7 @@ def test_a_unit_of_work_left_without_commit_leaves_nothing(store: Store) -> None
         assert uow.inbox.page(mio.id, ["playing"], None, 10) == []
         assert uow.snapshots.get(game_id, 1) is None
         assert uow.wakeups.next_due() is None
+        assert uow.webhooks.get(hook.id) is None
 
 
 def test_a_commit_that_fails_does_nothing_of_the_unit_of_work(store: Store) -> None:

@@ -1,10 +1,9 @@
 """Claiming webhook deliveries from the outbox (service/adapters/postgres/webhooks.py), on
-a database of its own: the oldest due first, at most PER_ENDPOINT of an endpoint, none of
-a busy or disabled endpoint, each under a lease that keeps it from every other claim,
-and two workers never given the same delivery. The claim's plan runs each of its parts
-once, also when the outbox's statistics say it is empty while it holds thousands of rows
-(as a queue's do between two autoanalyze runs): a plan that ran its locking part again
-for every outbox row made a claim take seconds."""
+a database of its own: the claim's plan runs each of its parts once, also when the
+outbox's statistics say it is empty while it holds thousands of rows (as a queue's do
+between two autoanalyze runs): a plan that ran its locking part again for every outbox
+row made a claim take seconds. (What a claim takes is checked on the fakes and on
+PostgreSQL alike by tests/contract/test_webhooks_ports.py.)"""
 
 from __future__ import annotations
 
@@ -16,13 +15,13 @@ from typing import Any
 from uuid import UUID, uuid4
 
 import pytest
-from sqlalchemy import Engine, insert, text, update
+from sqlalchemy import Engine, insert, text
 
 from service.adapters import migrate
 from service.adapters.postgres.engine import make_engine
 from service.adapters.postgres.tables import games, outbox, webhooks
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
-from service.adapters.postgres.webhooks import _CLAIM, PER_ENDPOINT
+from service.adapters.postgres.webhooks import _CLAIM
 from tests.support.postgres import new_database
 
 NOW = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
@@ -84,50 +83,6 @@ def claim(
         got = uow.webhooks.claim(at, at + LEASE, limit, busy or {})
         uow.commit()
     return [d.id for d in got]
-
-
-def test_the_oldest_due_come_first_at_most_two_an_endpoint(engine: Engine) -> None:
-    a, b, c = endpoints(engine, 3)
-    ids = deliveries(engine, [a, a, a, a, b, c], 1)  # a: 4 deliveries, b and c: 1 each
-    got = claim(engine, NOW, limit=10)
-    assert PER_ENDPOINT == 2
-    assert got == [ids[0], ids[1], ids[4], ids[5]]  # a's first two, then b's and c's
-
-
-def test_a_busy_or_disabled_endpoint_is_passed_over(engine: Engine) -> None:
-    busy, off, free = endpoints(engine, 3)
-    deliveries(engine, [busy, off, free], 1)
-    with engine.begin() as conn:
-        conn.execute(update(webhooks).where(webhooks.c.id == off).values(disabled_at=NOW))
-    with SqlUnitOfWork(engine) as uow:
-        got = uow.webhooks.claim(NOW, NOW + LEASE, 10, {busy: 2})
-        uow.commit()
-    assert [d.webhook_id for d in got] == [free]
-
-
-def test_what_an_endpoint_has_under_way_counts_against_its_limit(engine: Engine) -> None:
-    one, none = endpoints(engine, 2)
-    ids = deliveries(engine, [one, none], 3)  # one: ids 0, 2, 4; none: 1, 3, 5
-    assert claim(engine, NOW, 10, {one: 1}) == [ids[0], ids[1], ids[3]]
-
-
-def test_a_claimed_delivery_is_left_alone_until_its_lease_ends(engine: Engine) -> None:
-    (one,) = endpoints(engine, 1)
-    (first,) = deliveries(engine, [one], 1)
-    assert claim(engine, NOW, 10) == [first]
-    assert claim(engine, NOW + LEASE - timedelta(seconds=1), 10) == []
-    assert claim(engine, NOW + LEASE, 10) == [first]  # the claimer stopped: another's turn
-
-
-def test_two_workers_claiming_at_once_never_get_the_same_delivery(engine: Engine) -> None:
-    ids = deliveries(engine, endpoints(engine, 20), 2)
-    with SqlUnitOfWork(engine) as a, SqlUnitOfWork(engine) as b:
-        first = a.webhooks.claim(NOW, NOW + LEASE, 15, {})  # not committed yet
-        second = b.webhooks.claim(NOW, NOW + LEASE, 100, {})
-        a.commit()
-        b.commit()
-    taken = [d.id for d in first] + [d.id for d in second]
-    assert len(first) == 15 and len(taken) == len(set(taken)) == len(ids)
 
 
 def _nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:

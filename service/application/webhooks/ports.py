@@ -127,9 +127,10 @@ class Webhooks(Protocol):
     def claim(
         self, now: datetime, lease_until: datetime, limit: int, busy: Mapping[UUID, int]
     ) -> list[WebhookDelivery]:
-        """Due deliveries, oldest first, so that no endpoint has more than its limit
-        under way (``busy``: how many each endpoint has under way already); each is due
-        again at ``lease_until`` unless its attempt is recorded. Done at once."""
+        """Due deliveries, the oldest due taken first (listed in no particular order),
+        so that no endpoint has more than its limit under way (``busy``: how many each
+        endpoint has under way already); each is due again at ``lease_until`` unless its
+        attempt is recorded. Done at once."""
         ...
 
     def record(

@@ -139,7 +139,8 @@ def _second_waits_for_a_place(
         replace(delivery(new_secret()), id=n, webhook_id=uuid4(), url=f"https://h{n}.test/")
         for n in (1, 2)
     ]
-    db.deliveries = list(deliveries)
+    for d in deliveries:
+        db.deliver(d, due=clock.now())
     sender = _HeldSender()
     source = WebhookDeliveries(sender, at_once=1, queued=1, lease=timedelta(seconds=15))
     try:
@@ -162,10 +163,12 @@ def test_a_delivery_queued_until_its_lease_could_end_mid_attempt_is_not_sent(
     the lease (when another worker may claim and send it) is left to that next claim:
     never two senders at once. One that starts in time is sent and recorded."""
     # 10 s of lease left: less than an attempt.
+    claimed_at = clock.now()
     (first, _), sender = _second_waits_for_a_place(deps, db, clock, timedelta(seconds=5))
     assert sender.urls == [first.url]
     assert [(d.id, a.status, done) for d, a, done in db.recorded] == [(1, 200, True)]
-    assert db.deliveries == []  # the other stays claimed until its lease ends
+    with deps.uow() as uow:  # the other stays claimed until its lease ends
+        assert uow.webhooks.next_due([]) == claimed_at + timedelta(seconds=15)
 
 
 def test_a_delivery_that_gets_a_place_in_time_is_sent(
@@ -197,12 +200,12 @@ def test_a_failing_receiver_is_retried_on_the_schedule_until_given_up(
     it is recorded as given up (done, no next attempt)."""
     start = clock.now()
     current = replace(delivery(new_secret()), created_at=start)
+    db.deliver(current, due=start)
     sender = _Refusing()
     source = WebhookDeliveries(sender, at_once=1, queued=0, lease=timedelta(seconds=60))
     gaps: list[float] = []
     try:
-        for attempt in range(60):
-            db.deliveries = [current]
+        for attempt in range(60):  # each claimed when the last attempt's record says
             assert source.run_due(deps) == 1
             recorded_so_far = attempt + 1
 
@@ -217,7 +220,6 @@ def test_a_failing_receiver_is_retried_on_the_schedule_until_given_up(
             assert recorded.next_attempt_at is not None
             gaps.append((recorded.next_attempt_at - clock.now()).total_seconds())
             clock.moment = recorded.next_attempt_at
-            current = replace(current, attempts=current.attempts + 1)
     finally:
         source.close()
     assert done and recorded.next_attempt_at is None
@@ -244,12 +246,13 @@ class _Answering:
 
 
 def test_a_sender_that_answers_at_once_gets_every_waiting_delivery_in_turn(
-    deps: Deps, db: Database
+    deps: Deps, db: Database, clock: FixedClock
 ) -> None:
     """One place to send and 600 deliveries waiting: each answer, given within start(),
     frees the place for the next without calling back ever deeper (that would overflow
     the stack long before 600), and every attempt is recorded."""
-    db.deliveries = [replace(delivery(new_secret()), id=n, webhook_id=uuid4()) for n in range(600)]
+    for n in range(600):
+        db.deliver(replace(delivery(new_secret()), id=n, webhook_id=uuid4()), due=clock.now())
     sender = _Answering()
     source = WebhookDeliveries(sender, at_once=1, queued=599, lease=timedelta(seconds=60))
     try:
