@@ -211,8 +211,25 @@ def test_the_inbox_lists_the_seats_turns_first_then_the_latest_changed(store: St
     mio = new_player(store)
     games = [new_game(store) for _ in range(8)]
 
-    def entry(n: int, **fields: object) -> InboxEntry:
-        return inbox_entry(mio.id, games[n], at, **fields)  # type: ignore[arg-type]
+    def entry(
+        n: int,
+        *,
+        action: str | None = None,
+        deadline: datetime | None = None,
+        due_since: datetime | None = None,
+        status: str = "playing",
+        updated_at: datetime | None = None,
+    ) -> InboxEntry:
+        return inbox_entry(
+            mio.id,
+            games[n],
+            at,
+            action=action,
+            deadline=deadline,
+            due_since=due_since,
+            status=status,
+            updated_at=updated_at,
+        )
 
     expected = [
         entry(0, action="play", deadline=at + minutes(5), due_since=at - minutes(1)),

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from service.application.write.ports import DuplicateKeyError, SealedRecord
-from tests.contract.builders import new_game, sha
+from tests.contract.builders import new_game, sha, summary
 from tests.contract.stores import Store
 
 
@@ -45,7 +45,7 @@ def test_a_taken_key_is_a_duplicate_at_commit(store: Store) -> None:
             uow.commit()
     with store.uow() as uow:
         assert uow.idempotency.get("scope", sha("key")) == first
-        assert uow.games.get(game_id).status == "waiting"  # type: ignore[union-attr]
+        assert uow.games.get(game_id) == summary(game_id, at)
 
 
 def test_a_key_stored_twice_in_one_unit_of_work_is_a_duplicate(store: Store) -> None:
