@@ -15,7 +15,7 @@ from uuid import UUID
 
 from service.application.games.ports import GameIndex, Inbox, SnapshotStore, Wakeups
 from service.application.identity.ports import Credentials, Operators, Players
-from service.application.webhooks.ports import Outbox, Webhooks
+from service.application.webhooks.ports import Webhooks
 from service.application.write.ports import IdempotencyStore
 
 
@@ -147,9 +147,6 @@ class UnitOfWork(Protocol):
 
     @property
     def inbox(self) -> Inbox: ...
-
-    @property
-    def outbox(self) -> Outbox: ...
 
     @property
     def wakeups(self) -> Wakeups: ...

@@ -57,8 +57,6 @@ from service.application.integrity.chain import ChainKeys
 from service.application.live.hub import Hub, game_key, player_key
 from service.application.ports import AppendConflictError, Position, StoredEvent
 from service.application.webhooks.ports import (
-    ClaimedMessage,
-    OutboxMessage,
     WebhookAttempt,
     WebhookDelivery,
     WebhookEndpoint,
@@ -112,16 +110,6 @@ class IdempotencyRow:
 
 
 @dataclass(frozen=True, slots=True)
-class OutboxRow:
-    id: int
-    message: OutboxMessage
-    created_at: datetime
-    attempts: int = 0
-    last_error: str | None = None
-    done_at: datetime | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class WebhookRow:
     endpoint: WebhookEndpoint
     secret: str
@@ -163,7 +151,6 @@ class Tables:
     games: dict[UUID, GameSummary] = field(default_factory=dict)
     credentials: dict[tuple[UUID, int], CredentialRow] = field(default_factory=dict)
     idempotency: dict[tuple[str, str], IdempotencyRow] = field(default_factory=dict)
-    outbox: dict[int, OutboxRow] = field(default_factory=dict)
     snapshots: dict[UUID, Snapshot] = field(default_factory=dict)
     players: dict[UUID, tuple[PlayerRecord, str]] = field(default_factory=dict)
     seat_players: dict[tuple[UUID, int], UUID] = field(default_factory=dict)
@@ -185,7 +172,6 @@ class Tables:
             dict(self.games),
             dict(self.credentials),
             dict(self.idempotency),
-            dict(self.outbox),
             dict(self.snapshots),
             dict(self.players),
             dict(self.seat_players),
@@ -408,7 +394,6 @@ class FakeUnitOfWork:
         self.snapshots = FakeSnapshotStore(self)
         self.players = FakePlayers(self)
         self.inbox = FakeInbox(self)
-        self.outbox = FakeOutbox(self)
         self.wakeups = FakeWakeups(self)
         self.webhooks = FakeWebhooks(self)
         self.operators = FakeOperators(self)
@@ -912,63 +897,6 @@ class FakeIdempotencyStore:
             return len(old)
 
         return self._uow.at_once(edit)
-
-
-class FakeOutbox:
-    def __init__(self, uow: FakeUnitOfWork) -> None:
-        self._uow = uow
-
-    def add(self, messages: Sequence[OutboxMessage], created_at: datetime) -> None:
-        def write(c: Commit) -> None:
-            for m in messages:
-                ident = c.db._outbox_id()
-                c.after.outbox[ident] = OutboxRow(ident, m, created_at)
-                if m.game_id is not None:
-                    c.game(m.game_id, "outbox")
-
-        self._uow.queue(write)
-
-    def claim(self, kind: str, now: datetime, limit: int) -> list[ClaimedMessage]:
-        uow = self._uow
-        uow.check_writable()  # SELECT ... FOR UPDATE is refused in a read-only transaction
-        due = [
-            row
-            for row in uow.read().outbox.values()
-            if row.message.kind == kind
-            and row.done_at is None
-            and row.message.available_at <= now
-            and not uow.db._held_by_other(("outbox", row.id), uow)  # SKIP LOCKED
-        ]
-        due.sort(key=lambda row: (row.message.available_at, row.id))
-        for row in due[:limit]:
-            uow.lock(("outbox", row.id))  # until the unit of work ends
-        return [ClaimedMessage(row.id, row.message, row.attempts) for row in due[:limit]]
-
-    def done(self, message_id: int, at: datetime) -> None:
-        self._change(
-            message_id,
-            lambda row: replace(row, done_at=at, attempts=row.attempts + 1, last_error=None),
-        )
-
-    def retry(self, message_id: int, at: datetime, error: str) -> None:
-        self._change(
-            message_id,
-            lambda row: replace(
-                row,
-                message=replace(row.message, available_at=at),
-                attempts=row.attempts + 1,
-                last_error=error[:1000],
-            ),
-        )
-
-    def _change(self, message_id: int, change: Callable[[OutboxRow], OutboxRow]) -> None:
-        def write(c: Commit) -> None:
-            row = c.before.outbox.get(message_id)
-            if row is not None:
-                c.after.outbox[message_id] = change(row)
-
-        self._uow.waits_for(("outbox", message_id))
-        self._uow.queue(write)
 
 
 class FakeWakeups:

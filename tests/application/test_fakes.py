@@ -4,7 +4,7 @@ adapters is checked on both by the contract suite (tests/contract)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from uuid import UUID, uuid4
 
 import pytest
@@ -12,7 +12,6 @@ import pytest
 from service.application.games.ports import GameSummary
 from service.application.integrity.chain import GENESIS, Origin, Unchained, link
 from service.application.ports import SYSTEM, AppendConflictError, StoredEvent
-from service.application.webhooks.ports import OutboxMessage
 from service.rules import GameConfig, Scoring, Variant
 from tests.application.fakes import (
     CHAIN_KEYS,
@@ -63,27 +62,6 @@ def test_a_twin_that_would_wait_for_a_held_key_fails_at_once(db: Database) -> No
             twin.idempotency.lock("s", "k")
     with db.unit_of_work() as twin:
         twin.idempotency.lock("s", "k")
-
-
-def test_the_outbox_gives_a_due_message_to_one_claimer(db: Database) -> None:
-    message = OutboxMessage("webhook", {"n": 1}, NOW)
-    with db.unit_of_work() as uow:
-        uow.outbox.add([message], NOW)
-        uow.commit()
-    with db.unit_of_work() as worker:
-        (claimed,) = worker.outbox.claim("webhook", NOW, 10)
-        with db.unit_of_work() as other:
-            assert other.outbox.claim("webhook", NOW, 10) == []  # skipped: locked
-        worker.outbox.retry(claimed.id, NOW + timedelta(minutes=1), "timeout")
-        worker.commit()
-    with db.unit_of_work() as worker:
-        assert worker.outbox.claim("webhook", NOW, 10) == []  # not due yet
-        (again,) = worker.outbox.claim("webhook", NOW + timedelta(minutes=1), 10)
-        assert again.attempts == 1
-        worker.outbox.done(again.id, NOW)
-        worker.commit()
-    with db.unit_of_work() as worker:
-        assert worker.outbox.claim("webhook", NOW + timedelta(days=1), 10) == []
 
 
 def test_the_scripted_dealer_deals_in_order_and_then_fails() -> None:

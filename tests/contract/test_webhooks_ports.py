@@ -3,8 +3,7 @@ the fakes and on PostgreSQL: endpoints, the deliveries a commit fans out to thos
 want its events, claims under a lease (the oldest due first, a few an endpoint at most),
 the log of attempts that ends a delivery or makes it due again and that disables an
 endpoint failing too long, and forgetting what is old.
-
-(The ``Outbox`` port is not checked: nothing of the service uses it.)"""
+"""
 
 from __future__ import annotations
 

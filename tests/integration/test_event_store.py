@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from uuid import UUID, uuid4
 
 import pytest
@@ -21,7 +21,6 @@ from service.adapters.postgres.unit_of_work import SqlUnitOfWork
 from service.application.games.ports import GameSummary
 from service.application.integrity import chain
 from service.application.ports import SYSTEM, Position
-from service.application.webhooks.ports import OutboxMessage
 from tests.support.postgres import new_database
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
@@ -89,46 +88,3 @@ def event_row(game_id: UUID) -> dict[str, object]:
         "actor_seat": actor["seat"],
         "actor_id": actor["id"],
     }
-
-
-def message(game_id: UUID | None, n: int, at: datetime = NOW) -> OutboxMessage:
-    return OutboxMessage("test", {"n": n}, at, game_id)
-
-
-def test_an_outbox_message_commits_or_rolls_back_with_its_events(engine: Engine) -> None:
-    with SqlUnitOfWork(engine) as uow:
-        rolled_back = begin_game(uow)
-        uow.outbox.add([message(rolled_back, 1)], NOW)
-    with SqlUnitOfWork(engine) as uow:
-        committed = begin_game(uow)
-        uow.outbox.add([message(committed, 2)], NOW)
-        uow.commit()
-    with SqlUnitOfWork(engine) as uow:
-        claimed = uow.outbox.claim("test", NOW, limit=100)
-        games = {c.message.game_id for c in claimed}
-        assert committed in games
-        assert rolled_back not in games
-        for c in claimed:
-            uow.outbox.done(c.id, NOW)
-        uow.commit()
-
-
-def test_two_workers_never_claim_the_same_message(engine: Engine) -> None:
-    with SqlUnitOfWork(engine) as uow:
-        uow.outbox.add([message(None, n) for n in range(4)], NOW)
-        uow.commit()
-    with SqlUnitOfWork(engine) as a, SqlUnitOfWork(engine) as b:
-        first = a.outbox.claim("test", NOW, limit=3)
-        second = b.outbox.claim("test", NOW, limit=3)
-        assert len(first) == 3
-        assert len(second) == 1
-        assert {c.id for c in first}.isdisjoint({c.id for c in second})
-        for c in first:
-            a.outbox.done(c.id, NOW)
-        a.commit()
-        b.outbox.retry(second[0].id, NOW + timedelta(minutes=1), "receiver said 503")
-        b.commit()
-    with SqlUnitOfWork(engine) as uow:
-        assert uow.outbox.claim("test", NOW, limit=10) == []  # done, or not due yet
-        later = uow.outbox.claim("test", NOW + timedelta(minutes=1), limit=10)
-        assert [(c.id, c.attempts) for c in later] == [(second[0].id, 1)]

@@ -11,7 +11,6 @@ from service.adapters.postgres.events import SqlEventStore
 from service.adapters.postgres.games import SqlCredentials, SqlGameIndex
 from service.adapters.postgres.idempotency import SqlIdempotencyStore
 from service.adapters.postgres.operators import SqlOperators
-from service.adapters.postgres.outbox import SqlOutbox
 from service.adapters.postgres.players import SqlInbox, SqlPlayers
 from service.adapters.postgres.session import Session
 from service.adapters.postgres.snapshots import SqlSnapshotStore
@@ -36,7 +35,6 @@ class SqlUnitOfWork:
     snapshots: SqlSnapshotStore
     players: SqlPlayers
     inbox: SqlInbox
-    outbox: SqlOutbox
     wakeups: SqlWakeups
     webhooks: SqlWebhooks
 
@@ -49,7 +47,6 @@ class SqlUnitOfWork:
         self.snapshots = SqlSnapshotStore(self._session)
         self.players = SqlPlayers(self._session)
         self.inbox = SqlInbox(self._session)
-        self.outbox = SqlOutbox(self._session)
         self.wakeups = SqlWakeups(self._session)
         self.webhooks = SqlWebhooks(self._session)
         self.operators = SqlOperators(self._session)

@@ -11,38 +11,6 @@ from uuid import UUID
 
 
 @dataclass(frozen=True, slots=True)
-class OutboxMessage:
-    """Something to do after a commit, written in the same transaction as the events that
-    cause it (so a rolled-back command leaves none and a committed one is never lost)."""
-
-    kind: str
-    payload: dict[str, Any]
-    available_at: datetime
-    game_id: UUID | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ClaimedMessage:
-    id: int
-    message: OutboxMessage
-    attempts: int
-
-
-class Outbox(Protocol):
-    def add(self, messages: Sequence[OutboxMessage], created_at: datetime) -> None: ...
-
-    def claim(self, kind: str, now: datetime, limit: int) -> list[ClaimedMessage]:
-        """Due messages of ``kind`` no other transaction holds, locked until this one ends."""
-        ...
-
-    def done(self, message_id: int, at: datetime) -> None: ...
-
-    def retry(self, message_id: int, at: datetime, error: str) -> None:
-        """Count a failed attempt and make the message due again at ``at``."""
-        ...
-
-
-@dataclass(frozen=True, slots=True)
 class WebhookEndpoint:
     """Where a player (``player_id``) or the operators (None) hear of games."""
 
