@@ -71,6 +71,16 @@ def _path(env: Mapping[str, str], name: str) -> Path | None:
     return Path(raw) if raw else None
 
 
+def _issuers(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """Space-separated issuer URLs: https, or http on a loopback host (a test's provider)."""
+    issuers = tuple((env.get(name) or "").split())
+    for issuer in issuers:
+        loopback = issuer.startswith(("http://127.0.0.1", "http://localhost", "http://[::1]"))
+        if not (issuer.startswith("https://") or loopback):
+            raise ConfigurationError(f"{name}: {issuer!r} is not an https URL")
+    return issuers
+
+
 def _choice(env: Mapping[str, str], name: str, options: tuple[str, ...]) -> str:
     raw = env.get(name) or options[0]
     if raw not in options:
@@ -130,6 +140,10 @@ class Settings:
     # Where the worker anchors every game's chain head, outside the database, each period.
     anchor_dir: Path | None = None
     anchor_seconds: int = 300
+    # Sign-in with OpenID Connect (docs/api.md "Accounts"): the issuers whose ID tokens
+    # are accepted, and the `aud` values accepted in them (none: sign-in is off).
+    oidc_issuers: tuple[str, ...] = ()
+    oidc_audiences: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -178,4 +192,6 @@ class Settings:
             strict_secrets=env.get("YOKAI_STRICT_SECRETS", "0") == "1",
             anchor_dir=_path(env, "YOKAI_ANCHOR_DIR"),
             anchor_seconds=_int(env, "YOKAI_ANCHOR_SECONDS", 300, minimum=1),
+            oidc_issuers=_issuers(env, "YOKAI_OIDC_ISSUERS"),
+            oidc_audiences=tuple((env.get("YOKAI_OIDC_AUDIENCE") or "").split()),
         )

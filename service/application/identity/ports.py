@@ -1,4 +1,5 @@
-"""What identity needs from the store: seat credentials, players and operator tokens."""
+"""What identity needs from the outside world: seat credentials, players and operator
+tokens in the store, and a verifier of OpenID Connect ID tokens."""
 
 from __future__ import annotations
 
@@ -67,4 +68,35 @@ class Players(Protocol):
 class Operators(Protocol):
     def find(self, token_sha256: str) -> str | None:
         """The name of the operator whose token (not revoked) has this digest."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class VerifiedIdentity:
+    """Who an OpenID Connect ID token says signed in: the provider (``issuer``), its
+    subject, and the name the token offers (its ``name`` or ``preferred_username``)."""
+
+    issuer: str
+    subject: str
+    name: str | None = None
+
+
+class IdTokenRefusedError(UnauthenticatedError):
+    """An ID token that does not hold; the detail says which check failed, never the
+    token."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail, code="invalid_id_token")
+
+
+class ProviderUnavailableError(Exception):
+    """An issuer's discovery document or keys could not be fetched (503
+    ``provider_unavailable``): nothing else of the service is affected."""
+
+
+class IdTokens(Protocol):
+    def verify(self, id_token: str) -> VerifiedIdentity:
+        """The identity a signed ID token stands for, once every check holds:
+        :class:`IdTokenRefusedError` when one fails, :class:`ProviderUnavailableError`
+        when the issuer's keys cannot be had."""
         ...
