@@ -159,12 +159,13 @@ def build(
             settings.fairness_key, settings.fairness_old_keys, settings.data_dir
         )
         dealer = ShufflingDealer(vault)
+    deps_clock = clock or SystemClock()
     deps = Deps(
         uow=unit_of_work,
-        clock=clock or SystemClock(),
+        clock=deps_clock,
         dealer=dealer,
         cache=StateCache(settings.state_cache_size),
-        identity=Identity(unit_of_work, operator_tokens(settings)),
+        identity=Identity(unit_of_work, operator_tokens(settings), clock=deps_clock),
         chain=keys,
         webhook_urls=AddressPolicy(allow_private=settings.webhook_allow_private),
         changes=hub,

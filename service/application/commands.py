@@ -130,6 +130,20 @@ class DeleteWebhook:
     webhook_id: UUID
 
 
+@dataclass(frozen=True, slots=True)
+class RenamePlayer:
+    """A player changes their name (games keep the names their seats were joined under)."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class RevokeToken:
+    """A player stops one of their tokens (any of them, the one sending this too)."""
+
+    token_id: UUID
+
+
 Command = (
     CreateGame
     | JoinSeat
@@ -144,6 +158,8 @@ Command = (
     | ExpireGame
     | CreateWebhook
     | DeleteWebhook
+    | RenamePlayer
+    | RevokeToken
 )
 
 

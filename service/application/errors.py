@@ -13,7 +13,13 @@ class ApplicationError(Exception):
         self.detail = detail
 
 
-class GameNotFoundError(ApplicationError):
+class NotFoundError(ApplicationError):
+    """What the request names does not exist (or is not the caller's to see): 404."""
+
+    code = "not_found"
+
+
+class GameNotFoundError(NotFoundError):
     code = "game_not_found"
 
 

@@ -14,7 +14,7 @@ from typing import Any, Protocol, Self
 from uuid import UUID
 
 from service.application.games.ports import GameIndex, Inbox, SnapshotStore, Wakeups
-from service.application.identity.ports import Credentials, Operators, Players
+from service.application.identity.ports import Credentials, Operators, Players, PlayerTokens
 from service.application.webhooks.ports import Webhooks
 from service.application.write.ports import IdempotencyStore
 
@@ -144,6 +144,9 @@ class UnitOfWork(Protocol):
 
     @property
     def players(self) -> Players: ...
+
+    @property
+    def player_tokens(self) -> PlayerTokens: ...
 
     @property
     def inbox(self) -> Inbox: ...

@@ -80,10 +80,21 @@ class WebhookDeleted:
     webhook_id: UUID
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerRenamed:
+    player_id: UUID
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class TokenRevoked:
+    token_id: UUID
+
+
 GameResult = Created | Joined | Acted | Advanced
 """The results of commands about a game: its id and the version they left it at."""
 
-Result = GameResult | PlayerCreated | WebhookCreated | WebhookDeleted
+Result = GameResult | PlayerCreated | PlayerRenamed | TokenRevoked | WebhookCreated | WebhookDeleted
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,15 +15,14 @@ from service.application.errors import (
     ApplicationError,
     BusyError,
     ForbiddenError,
-    GameNotFoundError,
     IdempotencyKeyReusedError,
     InvalidInputError,
+    NotFoundError,
     SeatNotFoundError,
     StaleVersionError,
     UnauthenticatedError,
 )
 from service.application.ports import StoreUnavailableError
-from service.application.webhooks.endpoints import WebhookNotFoundError
 from service.rules import RuleViolationError, Violation
 from service.settings import MAX_BODY_BYTES
 
@@ -41,8 +40,7 @@ _UNPROCESSABLE = {
 _RULE_STATUS = {Violation.UNKNOWN_SEAT: 404}
 
 _APP_STATUS: list[tuple[type[ApplicationError], int]] = [
-    (GameNotFoundError, 404),
-    (WebhookNotFoundError, 404),
+    (NotFoundError, 404),
     (SeatNotFoundError, 404),
     (UnauthenticatedError, 401),
     (ForbiddenError, 403),

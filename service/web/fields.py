@@ -114,7 +114,7 @@ def _enum(kind: type[Enum], **kwargs: Any) -> fields.Enum[Any]:
 CLIENT_SEED_PATTERN = f"^[ -~]{{1,{CLIENT_SEED_MAX}}}$"
 
 
-# Cursors are base64url without padding (service/application/games/paging.py and
+# Cursors are base64url without padding (service/application/paging.py and
 # games/queries/inbox.py); only those the server gave name a place in a listing (422
 # `invalid_cursor` otherwise).
 CURSOR_PATTERN = "^[A-Za-z0-9_-]+$"

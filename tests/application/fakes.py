@@ -51,10 +51,10 @@ from service.application.games.ports import (
     SeatTurn,
     Snapshot,
 )
-from service.application.identity.ports import CredentialGoneError, PlayerRecord
+from service.application.identity.ports import CredentialGoneError, PlayerRecord, PlayerToken
 from service.application.identity.principals import Identity
 from service.application.integrity.chain import ChainKeys
-from service.application.live.hub import Hub, game_key, player_key
+from service.application.live.hub import Hub, game_key, player_key, token_key
 from service.application.ports import AppendConflictError, Position, StoredEvent
 from service.application.webhooks.ports import (
     WebhookAttempt,
@@ -141,6 +141,23 @@ class AttemptRow:
 Recorded = tuple[WebhookDelivery, WebhookAttempt, bool]
 
 
+@dataclass(frozen=True, slots=True)
+class TokenRow:
+    token: PlayerToken
+    revoked_at: datetime | None = None
+
+
+def _live_token(t: Tables, token_sha256: str) -> PlayerToken | None:
+    return next(
+        (
+            row.token
+            for row in t.player_tokens.values()
+            if row.token.token_sha256 == token_sha256 and row.revoked_at is None
+        ),
+        None,
+    )
+
+
 @dataclass
 class Tables:
     """The rows of every table. Never changed in place once committed: a commit (or a
@@ -152,7 +169,8 @@ class Tables:
     credentials: dict[tuple[UUID, int], CredentialRow] = field(default_factory=dict)
     idempotency: dict[tuple[str, str], IdempotencyRow] = field(default_factory=dict)
     snapshots: dict[UUID, Snapshot] = field(default_factory=dict)
-    players: dict[UUID, tuple[PlayerRecord, str]] = field(default_factory=dict)
+    players: dict[UUID, PlayerRecord] = field(default_factory=dict)
+    player_tokens: dict[UUID, TokenRow] = field(default_factory=dict)
     seat_players: dict[tuple[UUID, int], UUID] = field(default_factory=dict)
     inbox: dict[tuple[UUID, UUID], InboxEntry] = field(default_factory=dict)
     wakeups: dict[UUID, tuple[datetime, int]] = field(default_factory=dict)  # (due_at, version)
@@ -174,6 +192,7 @@ class Tables:
             dict(self.idempotency),
             dict(self.snapshots),
             dict(self.players),
+            dict(self.player_tokens),
             dict(self.seat_players),
             dict(self.inbox),
             dict(self.wakeups),
@@ -347,6 +366,7 @@ class Commit:
     references: list[tuple[Callable[[Tables], bool], str]] = field(default_factory=list)
     games: dict[UUID, int] = field(default_factory=dict)  # appended to: the last seq
     players: set[UUID] = field(default_factory=set)  # whose inbox changed
+    revoked: set[str] = field(default_factory=set)  # tokens revoked (their digests)
 
     def game(self, game_id: UUID, table: str) -> None:
         self.references.append((lambda t: game_id in t.games, f"{table}: no game {game_id}"))
@@ -393,6 +413,7 @@ class FakeUnitOfWork:
         self.idempotency = FakeIdempotencyStore(self)
         self.snapshots = FakeSnapshotStore(self)
         self.players = FakePlayers(self)
+        self.player_tokens = FakePlayerTokens(self)
         self.inbox = FakeInbox(self)
         self.wakeups = FakeWakeups(self)
         self.webhooks = FakeWebhooks(self)
@@ -491,6 +512,8 @@ class FakeUnitOfWork:
             hub.publish(game_key(game_id), version)
         for player_id in done.players:
             hub.publish(player_key(player_id))
+        for digest in done.revoked:
+            hub.publish(token_key(digest))
 
     def _check_open(self) -> None:
         if self._phase is _Phase.FAILED:
@@ -710,23 +733,30 @@ class FakePlayers:
     def __init__(self, uow: FakeUnitOfWork) -> None:
         self._uow = uow
 
-    def add(self, player: PlayerRecord, token_sha256: str) -> None:
+    def add(self, player: PlayerRecord, token: PlayerToken) -> None:
         def write(c: Commit) -> None:
             if player.id in c.after.players:
                 raise IntegrityViolation(f"players: duplicate id {player.id}")
-            if any(token == token_sha256 for _, token in c.after.players.values()):
-                raise IntegrityViolation("players: duplicate token_sha256")
-            c.after.players[player.id] = (player, token_sha256)
+            c.after.players[player.id] = player
+            _add_token(c, token)
 
         self._uow.queue(write)
 
     def get(self, player_id: UUID) -> PlayerRecord | None:
-        found = self._uow.read().players.get(player_id)
-        return found[0] if found else None
+        return self._uow.read().players.get(player_id)
 
     def find(self, token_sha256: str) -> PlayerRecord | None:
-        players = self._uow.read().players.values()
-        return next((p for p, token in players if token == token_sha256), None)
+        t = self._uow.read()
+        token = _live_token(t, token_sha256)
+        return t.players.get(token.player_id) if token else None
+
+    def rename(self, player_id: UUID, name: str) -> None:
+        def write(c: Commit) -> None:
+            found = c.before.players.get(player_id)
+            if found is not None:
+                c.after.players[player_id] = replace(found, name=name)
+
+        self._uow.queue(write)
 
     def seat_in(self, game_id: UUID, player_id: UUID) -> int | None:
         return _seat_of(self._uow.read(), game_id, player_id)
@@ -746,10 +776,66 @@ class FakePlayers:
     def require(self, token_sha256: str, game_id: UUID, seat: int) -> None:
         def holds(t: Tables) -> bool:
             player_id = t.seat_players.get((game_id, seat))
-            found = t.players.get(player_id) if player_id else None
-            return found is not None and found[1] == token_sha256
+            token = _live_token(t, token_sha256)
+            return token is not None and token.player_id == player_id
 
         self._uow.require(holds)
+
+
+def _add_token(c: Commit, token: PlayerToken) -> None:
+    if token.id in c.after.player_tokens:
+        raise IntegrityViolation(f"player_tokens: duplicate id {token.id}")
+    if any(r.token.token_sha256 == token.token_sha256 for r in c.after.player_tokens.values()):
+        raise IntegrityViolation("player_tokens: duplicate token_sha256")
+    c.after.player_tokens[token.id] = TokenRow(token)
+    c.player(token.player_id, "player_tokens")
+
+
+class FakePlayerTokens:
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+
+    def add(self, token: PlayerToken) -> None:
+        self._uow.queue(lambda c: _add_token(c, token))
+
+    def get(self, token_id: UUID) -> PlayerToken | None:
+        row = self._uow.read().player_tokens.get(token_id)
+        return row.token if row is not None and row.revoked_at is None else None
+
+    def of(
+        self, player_id: UUID, after: tuple[datetime, UUID] | None, limit: int
+    ) -> list[PlayerToken]:
+        rows = [
+            r.token
+            for r in self._uow.read().player_tokens.values()
+            if r.token.player_id == player_id
+            and r.revoked_at is None
+            and (after is None or (r.token.created_at, r.token.id) < after)
+        ]
+        rows.sort(key=lambda t: (t.created_at, t.id), reverse=True)
+        return rows[:limit]
+
+    def revoke(self, token: PlayerToken, at: datetime) -> None:
+        def write(c: Commit) -> None:
+            row = c.before.player_tokens.get(token.id)
+            if row is not None and row.revoked_at is None:
+                c.after.player_tokens[token.id] = replace(row, revoked_at=at)
+            c.revoked.add(token.token_sha256)
+
+        self._uow.queue(write)
+
+    def touch(self, token_sha256: str, at: datetime) -> None:
+        def edit(t: Tables) -> None:
+            for key, row in t.player_tokens.items():
+                token = row.token
+                mine = token.token_sha256 == token_sha256 and row.revoked_at is None
+                if mine and (token.last_used_at is None or token.last_used_at < at):
+                    t.player_tokens[key] = replace(row, token=replace(token, last_used_at=at))
+
+        self._uow.at_once(edit)
+
+    def require(self, token_sha256: str) -> None:
+        self._uow.require(lambda t: _live_token(t, token_sha256) is not None)
 
 
 def _seat_of(tables: Tables, game_id: UUID, player_id: UUID) -> int | None:
@@ -1234,7 +1320,7 @@ def make_deps(
         clock=clock,
         dealer=dealer,
         cache=cache if cache is not None else StateCache(),
-        identity=Identity(db.unit_of_work, operator_token),
+        identity=Identity(db.unit_of_work, operator_token, clock=clock),
         chain=CHAIN_KEYS,
         webhook_urls=SchemeOnly(),
         changes=hub,

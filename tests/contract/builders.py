@@ -8,7 +8,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from service.application.games.ports import GameSummary, InboxEntry
-from service.application.identity.ports import PlayerRecord
+from service.application.identity.ports import PlayerRecord, PlayerToken
 from service.application.integrity import chain
 from service.application.ports import SYSTEM, Actor, StoredEvent
 from tests.contract.stores import Store
@@ -96,13 +96,20 @@ def new_player(store: Store, name: str = "Mio") -> PlayerRecord:
     """A committed player whose token is ``name``'s digest with the player's id."""
     player = PlayerRecord(uuid4(), name, store.clock.now())
     with store.uow() as uow:
-        uow.players.add(player, player_token(player.id))
+        uow.players.add(player, made_token(player.id, player_token(player.id), player.created_at))
         uow.commit()
     return player
 
 
 def player_token(player_id: UUID) -> str:
     return sha(f"player {player_id}")
+
+
+def made_token(
+    player_id: UUID, digest: str, at: datetime, via: str = "created", token_id: UUID | None = None
+) -> PlayerToken:
+    """A player's token with this digest (a new id unless given)."""
+    return PlayerToken(token_id or uuid4(), player_id, via, at, digest)
 
 
 def seat_player(store: Store, game_id: UUID, seat: int, player_id: UUID) -> None:

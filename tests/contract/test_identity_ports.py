@@ -6,6 +6,7 @@ operator tokens the owner keeps."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from uuid import UUID, uuid4
 
 import pytest
@@ -14,7 +15,7 @@ from service.application.errors import AlreadySeatedError
 from service.application.identity.ports import CredentialGoneError, PlayerRecord
 from service.application.ports import AppendConflictError, UnitOfWork
 from service.application.write.ports import SealedRecord
-from tests.contract.builders import new_game, new_player, player_token, seat_player, sha
+from tests.contract.builders import made_token, new_game, new_player, player_token, seat_player, sha
 from tests.contract.stores import Store
 
 # --- Credentials -----------------------------------------------------------------------
@@ -179,7 +180,7 @@ def test_a_players_token_and_id_are_theirs_alone(store: Store) -> None:
         (PlayerRecord(mio.id, "Bo", at), sha("bo")),
     ]:
         with store.uow() as uow:
-            uow.players.add(player, token)
+            uow.players.add(player, made_token(player.id, token, at))
             with pytest.raises(store.integrity_error):
                 uow.commit()
     with store.uow() as uow:
@@ -247,3 +248,101 @@ def test_an_operators_token_finds_its_name_until_revoked(store: Store) -> None:
     with store.uow() as uow:
         assert uow.operators.find(sha("ops one")) is None
         assert uow.operators.find(sha("ops two")) == "ops-2"
+
+
+# --- Player tokens (issue 28) ------------------------------------------------------------
+
+
+def add_token(store: Store, player_id: UUID, digest: str, minutes_later: int = 0) -> UUID:
+    token = made_token(player_id, digest, store.clock.now() + timedelta(minutes=minutes_later))
+    with store.uow() as uow:
+        uow.player_tokens.add(token)
+        uow.commit()
+    return token.id
+
+
+def test_a_player_has_many_tokens_listed_newest_first_and_paged(store: Store) -> None:
+    mio, bo = new_player(store), new_player(store, "Bo")
+    ids = [add_token(store, mio.id, sha(f"mio {n}"), minutes_later=n + 1) for n in range(3)]
+    with store.uow() as uow:
+        listed = uow.player_tokens.of(mio.id, None, 10)
+        assert [t.id for t in listed[:3]] == ids[::-1]
+        assert [t.via for t in listed] == ["created"] * 4  # with the one it was made with
+        page = uow.player_tokens.of(mio.id, None, 2)
+        rest = uow.player_tokens.of(mio.id, (page[-1].created_at, page[-1].id), 10)
+        assert [t.id for t in page + rest] == [t.id for t in listed]
+        assert [t.token_sha256 for t in uow.player_tokens.of(bo.id, None, 10)] == [
+            player_token(bo.id)
+        ]
+        assert uow.players.find(sha("mio 1")) == mio
+
+
+def test_a_revoked_token_finds_nobody_and_is_not_listed(store: Store) -> None:
+    mio = new_player(store)
+    token_id = add_token(store, mio.id, sha("phone"))
+    with store.uow() as uow:
+        token = uow.player_tokens.get(token_id)
+        assert token is not None and token.token_sha256 == sha("phone")
+        uow.player_tokens.revoke(token, store.clock.now())
+        assert uow.players.find(sha("phone")) == mio  # queued: not done before commit
+        uow.commit()
+    with store.uow() as uow:
+        assert uow.player_tokens.get(token_id) is None
+        assert uow.players.find(sha("phone")) is None
+        assert [t.id for t in uow.player_tokens.of(mio.id, None, 10)] != [token_id]
+        assert uow.players.find(player_token(mio.id)) == mio  # the others still open
+
+
+def test_a_revoked_tokens_work_is_refused_at_commit(store: Store) -> None:
+    """What a unit of work does for a player's token holds only while the token does:
+    revoked meanwhile (by another process), nothing of it is committed."""
+    mio = new_player(store)
+    token_id = add_token(store, mio.id, sha("laptop"))
+    with store.uow() as uow:
+        uow.player_tokens.require(sha("laptop"))
+        uow.players.rename(mio.id, "Mio the Great")
+        with store.uow() as other:
+            token = other.player_tokens.get(token_id)
+            assert token is not None
+            other.player_tokens.revoke(token, store.clock.now())
+            other.commit()
+        with pytest.raises(CredentialGoneError):
+            uow.commit()
+    with store.uow() as uow:
+        assert uow.players.get(mio.id) == mio
+        uow.player_tokens.require(sha("laptop"))
+        with pytest.raises(CredentialGoneError):
+            uow.players.get(mio.id)
+
+
+def test_a_player_is_renamed_at_commit(store: Store) -> None:
+    mio = new_player(store)
+    with store.uow() as uow:
+        uow.player_tokens.require(player_token(mio.id))
+        uow.players.rename(mio.id, "Mio the Great")
+        assert uow.players.get(mio.id) == mio
+        uow.commit()
+    with store.uow() as uow:
+        found = uow.players.get(mio.id)
+        assert found is not None and found.name == "Mio the Great"
+
+
+def test_when_a_token_was_last_used_moves_forward_only(store: Store) -> None:
+    mio = new_player(store)
+    at = store.clock.now()
+    with store.uow() as uow:
+        uow.player_tokens.touch(player_token(mio.id), at + timedelta(minutes=5))
+        uow.player_tokens.touch(player_token(mio.id), at + timedelta(minutes=1))  # older
+    with store.uow() as uow:
+        (token,) = uow.player_tokens.of(mio.id, None, 10)
+        assert token.last_used_at == at + timedelta(minutes=5)
+
+
+def test_a_token_is_one_players_and_needs_its_player(store: Store) -> None:
+    mio = new_player(store)
+    at = store.clock.now()
+    for token in [made_token(mio.id, player_token(mio.id), at), made_token(uuid4(), sha("x"), at)]:
+        with store.uow() as uow:
+            uow.player_tokens.add(token)
+            with pytest.raises(store.integrity_error):
+                uow.commit()

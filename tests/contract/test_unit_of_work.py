@@ -18,6 +18,7 @@ from tests.contract.builders import (
     append,
     events,
     inbox_entry,
+    made_token,
     minutes,
     new_game,
     new_player,
@@ -62,7 +63,7 @@ def test_a_unit_of_work_left_without_commit_leaves_nothing(store: Store) -> None
         uow.games.update(game_id, status="playing", version=2, updated_at=at)
         uow.credentials.add(game_id, 0, sha("seat 0"), at)
         uow.idempotency.add("scope", sha("key"), SealedRecord("f", b"x"), at)
-        uow.players.add(bo, sha("bo"))
+        uow.players.add(bo, made_token(bo.id, sha("bo"), at))
         uow.players.bind(game_id, 1, mio.id)
         uow.inbox.add(inbox_entry(mio.id, game_id, at, seat=1))
         uow.snapshots.put(Snapshot(game_id, 1, "h", 1, {"n": 1}))

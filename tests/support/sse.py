@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.client
 import json
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -57,11 +58,14 @@ class SseStream:
         body: dict[str, Any] = json.loads(self.response.read())
         return body
 
-    def next(self) -> Message | None:
+    def next(self, deadline: float | None = None) -> Message | None:
         """The next message (comments are counted and skipped); None when the server
-        ended the stream. A read that waits past the timeout raises TimeoutError."""
+        ended the stream. A read that waits past the timeout raises TimeoutError, and so
+        does one still reading (keep-alives, say) at ``deadline`` (time.monotonic)."""
         event, ident, data = "message", None, list[str]()
         while True:
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError("the stream went on past its deadline")
             line = self.response.readline()
             if not line:
                 return None

@@ -10,21 +10,23 @@ from uuid import UUID
 from psycopg.types.json import Jsonb
 
 from service.adapters.postgres.session import Session, Statement
+from service.adapters.postgres.tokens import add_token
 from service.application.games.ports import InboxCursor, InboxEntry, SeatTurn
-from service.application.identity.ports import PlayerRecord
+from service.application.identity.ports import PlayerRecord, PlayerToken
 
 
 class SqlPlayers:
     def __init__(self, session: Session) -> None:
         self._session = session
 
-    def add(self, player: PlayerRecord, token_sha256: str) -> None:
+    def add(self, player: PlayerRecord, token: PlayerToken) -> None:
         self._session.write(
             Statement(
-                "INSERT INTO players (id, name, token_sha256, created_at) VALUES (%s, %s, %s, %s)",
-                (player.id, player.name, token_sha256, player.created_at),
+                "INSERT INTO players (id, name, created_at) VALUES (%s, %s, %s)",
+                (player.id, player.name, player.created_at),
             )
         )
+        add_token(self._session, token)
 
     def get(self, player_id: UUID) -> PlayerRecord | None:
         rows = self._session.fetch(
@@ -34,11 +36,17 @@ class SqlPlayers:
 
     def find(self, token_sha256: str) -> PlayerRecord | None:
         rows = self._session.fetch(
-            "SELECT id, name, created_at FROM players WHERE token_sha256 = %s",
+            "SELECT p.id, p.name, p.created_at FROM player_tokens AS t JOIN players AS p "
+            "ON p.id = t.player_id WHERE t.token_sha256 = %s AND t.revoked_at IS NULL",
             [token_sha256],
             one_row=True,
         )
         return PlayerRecord(*rows[0]) if rows else None
+
+    def rename(self, player_id: UUID, name: str) -> None:
+        self._session.write(
+            Statement("UPDATE players SET name = %s WHERE id = %s", (name, player_id))
+        )
 
     def seat_in(self, game_id: UUID, player_id: UUID) -> int | None:
         rows = self._session.fetch(
@@ -60,9 +68,10 @@ class SqlPlayers:
     def require(self, token_sha256: str, game_id: UUID, seat: int) -> None:
         self._session.require(
             Statement(
-                "SELECT yokai_require(EXISTS (SELECT FROM seat_players AS s JOIN players AS p "
-                "ON p.id = s.player_id WHERE p.token_sha256 = %s AND s.game_id = %s "
-                "AND s.seat = %s), 'seat of a player')",
+                "SELECT yokai_require(EXISTS (SELECT FROM seat_players AS s JOIN "
+                "player_tokens AS t ON t.player_id = s.player_id WHERE t.token_sha256 = %s "
+                "AND t.revoked_at IS NULL AND s.game_id = %s AND s.seat = %s), "
+                "'seat of a player')",
                 (token_sha256, game_id, seat),
             )
         )

@@ -179,8 +179,61 @@ players = Table(
     metadata,
     Column("id", Uuid, primary_key=True),
     Column("name", Text, nullable=False),
-    Column("token_sha256", String(64), nullable=False, unique=True),
+    # No longer read or written (migration 0010): player_tokens holds every token.
+    Column("token_sha256", String(64), nullable=True, unique=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("suspended_at", DateTime(timezone=True), nullable=True),
+    Column("suspended_reason", Text, nullable=True),
+)
+
+player_tokens = Table(
+    "player_tokens",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("player_id", Uuid, ForeignKey("players.id"), nullable=False),
+    Column("token_sha256", String(64), nullable=False, unique=True),
+    Column("via", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("last_used_at", DateTime(timezone=True), nullable=True),
+    Column("revoked_at", DateTime(timezone=True), nullable=True),
+    CheckConstraint("via IN ('created', 'oidc', 'link')", name="player_tokens_via"),
+    Index("player_tokens_by_player", "player_id", "created_at"),
+)
+
+identities = Table(
+    "identities",
+    metadata,
+    Column("issuer", Text, nullable=False),
+    Column("subject", Text, nullable=False),
+    Column("player_id", Uuid, ForeignKey("players.id"), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("issuer", "subject", name="identities_pkey"),
+    Index("identities_by_player", "player_id"),
+)
+
+link_codes = Table(
+    "link_codes",
+    metadata,
+    Column("code_sha256", String(64), primary_key=True),
+    Column("player_id", Uuid, ForeignKey("players.id"), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("used_at", DateTime(timezone=True), nullable=True),
+    Index("link_codes_by_player", "player_id", "created_at"),
+)
+
+player_audit = Table(
+    "player_audit",
+    metadata,
+    Column("id", BigInteger, Identity(), primary_key=True),
+    Column("player_id", Uuid, ForeignKey("players.id"), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("action", Text, nullable=False),
+    Column("actor_kind", Text, nullable=False),
+    Column("actor_id", Text, nullable=True),
+    Column("reason", Text, nullable=True),
+    Column("request_id", Text, nullable=True),
+    Index("player_audit_by_player", "player_id", "id"),
 )
 
 seat_players = Table(

@@ -14,6 +14,7 @@ from service.adapters.postgres.operators import SqlOperators
 from service.adapters.postgres.players import SqlInbox, SqlPlayers
 from service.adapters.postgres.session import Session
 from service.adapters.postgres.snapshots import SqlSnapshotStore
+from service.adapters.postgres.tokens import SqlPlayerTokens
 from service.adapters.postgres.wakeups import SqlWakeups
 from service.adapters.postgres.webhooks import SqlWebhooks
 from service.metrics import EVENTS
@@ -34,6 +35,7 @@ class SqlUnitOfWork:
     idempotency: SqlIdempotencyStore
     snapshots: SqlSnapshotStore
     players: SqlPlayers
+    player_tokens: SqlPlayerTokens
     inbox: SqlInbox
     wakeups: SqlWakeups
     webhooks: SqlWebhooks
@@ -46,6 +48,7 @@ class SqlUnitOfWork:
         self.idempotency = SqlIdempotencyStore(self._session)
         self.snapshots = SqlSnapshotStore(self._session)
         self.players = SqlPlayers(self._session)
+        self.player_tokens = SqlPlayerTokens(self._session)
         self.inbox = SqlInbox(self._session)
         self.wakeups = SqlWakeups(self._session)
         self.webhooks = SqlWebhooks(self._session)

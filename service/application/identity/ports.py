@@ -3,7 +3,7 @@ tokens in the store, and a verifier of OpenID Connect ID tokens."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 from uuid import UUID
@@ -43,12 +43,34 @@ class Credentials(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerToken:
+    """One of a player's tokens (only its digest is stored): how it was made (``via``:
+    ``created`` with the player, ``oidc`` by a sign-in, ``link`` by a link code), when,
+    and when it was last used (coarsely: at most once a minute is written)."""
+
+    id: UUID
+    player_id: UUID
+    via: str
+    created_at: datetime
+    token_sha256: str = field(repr=False)
+    last_used_at: datetime | None = None
+
+
 class Players(Protocol):
-    def add(self, player: PlayerRecord, token_sha256: str) -> None: ...
+    def add(self, player: PlayerRecord, token: PlayerToken) -> None:
+        """A new player and the token it was made with (queued)."""
+        ...
 
     def get(self, player_id: UUID) -> PlayerRecord | None: ...
 
-    def find(self, token_sha256: str) -> PlayerRecord | None: ...
+    def find(self, token_sha256: str) -> PlayerRecord | None:
+        """The player this token (not revoked) is one of."""
+        ...
+
+    def rename(self, player_id: UUID, name: str) -> None:
+        """(Queued.) Games keep the name each seat was joined under."""
+        ...
 
     def seat_in(self, game_id: UUID, player_id: UUID) -> int | None:
         """The seat the player holds in this game, if any."""
@@ -61,7 +83,40 @@ class Players(Protocol):
         ...
 
     def require(self, token_sha256: str, game_id: UUID, seat: int) -> None:
-        """As :meth:`Credentials.require`, for a seat a player holds with this token."""
+        """As :meth:`Credentials.require`, for a seat a player holds with this token (one
+        of the player's, not revoked)."""
+        ...
+
+
+class PlayerTokens(Protocol):
+    def add(self, token: PlayerToken) -> None:
+        """Another token of a player (queued)."""
+        ...
+
+    def get(self, token_id: UUID) -> PlayerToken | None:
+        """The token, unless it was revoked."""
+        ...
+
+    def of(
+        self, player_id: UUID, after: tuple[datetime, UUID] | None, limit: int
+    ) -> list[PlayerToken]:
+        """The player's tokens not revoked, newest first (created_at, id), strictly
+        older than ``after``."""
+        ...
+
+    def revoke(self, token: PlayerToken, at: datetime) -> None:
+        """(Queued.) The token opens nothing from this commit on, and every process
+        hears of it (its open streams end)."""
+        ...
+
+    def touch(self, token_sha256: str, at: datetime) -> None:
+        """The token was used at ``at`` (done at once; its callers write it at most once
+        a minute a token)."""
+        ...
+
+    def require(self, token_sha256: str) -> None:
+        """As :meth:`Credentials.require`, for a player's token: it holds while the token
+        is not revoked."""
         ...
 
 

@@ -6,13 +6,15 @@ import hashlib
 import hmac
 import secrets
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from uuid import UUID
 
 from service.application.errors import ForbiddenError, UnauthenticatedError
-from service.application.ports import Actor, ActorKind, UnitOfWork, UnitOfWorkFactory
+from service.application.ports import Actor, ActorKind, Clock, UnitOfWork, UnitOfWorkFactory
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +83,15 @@ class BadToken:
 Principal = Anonymous | Operator | SeatHolder | PlayerHolder | BadToken
 
 
+TOUCH_SECONDS = 60.0
+"""How often, at most, a process writes when a player's token was last used."""
+
+
+class _Utc:
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
 def new_token() -> str:
     """A seat's secret: 256 random bits, URL-safe."""
     return secrets.token_urlsafe(32)
@@ -106,10 +117,14 @@ class Identity:
     store (made by `yokai operator create`, looked up each time so a revocation holds at
     once), seat and player tokens by the digest stored when they were made.
 
-    Seat tokens found are remembered per process, so a request costs no lookup of its
-    own. That can never grant what the store would refuse: whatever a remembered seat
-    does is checked against its credential in the store, in the same round trip as the
-    work (:func:`guard`), so a token that stops opening its seat stops at once.
+    Seat and player tokens found are remembered per process, so a request costs no
+    lookup of its own. That can never grant what the store would refuse: whatever a
+    remembered token does is checked against its credential in the store, in the same
+    round trip as the work (:func:`guard`), so a token that stops opening its seat, or a
+    player's token revoked in any process, stops at once.
+
+    When a player's token was last used is written at most once a minute a token and a
+    process (TOUCH_SECONDS), not at every request.
     """
 
     def __init__(
@@ -117,6 +132,9 @@ class Identity:
         uow: UnitOfWorkFactory,
         operators: Mapping[str, str] | str | None,
         capacity: int = 65536,
+        *,
+        clock: Clock | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         """``operators``: each operator token of the settings by its name (a lone token is
         the default operator's, YOKAI_OPERATOR_TOKEN)."""
@@ -128,6 +146,9 @@ class Identity:
         )
         self._capacity = capacity
         self._lock = threading.Lock()
+        self._touched: OrderedDict[str, float] = OrderedDict()
+        self._clock: Clock = clock or _Utc()
+        self._monotonic = monotonic
 
     def identify(self, bearer: str | None) -> Principal:
         """The principal a bearer token stands for (no token: anyone)."""
@@ -148,6 +169,7 @@ class Identity:
             return Operator(found)
         known = self._recall(digest)
         if known is not None:
+            self._touch(known)
             return known
         with self._uow() as uow:
             seat = uow.credentials.find(digest)
@@ -159,6 +181,7 @@ class Identity:
         else:
             return BadToken()  # never remembered: made-up tokens must not fill the memory
         self._remember(digest, holder)
+        self._touch(holder)
         return holder
 
     def in_game(self, principal: Principal, game_id: UUID) -> Principal:
@@ -178,6 +201,21 @@ class Identity:
         self._remember(key, holder)
         return holder
 
+    def _touch(self, holder: SeatHolder | PlayerHolder) -> None:
+        """Note when a player's token was used, at most once every TOUCH_SECONDS."""
+        if not isinstance(holder, PlayerHolder):
+            return
+        now = self._monotonic()
+        with self._lock:
+            last = self._touched.get(holder.token_sha256)
+            if last is not None and now - last < TOUCH_SECONDS:
+                return
+            self._touched[holder.token_sha256] = now
+            while len(self._touched) > self._capacity:
+                self._touched.popitem(last=False)
+        with self._uow() as uow:
+            uow.player_tokens.touch(holder.token_sha256, self._clock.now())
+
     def _recall(self, key: str | tuple[UUID, UUID]) -> SeatHolder | PlayerHolder | None:
         with self._lock:
             known = self._known.get(key)
@@ -194,12 +232,15 @@ class Identity:
 
 def guard(uow: UnitOfWork, principal: Principal) -> None:
     """Make what ``uow`` reads or writes hold only while the principal's token still
-    opens its seat (nothing to check for anyone else)."""
+    opens its seat, or (a player's token) is not revoked; nothing to check for anyone
+    else (operators' tokens from the store are looked up at each request)."""
     if isinstance(principal, SeatHolder) and principal.token_sha256 is not None:
         if principal.player_id is not None:
             uow.players.require(principal.token_sha256, principal.game_id, principal.seat)
         else:
             uow.credentials.require(principal.token_sha256, principal.game_id, principal.seat)
+    elif isinstance(principal, PlayerHolder):
+        uow.player_tokens.require(principal.token_sha256)
 
 
 def actor_of(principal: Principal, seat: int | None = None, game_id: UUID | None = None) -> Actor:

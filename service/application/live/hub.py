@@ -29,13 +29,26 @@ def player_key(player_id: UUID) -> str:
     return f"p {player_id}"
 
 
-class Subscription:
-    """One waiter's interest in one key, until closed (use it as a context manager)."""
+def token_key(token_sha256: str) -> str:
+    """Announced when a player's token is revoked: the streams it opened end."""
+    return f"t {token_sha256}"
 
-    def __init__(self, hub: Hub, key: str) -> None:
+
+class Subscription:
+    """One waiter's interest in one key, until closed (use it as a context manager); and
+    in the keys of what would end it (``ending``: a revoked token's), each of which only
+    marks it :attr:`ended` when published."""
+
+    def __init__(self, hub: Hub, key: str, ending: tuple[str, ...] = ()) -> None:
         self.key = key
+        self.keys = (key, *ending)
         self._hub = hub
         self._woken = threading.Event()
+        self.ended = False
+        """What would end it was announced (its token was revoked)."""
+        self.recheck = False
+        """Announcements may have been missed (the listener reconnected): whether it
+        should end is for the store to say."""
 
     def wait(self, timeout: float) -> bool:
         """Block until a change is published for this key (True) or ``timeout`` seconds
@@ -53,7 +66,12 @@ class Subscription:
         """The process is shutting down: end the stream so the client reconnects."""
         return self._hub.closing
 
-    def wake(self) -> None:
+    def wake(self, key: str | None = None) -> None:
+        """Wake for a change of ``key`` (None: of anything, after a reconnect)."""
+        if key is None:
+            self.recheck = True
+        elif key != self.key:
+            self.ended = True
         self._woken.set()
 
     def close(self) -> None:
@@ -83,11 +101,13 @@ class Hub:
         """Call ``start`` (the listener's) when the first waiter subscribes."""
         self._start = start
 
-    def subscribe(self, key: str) -> Subscription:
-        subscription = Subscription(self, key)
+    def subscribe(self, key: str, ending: tuple[str, ...] = ()) -> Subscription:
+        """Wait on ``key``; the keys of ``ending`` end the subscription when published."""
+        subscription = Subscription(self, key, ending)
         start = None
         with self._lock:
-            self._waiting.setdefault(key, set()).add(subscription)
+            for each in subscription.keys:
+                self._waiting.setdefault(each, set()).add(subscription)
             start, self._start = self._start, None
         if start is not None:
             start()
@@ -103,7 +123,7 @@ class Hub:
             if version is not None and waiting:
                 self._announced[key] = max(version, self._announced.get(key, 0))
         for subscription in waiting:
-            subscription.wake()
+            subscription.wake(key)
 
     def announced(self, key: str) -> int | None:
         """The newest version announced for ``key`` since someone waits on it (None: no
@@ -115,7 +135,7 @@ class Hub:
         """Wake every waiter (the listener (re)connected: anything may have changed)."""
         with self._lock:
             self.epoch += 1
-            waiting = [s for subs in self._waiting.values() for s in subs]
+            waiting = {s for subs in self._waiting.values() for s in subs}
         for subscription in waiting:
             subscription.wake()
 
@@ -126,13 +146,14 @@ class Hub:
 
     def waiters(self) -> int:
         with self._lock:
-            return sum(len(subs) for subs in self._waiting.values())
+            return len({s for subs in self._waiting.values() for s in subs})
 
     def _remove(self, subscription: Subscription) -> None:
         with self._lock:
-            subs = self._waiting.get(subscription.key)
-            if subs is not None:
-                subs.discard(subscription)
-                if not subs:
-                    del self._waiting[subscription.key]
-                    self._announced.pop(subscription.key, None)
+            for key in subscription.keys:
+                subs = self._waiting.get(key)
+                if subs is not None:
+                    subs.discard(subscription)
+                    if not subs:
+                        del self._waiting[key]
+                        self._announced.pop(key, None)

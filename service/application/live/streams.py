@@ -34,11 +34,13 @@ from service.application.games.queries.inbox import STATUSES
 from service.application.games.seating import held_seat, viewer_of
 from service.application.games.turnclocks import present
 from service.application.identity.principals import (
+    PlayerHolder,
     Principal,
+    SeatHolder,
     guard,
     require_player,
 )
-from service.application.live.hub import Subscription, game_key, player_key
+from service.application.live.hub import Subscription, game_key, player_key, token_key
 from service.application.ports import StoreUnavailableError
 from service.application.results import FeedEvent, Versioned
 from service.rules import SeatViewer, Viewer, public_status
@@ -143,7 +145,7 @@ def game_stream(
     down, or when its consumer closes it.
     """
     viewer = viewer_of(game_id, principal)
-    subscription = deps.changes.subscribe(game_key(game_id))
+    subscription = deps.changes.subscribe(game_key(game_id), _ending(principal))
     # The hub's epoch before the read: a listener reconnect after this point makes
     # recent.after() read the store, so a commit nobody heard while the stream opened
     # is not left waiting for the next one.
@@ -168,7 +170,7 @@ def game_stream(
     deps.recent.watch(game_id, epoch, loaded)
     unwatch = _once(lambda: deps.recent.unwatch(game_id))
     messages = _game_messages(
-        deps, game_id, viewer, subscription, first, loaded, keepalive, unwatch
+        deps, game_id, viewer, subscription, first, loaded, keepalive, unwatch, principal
     )
     stream = Stream(messages, subscription, unwatch)
     stream.complete = after == loaded.version and _finished(loaded)
@@ -184,6 +186,7 @@ def _game_messages(
     loaded: Loaded,
     keepalive: float,
     unwatch: Callable[[], None],
+    principal: Principal,
 ) -> Iterator[GameStreamMessage]:
     try:
         yield from first
@@ -194,7 +197,7 @@ def _game_messages(
                     return
                 yield KeepAlive()
                 continue
-            if subscription.closing:
+            if subscription.closing or _gone(deps, subscription, principal):
                 return
             try:
                 commits = deps.recent.after(deps.uow, deps.changes, game_id, loaded)
@@ -215,6 +218,37 @@ def _game_messages(
         subscription.close()
 
 
+def _token_of(principal: Principal) -> str | None:
+    """The digest of the player's token a stream was opened with, if it was."""
+    if isinstance(principal, PlayerHolder):
+        return principal.token_sha256
+    if isinstance(principal, SeatHolder) and principal.player_id is not None:
+        return principal.token_sha256
+    return None
+
+
+def _ending(principal: Principal) -> tuple[str, ...]:
+    """What ends a stream when announced: its player token's revocation."""
+    digest = _token_of(principal)
+    return () if digest is None else (token_key(digest),)
+
+
+def _gone(deps: Deps, subscription: Subscription, principal: Principal) -> bool:
+    """Whether the stream's player token was revoked: announced, or (after the listener
+    reconnected, when an announcement may have been missed) as the store says."""
+    if subscription.ended:
+        return True
+    digest = _token_of(principal)
+    if not subscription.recheck or digest is None:
+        return False
+    subscription.recheck = False
+    try:
+        with deps.uow() as uow:
+            return uow.players.find(digest) is None
+    except StoreUnavailableError:
+        return True  # the client reconnects, and is let in again only if the token holds
+
+
 def _finished(loaded: Loaded) -> bool:
     return public_status(loaded.state) == "finished"
 
@@ -227,7 +261,7 @@ def player_stream(
     Refusals (401, 403) are raised here, before any message.
     """
     player = require_player(principal)
-    subscription = deps.changes.subscribe(player_key(player.player_id))
+    subscription = deps.changes.subscribe(player_key(player.player_id), _ending(principal))
     since = deps.clock.now() - WATCH_SLACK
     try:
         # One snapshot for both reads: a commit between them would otherwise show its
@@ -239,15 +273,13 @@ def player_stream(
     except BaseException:
         subscription.close()
         raise
-    messages = _player_messages(
-        deps, player.player_id, subscription, active, watched, since, keepalive
-    )
+    messages = _player_messages(deps, player, subscription, active, watched, since, keepalive)
     return Stream(messages, subscription)
 
 
 def _player_messages(
     deps: Deps,
-    player_id: UUID,
+    principal: PlayerHolder,
     subscription: Subscription,
     active: list[InboxEntry],
     watched: list[InboxEntry],
@@ -263,11 +295,11 @@ def _player_messages(
                     return
                 yield KeepAlive()
                 continue
-            if subscription.closing:
+            if subscription.closing or _gone(deps, subscription, principal):
                 return
             try:
                 with deps.uow() as uow:
-                    entries = uow.inbox.watched(player_id, since)
+                    entries = uow.inbox.watched(principal.player_id, since)
             except StoreUnavailableError:
                 return  # the client reconnects and starts again from the inbox
             for entry in entries:

@@ -10,7 +10,7 @@ from uuid import UUID, uuid4
 
 from service.application.commands import CreateWebhook, DeleteWebhook
 from service.application.deps import Deps
-from service.application.errors import ApplicationError, InvalidInputError
+from service.application.errors import InvalidInputError, NotFoundError
 from service.application.identity.principals import (
     Operator,
     PlayerHolder,
@@ -32,7 +32,7 @@ from service.application.write.transaction import Transaction
 MAX_ENDPOINTS = 10  # per player, and for the operators
 
 
-class WebhookNotFoundError(ApplicationError):
+class WebhookNotFoundError(NotFoundError):
     code = "webhook_not_found"
 
 

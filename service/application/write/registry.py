@@ -20,7 +20,9 @@ from service.application.commands import (
     Leave,
     PassCards,
     PlayCard,
+    RenamePlayer,
     Resign,
+    RevokeToken,
     SeatBot,
 )
 from service.application.deps import Deps
@@ -34,7 +36,9 @@ from service.application.results import (
     Executed,
     Joined,
     PlayerCreated,
+    PlayerRenamed,
     Result,
+    TokenRevoked,
     WebhookCreated,
     WebhookDeleted,
 )
@@ -55,6 +59,8 @@ HANDLERS: dict[type[Command], idempotency.Registered] = {
     ExpireGame: idempotency.Registered(advance.authorize_expire, advance.expire),
     CreateWebhook: idempotency.Registered(endpoints.authorize, endpoints.create),
     DeleteWebhook: idempotency.Registered(endpoints.authorize, endpoints.delete),
+    RenamePlayer: idempotency.Registered(players.authorize_own, players.rename),
+    RevokeToken: idempotency.Registered(players.authorize_own, players.revoke_token),
 }
 
 
@@ -74,6 +80,10 @@ def execute(deps: Deps, command: Advance | ExpireGame, ctx: Context) -> Executed
 def execute(deps: Deps, command: CreateWebhook, ctx: Context) -> Executed[WebhookCreated]: ...
 @overload
 def execute(deps: Deps, command: DeleteWebhook, ctx: Context) -> Executed[WebhookDeleted]: ...
+@overload
+def execute(deps: Deps, command: RenamePlayer, ctx: Context) -> Executed[PlayerRenamed]: ...
+@overload
+def execute(deps: Deps, command: RevokeToken, ctx: Context) -> Executed[TokenRevoked]: ...
 def execute(deps: Deps, command: Command, ctx: Context) -> Executed[Result]:
     """Do ``command`` for ``ctx.principal``: its events and projections in one
     transaction, once per idempotency key. Raises the refusal (an ApplicationError or

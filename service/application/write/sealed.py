@@ -34,7 +34,9 @@ from service.application.results import (
     Created,
     Joined,
     PlayerCreated,
+    PlayerRenamed,
     Result,
+    TokenRevoked,
     WebhookCreated,
     WebhookDeleted,
 )
@@ -54,6 +56,8 @@ _RESULTS: dict[str, type[Result]] = {
     "acted": Acted,
     "player_created": PlayerCreated,
     "advanced": Advanced,
+    "player_renamed": PlayerRenamed,
+    "token_revoked": TokenRevoked,
     "webhook_created": WebhookCreated,
     "webhook_deleted": WebhookDeleted,
 }

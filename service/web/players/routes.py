@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from flask import Response, jsonify
 
-from service.application.commands import CreatePlayer
+from service.application.commands import CreatePlayer, RenamePlayer, RevokeToken
 from service.application.identity import queries
 from service.application.live import longpolls
 from service.application.results import InboxUnchanged
@@ -21,6 +22,9 @@ from service.web.players.schemas import (
     PlayerCreatedSchema,
     PlayerCreateSchema,
     PlayerSchema,
+    RenameSchema,
+    TokenListSchema,
+    TokensQuerySchema,
 )
 from service.web.render import json_response
 from service.web.request import command_context, deps, principal
@@ -30,6 +34,7 @@ blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and 
 PLAYER_CREATED = PlayerCreatedSchema()
 PLAYER = PlayerSchema()
 INBOX = InboxSchema()
+TOKENS = TokenListSchema()
 
 
 # A player's token acts in the player's calls.
@@ -38,7 +43,7 @@ _PLAYER_LINKS = {
         "operationId": op,
         "parameters": {"header.Authorization": "Bearer {$response.body#/token}"},
     }
-    for op in ("me", "my_games", "player_stream", "create_webhook", "list_webhooks")
+    for op in ("me", "my_games", "my_tokens", "player_stream", "create_webhook", "list_webhooks")
 }
 
 
@@ -93,3 +98,46 @@ def my_games(query: dict[str, Any]) -> Response:
         response = jsonify(INBOX.dump(page))
     response.headers["ETag"] = f'"{page.etag}"'
     return response
+
+
+@blp.route("/me", methods=["PATCH"])
+@blp.arguments(RenameSchema())
+@blp.response(200, PlayerSchema)
+@blp.doc(security=BEARER, operationId="rename_me", parameters=[IDEMPOTENCY_KEY])
+@blp.problems(400, 401, 403, 413, 422, 429)
+def rename(body: dict[str, Any]) -> Response:
+    """Rename the player (the games they played keep the names they were played under)."""
+    done = execute(deps(), RenamePlayer(body["name"]), command_context(_PLAYER_TOKEN)).result
+    return json_response(PLAYER, {"id": done.player_id, "name": done.name})
+
+
+@blp.route("/me/tokens", methods=["GET"])
+@blp.arguments(TokensQuerySchema(), location="query")
+@blp.response(200, TokenListSchema, headers={"ETag": {"schema": {"type": "string"}}})
+@blp.doc(security=BEARER, operationId="my_tokens", parameters=[IF_NONE_MATCH_INBOX])
+@blp.problems(304, 401, 403, 422, 429)
+def my_tokens(query: dict[str, Any]) -> Response:
+    """The player's tokens that still open it, newest first: when each was made and last
+    used (to the minute), how (`via`), and which one this request was sent with."""
+    page = queries.tokens(deps(), principal(), query.get("cursor"), query["limit"])
+    unless = if_none_match_tags()
+    if page.etag in unless or "*" in unless:
+        response = Response(status=304)
+    else:
+        response = json_response(TOKENS, page)
+    response.headers["ETag"] = f'"{page.etag}"'
+    return response
+
+
+@blp.route("/me/tokens/<id:token_id>", methods=["DELETE"])
+@blp.response(204)
+@blp.doc(security=BEARER, operationId="revoke_token", parameters=[IDEMPOTENCY_KEY])
+@blp.problems(400, 401, 403, 404, 422, 429)
+def revoke_token(token_id: str) -> Response:
+    """Revoke one of the player's tokens (this one too): from now on it opens nothing, in
+    every process, and the streams it opened end."""
+    execute(deps(), RevokeToken(UUID(token_id)), command_context(_PLAYER_TOKEN))
+    return Response(status=204)
+
+
+_PLAYER_TOKEN = "a player token"

@@ -23,6 +23,18 @@ class PlayerCreateSchema(ma.Schema):
     )
 
 
+class RenameSchema(PlayerCreateSchema):
+    """The player's new name (games keep the names their seats were joined under)."""
+
+
+class TokensQuerySchema(ma.Schema):
+    cursor = fields.String(
+        validate=validate.Length(min=1, max=400),
+        metadata={"pattern": CURSOR_PATTERN, "description": "`next_cursor` of the page before"},
+    )
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
 class InboxQuerySchema(ma.Schema):
     status = fields.String(
         load_default="active", validate=validate.OneOf(["active", "finished", "all"])
@@ -78,4 +90,26 @@ class InboxEntrySchema(ma.Schema):
 @always_present
 class InboxSchema(ma.Schema):
     games = fields.List(fields.Nested(InboxEntrySchema))
+    next_cursor = fields.String(allow_none=True)
+
+
+@always_present
+class TokenSchema(ma.Schema):
+    id = fields.UUID()
+    created_at = fields.DateTime()
+    last_used_at = fields.DateTime(
+        allow_none=True, metadata={"description": "when it was last used, to the minute"}
+    )
+    via = fields.String(
+        metadata={
+            "enum": ["created", "oidc", "link"],
+            "description": "made with the player, by a sign-in, or by a link code",
+        }
+    )
+    current = fields.Boolean(metadata={"description": "the token this request was sent with"})
+
+
+@always_present
+class TokenListSchema(ma.Schema):
+    tokens = fields.List(fields.Nested(TokenSchema))
     next_cursor = fields.String(allow_none=True)

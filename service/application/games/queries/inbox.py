@@ -12,7 +12,7 @@ from uuid import UUID
 from service.application.deps import Deps
 from service.application.errors import InvalidInputError
 from service.application.games.ports import InboxCursor, InboxEntry
-from service.application.identity.principals import PlayerHolder, Principal, require_player
+from service.application.identity.principals import PlayerHolder, Principal, guard, require_player
 from service.application.results import InboxPage, InboxUnchanged
 from service.rules import PUBLIC_STATUSES, Phase
 
@@ -49,6 +49,7 @@ def _inbox(
     statuses = STATUSES[status]
     after = _decode(cursor) if cursor else None
     with deps.uow() as uow:
+        guard(uow, player)
         count, latest, versions = uow.inbox.stamp(player.player_id, statuses)
         tag = _tag(count, latest, versions, status, cursor, limit)
         if tag in unless or "*" in unless:

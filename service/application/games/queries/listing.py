@@ -5,8 +5,8 @@ from __future__ import annotations
 from uuid import UUID
 
 from service.application.deps import Deps
-from service.application.games.paging import decode_cursor, encode_cursor
 from service.application.identity.principals import Principal, require_operator
+from service.application.paging import decode_cursor, encode_cursor
 from service.application.results import GamePage
 
 

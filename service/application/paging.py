@@ -1,4 +1,5 @@
-"""Opaque cursors for listing games newest first."""
+"""Opaque cursors for lists kept newest first by (created_at, id): the operators' games,
+a player's tokens."""
 
 from __future__ import annotations
 
@@ -12,7 +13,11 @@ from service.application.games.ports import GameSummary
 
 
 def encode_cursor(last: GameSummary) -> str:
-    raw = f"{last.created_at.isoformat()}|{last.id}"
+    return encode(last.created_at, last.id)
+
+
+def encode(created_at: datetime, ident: UUID) -> str:
+    raw = f"{created_at.isoformat()}|{ident}"
     return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
 
 

@@ -1,0 +1,83 @@
+"""Players' tokens, one row each (only the SHA-256 of a token is stored): listed and
+revoked by their player. A revocation is announced on the service's channel as
+``t <digest>``, so that every process ends the token's open streams at once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from service.adapters.postgres.events import CHANNEL
+from service.adapters.postgres.session import Session, Statement
+from service.application.identity.ports import PlayerToken
+from service.application.live.hub import token_key
+
+_TOKEN = "id, player_id, via, created_at, token_sha256, last_used_at"
+
+
+def add_token(session: Session, token: PlayerToken) -> None:
+    session.write(
+        Statement(
+            "INSERT INTO player_tokens (id, player_id, token_sha256, via, created_at) "
+            "VALUES (%s, %s, %s, %s, %s)",
+            (token.id, token.player_id, token.token_sha256, token.via, token.created_at),
+        )
+    )
+
+
+def _token(r: Sequence[Any]) -> PlayerToken:
+    return PlayerToken(r[0], r[1], r[2], r[3], r[4], r[5])
+
+
+class SqlPlayerTokens:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def add(self, token: PlayerToken) -> None:
+        add_token(self._session, token)
+
+    def get(self, token_id: UUID) -> PlayerToken | None:
+        rows = self._session.fetch(
+            f"SELECT {_TOKEN} FROM player_tokens WHERE id = %s AND revoked_at IS NULL",
+            [token_id],
+            one_row=True,
+        )
+        return _token(rows[0]) if rows else None
+
+    def of(
+        self, player_id: UUID, after: tuple[datetime, UUID] | None, limit: int
+    ) -> list[PlayerToken]:
+        before = "" if after is None else "AND (created_at, id) < (%s, %s) "
+        rows = self._session.fetch(
+            f"SELECT {_TOKEN} FROM player_tokens WHERE player_id = %s AND revoked_at IS NULL "
+            f"{before}ORDER BY created_at DESC, id DESC LIMIT %s",
+            [player_id, *(after or ()), limit],
+        )
+        return [_token(r) for r in rows]
+
+    def revoke(self, token: PlayerToken, at: datetime) -> None:
+        self._session.write(
+            Statement(
+                "UPDATE player_tokens SET revoked_at = %s WHERE id = %s AND revoked_at IS NULL",
+                (at, token.id),
+            )
+        )
+        self._session.notify(CHANNEL, token_key(token.token_sha256))
+
+    def touch(self, token_sha256: str, at: datetime) -> None:
+        self._session.fetch(
+            "UPDATE player_tokens SET last_used_at = %s WHERE token_sha256 = %s "
+            "AND revoked_at IS NULL AND (last_used_at IS NULL OR last_used_at < %s)",
+            [at, token_sha256, at],
+        )
+
+    def require(self, token_sha256: str) -> None:
+        self._session.require(
+            Statement(
+                "SELECT yokai_require(EXISTS (SELECT FROM player_tokens WHERE "
+                "token_sha256 = %s AND revoked_at IS NULL), 'player token')",
+                (token_sha256,),
+            )
+        )
