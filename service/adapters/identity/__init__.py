@@ -1,0 +1,1 @@
+"""Identity on the network: the verifier of OpenID Connect ID tokens (oidc.py)."""
