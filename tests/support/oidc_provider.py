@@ -94,6 +94,12 @@ class Keys:
                 "foreign": {kind: _entry(kind)["pem"] for kind in ("rsa", "ec", "ed")},
             }
             self._save()
+        self._loaded: dict[str, PrivateKeyTypes] = {}  # by PEM: loading RSA keys is slow
+
+    def _load(self, pem: str) -> PrivateKeyTypes:
+        if pem not in self._loaded:
+            self._loaded[pem] = serialization.load_pem_private_key(pem.encode(), None)
+        return self._loaded[pem]
 
     def _save(self) -> None:
         if self._path is not None:
@@ -102,11 +108,11 @@ class Keys:
     def current(self, kind: str) -> tuple[str, PrivateKeyTypes]:
         with self._lock:
             entry = self._data["published"][kind][-1]
-        return entry["kid"], serialization.load_pem_private_key(entry["pem"].encode(), None)
+            return entry["kid"], self._load(entry["pem"])
 
     def foreign(self, kind: str) -> PrivateKeyTypes:
-        pem: str = self._data["foreign"][kind]
-        return serialization.load_pem_private_key(pem.encode(), None)
+        with self._lock:
+            return self._load(self._data["foreign"][kind])
 
     def rotate(self, *, retire: bool) -> str:
         entry = _entry("rsa")
@@ -117,14 +123,12 @@ class Keys:
         return entry["kid"]
 
     def jwks(self) -> dict[str, Any]:
-        with self._lock:
-            published = {kind: list(entries) for kind, entries in self._data["published"].items()}
         keys = []
-        for kind, alg in (("rsa", "RS256"), ("ec", "ES256"), ("ed", "EdDSA")):
-            for entry in published[kind]:
-                private = serialization.load_pem_private_key(entry["pem"].encode(), None)
-                jwk = _public_jwk(private)
-                keys.append({**jwk, "kid": entry["kid"], "alg": alg, "use": "sig"})
+        with self._lock:
+            for kind, alg in (("rsa", "RS256"), ("ec", "ES256"), ("ed", "EdDSA")):
+                for entry in self._data["published"][kind]:
+                    jwk = _public_jwk(self._load(entry["pem"]))
+                    keys.append({**jwk, "kid": entry["kid"], "alg": alg, "use": "sig"})
         return {"keys": keys}
 
 
