@@ -19,6 +19,7 @@ from service.adapters import migrate
 from service.adapters.dealing.dealer import ShufflingDealer, SystemClock
 from service.adapters.dealing.seed_vault import SeedVault
 from service.adapters.embedded import EmbeddedPostgres
+from service.adapters.identity.oidc import OidcVerifier
 from service.adapters.integrity.anchor_files import AnchorDirectory
 from service.adapters.integrity.chain_keys import KEY_FILE, chain_keys
 from service.adapters.migrate import DatabaseHealth
@@ -168,6 +169,9 @@ def build(
         identity=Identity(unit_of_work, operator_tokens(settings), clock=deps_clock),
         chain=keys,
         webhook_urls=AddressPolicy(allow_private=settings.webhook_allow_private),
+        id_tokens=OidcVerifier(settings.oidc_issuers, settings.oidc_audiences)
+        if settings.oidc_issuers
+        else None,
         changes=hub,
         recent=recent,
     )

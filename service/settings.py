@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import platformdirs
 
@@ -75,10 +77,23 @@ def _issuers(env: Mapping[str, str], name: str) -> tuple[str, ...]:
     """Space-separated issuer URLs: https, or http on a loopback host (a test's provider)."""
     issuers = tuple((env.get(name) or "").split())
     for issuer in issuers:
-        loopback = issuer.startswith(("http://127.0.0.1", "http://localhost", "http://[::1]"))
-        if not (issuer.startswith("https://") or loopback):
+        parts = urlsplit(issuer)
+        if not (parts.scheme == "https" and parts.hostname) and not (
+            parts.scheme == "http" and _loopback(parts.hostname)
+        ):
             raise ConfigurationError(f"{name}: {issuer!r} is not an https URL")
+    if issuers and not (env.get("YOKAI_OIDC_AUDIENCE") or "").split():
+        raise ConfigurationError(f"{name} is set: YOKAI_OIDC_AUDIENCE must name the audiences")
     return issuers
+
+
+def _loopback(host: str | None) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return host is not None and ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _choice(env: Mapping[str, str], name: str, options: tuple[str, ...]) -> str:
@@ -144,6 +159,10 @@ class Settings:
     # are accepted, and the `aud` values accepted in them (none: sign-in is off).
     oidc_issuers: tuple[str, ...] = ()
     oidc_audiences: tuple[str, ...] = ()
+    # Stricter limits than rate_limit, always on ("" turns one off): sign-ins (with an ID
+    # token or a link code) per client address, link codes made per player.
+    sign_in_limit: str = "30 per 10 minutes"
+    link_code_limit: str = "10 per hour"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -194,4 +213,6 @@ class Settings:
             anchor_seconds=_int(env, "YOKAI_ANCHOR_SECONDS", 300, minimum=1),
             oidc_issuers=_issuers(env, "YOKAI_OIDC_ISSUERS"),
             oidc_audiences=tuple((env.get("YOKAI_OIDC_AUDIENCE") or "").split()),
+            sign_in_limit=env.get("YOKAI_SIGN_IN_LIMIT", "30 per 10 minutes"),
+            link_code_limit=env.get("YOKAI_LINK_CODE_LIMIT", "10 per hour"),
         )

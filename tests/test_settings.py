@@ -69,3 +69,26 @@ def test_a_bad_setting_is_one_line_and_exit_status_2_not_a_traceback(
     assert cli.main(command) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"yokai {command[0]}: {variable} ")
+
+
+@pytest.mark.parametrize(
+    "issuer",
+    ["http://example.com", "http://127.0.0.1.example.com", "http://localhost.evil", "ftp://x"],
+)
+def test_an_oidc_issuer_is_https_or_http_on_loopback(issuer: str) -> None:
+    env = {"YOKAI_OIDC_ISSUERS": issuer, "YOKAI_OIDC_AUDIENCE": "yokai"}
+    with pytest.raises(ConfigurationError, match="YOKAI_OIDC_ISSUERS"):
+        Settings.from_env(env)
+
+
+def test_oidc_issuers_need_an_audience() -> None:
+    accepted = Settings.from_env(
+        {
+            "YOKAI_OIDC_ISSUERS": "https://id.example http://127.0.0.1:9000",
+            "YOKAI_OIDC_AUDIENCE": "a b",
+        }
+    )
+    assert accepted.oidc_issuers == ("https://id.example", "http://127.0.0.1:9000")
+    assert accepted.oidc_audiences == ("a", "b")
+    with pytest.raises(ConfigurationError, match="YOKAI_OIDC_AUDIENCE"):
+        Settings.from_env({"YOKAI_OIDC_ISSUERS": "https://id.example"})

@@ -144,6 +144,29 @@ class RevokeToken:
     token_id: UUID
 
 
+@dataclass(frozen=True, slots=True)
+class SignIn:
+    """Sign in as the player of an identity an ID token proved (a new player named
+    ``name`` if it is the identity's first sign-in); with a player token, link the
+    identity to that player."""
+
+    issuer: str
+    subject: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class SignInWithCode:
+    """Sign in as the player a link code was made for (only the code's digest here)."""
+
+    code_sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class CreateLinkCode:
+    """A player asks for a code that signs them in on another device."""
+
+
 Command = (
     CreateGame
     | JoinSeat
@@ -160,6 +183,9 @@ Command = (
     | DeleteWebhook
     | RenamePlayer
     | RevokeToken
+    | SignIn
+    | SignInWithCode
+    | CreateLinkCode
 )
 
 

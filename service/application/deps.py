@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from service.application.games.cache import StateCache
+from service.application.identity.ports import IdTokens
 from service.application.identity.principals import Identity
 from service.application.integrity.chain import ChainKeys
 from service.application.live.hub import Hub
@@ -24,5 +25,6 @@ class Deps:
     identity: Identity
     chain: ChainKeys  # the keys of the events' hash chain (HMAC), kept outside the database
     webhook_urls: UrlPolicy  # where webhooks may be sent (the adapter refuses private hosts)
+    id_tokens: IdTokens | None = None  # a verifier of OpenID Connect ID tokens, if configured
     changes: Hub = field(default_factory=Hub)  # what streams and long-polls wait on
     recent: RecentCommits = field(default_factory=RecentCommits)  # shared by streams

@@ -14,7 +14,14 @@ from typing import Any, Protocol, Self
 from uuid import UUID
 
 from service.application.games.ports import GameIndex, Inbox, SnapshotStore, Wakeups
-from service.application.identity.ports import Credentials, Operators, Players, PlayerTokens
+from service.application.identity.ports import (
+    Credentials,
+    Identities,
+    LinkCodes,
+    Operators,
+    Players,
+    PlayerTokens,
+)
 from service.application.webhooks.ports import Webhooks
 from service.application.write.ports import IdempotencyStore
 
@@ -147,6 +154,12 @@ class UnitOfWork(Protocol):
 
     @property
     def player_tokens(self) -> PlayerTokens: ...
+
+    @property
+    def identities(self) -> Identities: ...
+
+    @property
+    def link_codes(self) -> LinkCodes: ...
 
     @property
     def inbox(self) -> Inbox: ...

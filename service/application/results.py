@@ -91,10 +91,37 @@ class TokenRevoked:
     token_id: UUID
 
 
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    """A new token of the player signed in (given only here); ``new_player``: the
+    sign-in made the player."""
+
+    player_id: UUID
+    name: str
+    token: str
+    token_id: UUID
+    new_player: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LinkCodeCreated:
+    code: str  # given only here
+    expires_at: datetime
+
+
 GameResult = Created | Joined | Acted | Advanced
 """The results of commands about a game: its id and the version they left it at."""
 
-Result = GameResult | PlayerCreated | PlayerRenamed | TokenRevoked | WebhookCreated | WebhookDeleted
+Result = (
+    GameResult
+    | PlayerCreated
+    | PlayerRenamed
+    | TokenRevoked
+    | SignedIn
+    | LinkCodeCreated
+    | WebhookCreated
+    | WebhookDeleted
+)
 
 
 @dataclass(frozen=True, slots=True)

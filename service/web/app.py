@@ -7,6 +7,7 @@ import logging
 import math
 import re
 import time
+from collections.abc import Callable
 
 from flask import Flask, Response, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -31,6 +32,7 @@ from service.web.request import (
     request_id,
     services,
 )
+from service.web.sessions import routes as sessions
 from service.web.webhooks import routes as webhooks
 
 API_TITLE = "Yokai Septet server"
@@ -38,7 +40,9 @@ OPENAPI = "/v1/openapi.json"
 API_VERSION = "1.0.0"
 
 
-_MINTING = frozenset({"games.create_game", "games.join_seat", "players.create_player"})
+_MINTING = frozenset(
+    {"games.create_game", "games.join_seat", "players.create_player", "sessions.sign_in"}
+)
 
 
 def _rate_key() -> str:
@@ -100,6 +104,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     api.register_blueprint(ops.blp)
     api.register_blueprint(webhooks.blp)
     api.register_blueprint(records.blp)
+    api.register_blueprint(sessions.blp)
     app.register_blueprint(client.blp)  # the web client: not API, not in the contract
     errors.register(app)
 
@@ -109,6 +114,20 @@ def create_app(settings: Settings | None = None, container: Container | None = N
             settings.rate_limit, settings.rate_limit_storage, workers=settings.workers
         )
 
+    # Stricter limits of their own, on whether or not the general limit is on: sign-ins
+    # per address (a link code is 50 bits: guessing one is slow), link codes per player.
+    strict: dict[str, tuple[RateLimiter, Callable[[], str]]] = {}
+    if settings.sign_in_limit:
+        signing = RateLimiter(
+            settings.sign_in_limit, settings.rate_limit_storage, workers=settings.workers
+        )
+        strict["sessions.sign_in"] = (signing, lambda: "ip:" + (request.remote_addr or ""))
+    if settings.link_code_limit:
+        coding = RateLimiter(
+            settings.link_code_limit, settings.rate_limit_storage, workers=settings.workers
+        )
+        strict["players.create_link_code"] = (coding, _rate_key)
+
     @app.before_request
     def _start() -> None:
         g.request_id = request_id()  # first: even a 429 has a request id
@@ -117,6 +136,11 @@ def create_app(settings: Settings | None = None, container: Container | None = N
         check_body_size()
         # The probes stay reachable for orchestrators, the contract and the web client's
         # files for anyone; a path that names no endpoint costs nothing to answer (404).
+        if request.endpoint in strict:
+            special, key_of = strict[request.endpoint]
+            found = special.hit(f"{key_of()}|{request.endpoint}")
+            if found is not None and not found.allowed:
+                raise errors.RateLimitedError(found.retry_after())
         if (
             limiter is None
             or request.endpoint is None

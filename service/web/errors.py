@@ -22,6 +22,8 @@ from service.application.errors import (
     StaleVersionError,
     UnauthenticatedError,
 )
+from service.application.identity.ports import ProviderUnavailableError
+from service.application.identity.sessions import IdentityInUseError
 from service.application.ports import StoreUnavailableError
 from service.rules import RuleViolationError, Violation
 from service.settings import MAX_BODY_BYTES
@@ -49,6 +51,7 @@ _APP_STATUS: list[tuple[type[ApplicationError], int]] = [
     (IdempotencyKeyReusedError, 422),
     (BusyError, 409),
     (AlreadySeatedError, 409),
+    (IdentityInUseError, 409),
 ]
 
 
@@ -195,9 +198,16 @@ def _internal(exc: BaseException) -> Response:
     return problem(500, "internal_error", "the server failed; the request changed nothing")
 
 
+def _provider_unavailable(exc: ProviderUnavailableError) -> Response:
+    log.warning("OpenID provider unavailable: %s", exc)
+    detail = "the identity provider's keys could not be fetched; retry later"
+    return problem(503, "provider_unavailable", detail, headers={"Retry-After": "5"})
+
+
 def register(app: Flask) -> None:
     app.register_error_handler(RateLimitedError, _rate_limited)
     app.register_error_handler(StoreUnavailableError, _store_unavailable)
+    app.register_error_handler(ProviderUnavailableError, _provider_unavailable)
     app.register_error_handler(ApplicationError, _application_error)
     app.register_error_handler(RuleViolationError, _rule_violation)
     app.register_error_handler(RequestProblemError, _request_problem)

@@ -51,7 +51,12 @@ from service.application.games.ports import (
     SeatTurn,
     Snapshot,
 )
-from service.application.identity.ports import CredentialGoneError, PlayerRecord, PlayerToken
+from service.application.identity.ports import (
+    CredentialGoneError,
+    LinkCode,
+    PlayerRecord,
+    PlayerToken,
+)
 from service.application.identity.principals import Identity
 from service.application.integrity.chain import ChainKeys
 from service.application.live.hub import Hub, game_key, player_key, token_key
@@ -171,6 +176,8 @@ class Tables:
     snapshots: dict[UUID, Snapshot] = field(default_factory=dict)
     players: dict[UUID, PlayerRecord] = field(default_factory=dict)
     player_tokens: dict[UUID, TokenRow] = field(default_factory=dict)
+    identities: dict[tuple[str, str], UUID] = field(default_factory=dict)
+    link_codes: dict[str, tuple[LinkCode, datetime | None]] = field(default_factory=dict)
     seat_players: dict[tuple[UUID, int], UUID] = field(default_factory=dict)
     inbox: dict[tuple[UUID, UUID], InboxEntry] = field(default_factory=dict)
     wakeups: dict[UUID, tuple[datetime, int]] = field(default_factory=dict)  # (due_at, version)
@@ -193,6 +200,8 @@ class Tables:
             dict(self.snapshots),
             dict(self.players),
             dict(self.player_tokens),
+            dict(self.identities),
+            dict(self.link_codes),
             dict(self.seat_players),
             dict(self.inbox),
             dict(self.wakeups),
@@ -414,6 +423,8 @@ class FakeUnitOfWork:
         self.snapshots = FakeSnapshotStore(self)
         self.players = FakePlayers(self)
         self.player_tokens = FakePlayerTokens(self)
+        self.identities = FakeIdentities(self)
+        self.link_codes = FakeLinkCodes(self)
         self.inbox = FakeInbox(self)
         self.wakeups = FakeWakeups(self)
         self.webhooks = FakeWebhooks(self)
@@ -836,6 +847,53 @@ class FakePlayerTokens:
 
     def require(self, token_sha256: str) -> None:
         self._uow.require(lambda t: _live_token(t, token_sha256) is not None)
+
+
+class FakeIdentities:
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+
+    def find(self, issuer: str, subject: str) -> UUID | None:
+        return self._uow.read().identities.get((issuer, subject))
+
+    def add(self, issuer: str, subject: str, player_id: UUID, at: datetime) -> None:
+        def write(c: Commit) -> None:
+            if (issuer, subject) in c.after.identities:
+                raise DuplicateKeyError("identities_pkey")
+            c.after.identities[(issuer, subject)] = player_id
+            c.player(player_id, "identities")
+
+        self._uow.queue(write)
+
+
+class FakeLinkCodes:
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+
+    def add(self, code: LinkCode) -> None:
+        def write(c: Commit) -> None:
+            if code.code_sha256 in c.after.link_codes:
+                raise IntegrityViolation("link_codes: duplicate code")
+            c.after.link_codes[code.code_sha256] = (code, None)
+            c.player(code.player_id, "link_codes")
+
+        self._uow.queue(write)
+
+    def take(self, code_sha256: str, now: datetime) -> UUID | None:
+        uow = self._uow
+        uow.check_writable()
+        uow.lock(("link_code", code_sha256))  # FOR UPDATE: held until the unit of work ends
+        found = uow.read().link_codes.get(code_sha256)
+        if found is None or found[1] is not None or found[0].expires_at <= now:
+            return None
+
+        def write(c: Commit) -> None:
+            row = c.before.link_codes.get(code_sha256)
+            if row is not None:
+                c.after.link_codes[code_sha256] = (row[0], now)
+
+        uow.queue(write)
+        return found[0].player_id
 
 
 def _seat_of(tables: Tables, game_id: UUID, player_id: UUID) -> int | None:

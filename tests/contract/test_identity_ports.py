@@ -12,9 +12,9 @@ from uuid import UUID, uuid4
 import pytest
 
 from service.application.errors import AlreadySeatedError
-from service.application.identity.ports import CredentialGoneError, PlayerRecord
+from service.application.identity.ports import CredentialGoneError, LinkCode, PlayerRecord
 from service.application.ports import AppendConflictError, UnitOfWork
-from service.application.write.ports import SealedRecord
+from service.application.write.ports import DuplicateKeyError, SealedRecord
 from tests.contract.builders import made_token, new_game, new_player, player_token, seat_player, sha
 from tests.contract.stores import Store
 
@@ -346,3 +346,65 @@ def test_a_token_is_one_players_and_needs_its_player(store: Store) -> None:
             uow.player_tokens.add(token)
             with pytest.raises(store.integrity_error):
                 uow.commit()
+
+
+# --- Identities and link codes (issue 28) -------------------------------------------------
+
+
+def test_an_identity_is_linked_once(store: Store) -> None:
+    mio, bo = new_player(store), new_player(store, "Bo")
+    at = store.clock.now()
+    with store.uow() as uow:
+        uow.identities.add("https://id.example", "alice", mio.id, at)
+        assert uow.identities.find("https://id.example", "alice") is None  # queued
+        uow.commit()
+    with store.uow() as uow:
+        assert uow.identities.find("https://id.example", "alice") == mio.id
+        assert uow.identities.find("https://other.example", "alice") is None
+        uow.identities.add("https://id.example", "alice", bo.id, at)
+        with pytest.raises(DuplicateKeyError):
+            uow.commit()
+    with store.uow() as uow:
+        assert uow.identities.find("https://id.example", "alice") == mio.id
+        uow.identities.add("https://id.example", "nobody", uuid4(), at)
+        with pytest.raises(store.integrity_error):
+            uow.commit()
+
+
+def make_code(store: Store, player_id: UUID, digest: str, minutes: int = 10) -> None:
+    at = store.clock.now()
+    with store.uow() as uow:
+        uow.link_codes.add(LinkCode(digest, player_id, at, at + timedelta(minutes=minutes)))
+        uow.commit()
+
+
+def test_a_link_code_is_taken_once_and_not_after_it_expires(store: Store) -> None:
+    mio = new_player(store)
+    make_code(store, mio.id, sha("code"))
+    now = store.clock.now()
+    with store.uow() as uow:
+        assert uow.link_codes.take(sha("code"), now + timedelta(minutes=10)) is None  # expired
+        assert uow.link_codes.take(sha("unknown"), now) is None
+    with store.uow() as uow:
+        assert uow.link_codes.take(sha("code"), now) == mio.id
+        uow.commit()
+    with store.uow() as uow:
+        assert uow.link_codes.take(sha("code"), now) is None  # used
+
+
+def test_a_link_code_taken_but_not_committed_stays(store: Store) -> None:
+    mio = new_player(store)
+    make_code(store, mio.id, sha("code"))
+    now = store.clock.now()
+    with store.uow() as uow:
+        assert uow.link_codes.take(sha("code"), now) == mio.id  # left without commit
+    with store.uow() as uow:
+        assert uow.link_codes.take(sha("code"), now) == mio.id
+
+
+def test_a_link_code_needs_its_player(store: Store) -> None:
+    at = store.clock.now()
+    with store.uow() as uow:
+        uow.link_codes.add(LinkCode(sha("code"), uuid4(), at, at + timedelta(minutes=10)))
+        with pytest.raises(store.integrity_error):
+            uow.commit()

@@ -47,6 +47,8 @@ BEYOND_SCHEMA: dict[tuple[int, str], str] = {
     (422, "record_mismatch"): "a record's results are what the rules give",
     (422, "illegal_move"): "a record's moves follow the rules",
     (422, "webhook_url_forbidden"): "the host resolves to a public address",
+    (401, "invalid_id_token"): "an ID token is signed by a configured issuer's key",
+    (401, "invalid_link_code"): "a link code is one a signed-in device made, unused",
     # A size in bytes: maxLength counts characters (the 413 response says the limit).
     (413, "body_too_large"): "a body is at most 65,536 bytes, whatever its characters",
 }

@@ -36,7 +36,7 @@ from service.application.write.ports import DuplicateKeyError
 
 REQUIREMENT_FAILED = "YK001"  # raised by yokai_require() (migration 0003)
 _CONFLICTS = {"events_pkey", "seat_credentials_pkey", "seat_players_pkey"}
-_DUPLICATES = {"idempotency_keys_pkey"}
+_DUPLICATES = {"idempotency_keys_pkey", "identities_pkey"}
 
 
 @dataclass(frozen=True, slots=True)

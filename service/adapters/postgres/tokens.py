@@ -1,6 +1,7 @@
 """Players' tokens, one row each (only the SHA-256 of a token is stored): listed and
 revoked by their player. A revocation is announced on the service's channel as
-``t <digest>``, so that every process ends the token's open streams at once."""
+``t <digest>``, so that every process ends the token's open streams at once. And what
+makes tokens: OpenID Connect identities and link codes."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from uuid import UUID
 
 from service.adapters.postgres.events import CHANNEL
 from service.adapters.postgres.session import Session, Statement
-from service.application.identity.ports import PlayerToken
+from service.application.identity.ports import LinkCode, PlayerToken
 from service.application.live.hub import token_key
 
 _TOKEN = "id, player_id, via, created_at, token_sha256, last_used_at"
@@ -81,3 +82,58 @@ class SqlPlayerTokens:
                 (token_sha256,),
             )
         )
+
+
+class SqlIdentities:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def find(self, issuer: str, subject: str) -> UUID | None:
+        rows = self._session.fetch(
+            "SELECT player_id FROM identities WHERE issuer = %s AND subject = %s",
+            [issuer, subject],
+            one_row=True,
+        )
+        return UUID(str(rows[0][0])) if rows else None
+
+    def add(self, issuer: str, subject: str, player_id: UUID, at: datetime) -> None:
+        self._session.write(
+            Statement(
+                "INSERT INTO identities (issuer, subject, player_id, created_at) "
+                "VALUES (%s, %s, %s, %s)",
+                (issuer, subject, player_id, at),
+            )
+        )
+
+
+class SqlLinkCodes:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def add(self, code: LinkCode) -> None:
+        self._session.write(
+            Statement(
+                "INSERT INTO link_codes (code_sha256, player_id, created_at, expires_at) "
+                "VALUES (%s, %s, %s, %s)",
+                (code.code_sha256, code.player_id, code.created_at, code.expires_at),
+            )
+        )
+
+    def take(self, code_sha256: str, now: datetime) -> UUID | None:
+        # Locked until the unit of work ends: a second redemption waits, then finds the
+        # code used (READ COMMITTED reads the row again once the lock is free).
+        self._session.begin()
+        rows = self._session.fetch(
+            "SELECT player_id FROM link_codes WHERE code_sha256 = %s AND used_at IS NULL "
+            "AND expires_at > %s FOR UPDATE",
+            [code_sha256, now],
+            one_row=True,
+        )
+        if not rows:
+            return None
+        self._session.write(
+            Statement(
+                "UPDATE link_codes SET used_at = %s WHERE code_sha256 = %s", (now, code_sha256)
+            )
+        )
+        return UUID(str(rows[0][0]))

@@ -14,7 +14,7 @@ from service.adapters.postgres.operators import SqlOperators
 from service.adapters.postgres.players import SqlInbox, SqlPlayers
 from service.adapters.postgres.session import Session
 from service.adapters.postgres.snapshots import SqlSnapshotStore
-from service.adapters.postgres.tokens import SqlPlayerTokens
+from service.adapters.postgres.tokens import SqlIdentities, SqlLinkCodes, SqlPlayerTokens
 from service.adapters.postgres.wakeups import SqlWakeups
 from service.adapters.postgres.webhooks import SqlWebhooks
 from service.metrics import EVENTS
@@ -36,6 +36,8 @@ class SqlUnitOfWork:
     snapshots: SqlSnapshotStore
     players: SqlPlayers
     player_tokens: SqlPlayerTokens
+    identities: SqlIdentities
+    link_codes: SqlLinkCodes
     inbox: SqlInbox
     wakeups: SqlWakeups
     webhooks: SqlWebhooks
@@ -49,6 +51,8 @@ class SqlUnitOfWork:
         self.snapshots = SqlSnapshotStore(self._session)
         self.players = SqlPlayers(self._session)
         self.player_tokens = SqlPlayerTokens(self._session)
+        self.identities = SqlIdentities(self._session)
+        self.link_codes = SqlLinkCodes(self._session)
         self.inbox = SqlInbox(self._session)
         self.wakeups = SqlWakeups(self._session)
         self.webhooks = SqlWebhooks(self._session)

@@ -42,6 +42,7 @@ NAME_PATTERN = f"^[^{_EXCLUDED}]*[^ {_EXCLUDED}][^{_EXCLUDED}]*$"
 """1 or more characters, none of the above, not only spaces."""
 
 _NAME = re.compile(NAME_PATTERN)
+_CHARACTER = re.compile(f"[^ {_EXCLUDED}]")
 
 
 def printable_name(value: str) -> bool:
@@ -53,3 +54,14 @@ def printable_name(value: str) -> bool:
 def valid_name(value: str) -> bool:
     """Whether a join or a new player may take ``value`` as a name."""
     return 1 <= len(value) <= NAME_MAX and printable_name(value)
+
+
+def cleaned(value: str | None) -> str | None:
+    """A name offered by someone else (an ID token's claim) made to follow the rule:
+    the characters no name may hold dropped, runs of spaces made one, cut to NAME_MAX;
+    None when nothing is left."""
+    if value is None:
+        return None
+    kept = "".join(ch for ch in value if ch == " " or _CHARACTER.fullmatch(ch))
+    kept = " ".join(kept.split())[:NAME_MAX].strip()
+    return kept if kept and valid_name(kept) else None

@@ -120,6 +120,42 @@ class PlayerTokens(Protocol):
         ...
 
 
+class Identities(Protocol):
+    """OpenID Connect identities, each (issuer, subject) one player's."""
+
+    def find(self, issuer: str, subject: str) -> UUID | None:
+        """The player this identity signs in."""
+        ...
+
+    def add(self, issuer: str, subject: str, player_id: UUID, at: datetime) -> None:
+        """(Queued.) At commit :class:`DuplicateKeyError` when another sign-in linked the
+        identity first (the command is decided again and finds it)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class LinkCode:
+    """A code that signs its player in on another device: one use, until ``expires_at``
+    (only its SHA-256 is stored)."""
+
+    code_sha256: str = field(repr=False)
+    player_id: UUID
+    created_at: datetime
+    expires_at: datetime
+
+
+class LinkCodes(Protocol):
+    def add(self, code: LinkCode) -> None:
+        """(Queued.)"""
+        ...
+
+    def take(self, code_sha256: str, now: datetime) -> UUID | None:
+        """The player of this code if it is unused and not expired at ``now``, then used
+        (queued): a code is taken once, however many redeem it at once (the code is
+        held until the unit of work ends)."""
+        ...
+
+
 class Operators(Protocol):
     def find(self, token_sha256: str) -> str | None:
         """The name of the operator whose token (not revoked) has this digest."""

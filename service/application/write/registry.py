@@ -11,6 +11,7 @@ from service.application.commands import (
     Command,
     Context,
     CreateGame,
+    CreateLinkCode,
     CreatePlayer,
     CreateWebhook,
     DeleteWebhook,
@@ -24,20 +25,24 @@ from service.application.commands import (
     Resign,
     RevokeToken,
     SeatBot,
+    SignIn,
+    SignInWithCode,
 )
 from service.application.deps import Deps
 from service.application.games.handlers import advance, create, play, seats
 from service.application.handrecords import importing
-from service.application.identity import players
+from service.application.identity import players, sessions
 from service.application.results import (
     Acted,
     Advanced,
     Created,
     Executed,
     Joined,
+    LinkCodeCreated,
     PlayerCreated,
     PlayerRenamed,
     Result,
+    SignedIn,
     TokenRevoked,
     WebhookCreated,
     WebhookDeleted,
@@ -61,6 +66,9 @@ HANDLERS: dict[type[Command], idempotency.Registered] = {
     DeleteWebhook: idempotency.Registered(endpoints.authorize, endpoints.delete),
     RenamePlayer: idempotency.Registered(players.authorize_own, players.rename),
     RevokeToken: idempotency.Registered(players.authorize_own, players.revoke_token),
+    SignIn: idempotency.Registered(sessions.authorize_sign_in, sessions.sign_in),
+    SignInWithCode: idempotency.Registered(sessions.authorize_sign_in, sessions.sign_in_with_code),
+    CreateLinkCode: idempotency.Registered(sessions.authorize_link_code, sessions.create_link_code),
 }
 
 
@@ -84,6 +92,10 @@ def execute(deps: Deps, command: DeleteWebhook, ctx: Context) -> Executed[Webhoo
 def execute(deps: Deps, command: RenamePlayer, ctx: Context) -> Executed[PlayerRenamed]: ...
 @overload
 def execute(deps: Deps, command: RevokeToken, ctx: Context) -> Executed[TokenRevoked]: ...
+@overload
+def execute(deps: Deps, command: SignIn | SignInWithCode, ctx: Context) -> Executed[SignedIn]: ...
+@overload
+def execute(deps: Deps, command: CreateLinkCode, ctx: Context) -> Executed[LinkCodeCreated]: ...
 def execute(deps: Deps, command: Command, ctx: Context) -> Executed[Result]:
     """Do ``command`` for ``ctx.principal``: its events and projections in one
     transaction, once per idempotency key. Raises the refusal (an ApplicationError or

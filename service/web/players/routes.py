@@ -7,7 +7,7 @@ from uuid import UUID
 
 from flask import Response, jsonify
 
-from service.application.commands import CreatePlayer, RenamePlayer, RevokeToken
+from service.application.commands import CreateLinkCode, CreatePlayer, RenamePlayer, RevokeToken
 from service.application.identity import queries
 from service.application.live import longpolls
 from service.application.results import InboxUnchanged
@@ -19,6 +19,7 @@ from service.web.live.routes import held_open
 from service.web.players.schemas import (
     InboxQuerySchema,
     InboxSchema,
+    LinkCodeSchema,
     PlayerCreatedSchema,
     PlayerCreateSchema,
     PlayerSchema,
@@ -35,6 +36,7 @@ PLAYER_CREATED = PlayerCreatedSchema()
 PLAYER = PlayerSchema()
 INBOX = InboxSchema()
 TOKENS = TokenListSchema()
+LINK_CODE = LinkCodeSchema()
 
 
 # A player's token acts in the player's calls.
@@ -141,3 +143,14 @@ def revoke_token(token_id: str) -> Response:
 
 
 _PLAYER_TOKEN = "a player token"
+
+
+@blp.route("/me/link-codes", methods=["POST"])
+@blp.response(201, LinkCodeSchema)
+@blp.doc(security=BEARER, operationId="create_link_code", parameters=[IDEMPOTENCY_KEY])
+@blp.problems(400, 401, 403, 422, 429)
+def create_link_code() -> Response:
+    """A code that signs this player in on another device (`POST /v1/sessions`
+    `{"link_code"}`): one use, for 10 minutes. Shown only here."""
+    made = execute(deps(), CreateLinkCode(), command_context(_PLAYER_TOKEN)).result
+    return json_response(LINK_CODE, made, status=201)

@@ -113,3 +113,11 @@ class TokenSchema(ma.Schema):
 class TokenListSchema(ma.Schema):
     tokens = fields.List(fields.Nested(TokenSchema))
     next_cursor = fields.String(allow_none=True)
+
+
+@always_present
+class LinkCodeSchema(ma.Schema):
+    code = fields.String(
+        metadata={"description": "10 characters of Crockford's base32 (50 bits), as XXXXX-XXXXX"}
+    )
+    expires_at = fields.DateTime()

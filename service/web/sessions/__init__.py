@@ -1,0 +1,1 @@
+"""Signing in: with an OpenID Connect ID token or a link code."""
