@@ -79,9 +79,25 @@ def upgrade() -> None:
         sa.Column("request_id", sa.Text(), nullable=True),
     )
     op.create_index("player_audit_by_player", "player_audit", ["player_id", "id"])
+    # The guard of a suspended player's token: like yokai_require (migration 0003), it
+    # aborts what it is sent with, with its own code, so the answer is 403, not 401.
+    op.execute(
+        """
+        CREATE FUNCTION yokai_not_suspended(suspended boolean) RETURNS boolean
+        LANGUAGE plpgsql AS $$
+        BEGIN
+            IF suspended THEN
+                RAISE EXCEPTION 'the player is suspended' USING ERRCODE = 'YK002';
+            END IF;
+            RETURN true;
+        END
+        $$
+        """
+    )
 
 
 def downgrade() -> None:
+    op.execute("DROP FUNCTION yokai_not_suspended(boolean)")
     op.drop_table("player_audit")
     op.drop_table("link_codes")
     op.drop_table("identities")

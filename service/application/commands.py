@@ -167,6 +167,16 @@ class CreateLinkCode:
     """A player asks for a code that signs them in on another device."""
 
 
+@dataclass(frozen=True, slots=True)
+class SuspendPlayer:
+    """An operator suspends a player (``reason`` is kept in the player's audit), or
+    (``suspend`` false) lifts the suspension."""
+
+    player_id: UUID
+    suspend: bool
+    reason: str | None = None
+
+
 Command = (
     CreateGame
     | JoinSeat
@@ -186,6 +196,7 @@ Command = (
     | SignIn
     | SignInWithCode
     | CreateLinkCode
+    | SuspendPlayer
 )
 
 

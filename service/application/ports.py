@@ -19,6 +19,7 @@ from service.application.identity.ports import (
     Identities,
     LinkCodes,
     Operators,
+    PlayerAudit,
     Players,
     PlayerTokens,
 )
@@ -160,6 +161,9 @@ class UnitOfWork(Protocol):
 
     @property
     def link_codes(self) -> LinkCodes: ...
+
+    @property
+    def player_audit(self) -> PlayerAudit: ...
 
     @property
     def inbox(self) -> Inbox: ...

@@ -109,6 +109,13 @@ class LinkCodeCreated:
     expires_at: datetime
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerSuspended:
+    player_id: UUID
+    name: str
+    suspended: bool
+
+
 GameResult = Created | Joined | Acted | Advanced
 """The results of commands about a game: its id and the version they left it at."""
 
@@ -119,6 +126,7 @@ Result = (
     | TokenRevoked
     | SignedIn
     | LinkCodeCreated
+    | PlayerSuspended
     | WebhookCreated
     | WebhookDeleted
 )

@@ -169,7 +169,11 @@ def _unknown(path: str) -> tuple[str, str] | None:
     return None  # a well-formed id on a path no route has: not found, as any other path
 
 
-_UNKNOWN = {"games": ("game_not_found", "game"), "webhooks": ("webhook_not_found", "webhook")}
+_UNKNOWN = {
+    "games": ("game_not_found", "game"),
+    "webhooks": ("webhook_not_found", "webhook"),
+    "players": ("player_not_found", "player"),
+}
 
 
 def _http_exception(exc: HTTPException) -> Response:

@@ -54,7 +54,9 @@ from service.application.games.ports import (
 from service.application.identity.ports import (
     CredentialGoneError,
     LinkCode,
+    PlayerAuditEntry,
     PlayerRecord,
+    PlayerSuspendedError,
     PlayerToken,
 )
 from service.application.identity.principals import Identity
@@ -178,6 +180,7 @@ class Tables:
     player_tokens: dict[UUID, TokenRow] = field(default_factory=dict)
     identities: dict[tuple[str, str], UUID] = field(default_factory=dict)
     link_codes: dict[str, tuple[LinkCode, datetime | None]] = field(default_factory=dict)
+    player_audit: list[PlayerAuditEntry] = field(default_factory=list)
     seat_players: dict[tuple[UUID, int], UUID] = field(default_factory=dict)
     inbox: dict[tuple[UUID, UUID], InboxEntry] = field(default_factory=dict)
     wakeups: dict[UUID, tuple[datetime, int]] = field(default_factory=dict)  # (due_at, version)
@@ -202,6 +205,7 @@ class Tables:
             dict(self.player_tokens),
             dict(self.identities),
             dict(self.link_codes),
+            list(self.player_audit),
             dict(self.seat_players),
             dict(self.inbox),
             dict(self.wakeups),
@@ -425,6 +429,7 @@ class FakeUnitOfWork:
         self.player_tokens = FakePlayerTokens(self)
         self.identities = FakeIdentities(self)
         self.link_codes = FakeLinkCodes(self)
+        self.player_audit = FakePlayerAudit(self)
         self.inbox = FakeInbox(self)
         self.wakeups = FakeWakeups(self)
         self.webhooks = FakeWebhooks(self)
@@ -468,8 +473,12 @@ class FakeUnitOfWork:
             if self._snap is None:
                 self._snap = self.db.committed
             tables = self._snap
-        if not all(holds(tables) for holds in self._required):
-            raise self.fail(CredentialGoneError())
+        for holds in self._required:
+            try:
+                if not holds(tables):
+                    raise CredentialGoneError()
+            except (CredentialGoneError, PlayerSuspendedError) as refused:
+                raise self.fail(refused) from None
         return tables
 
     def queue(self, write: Write) -> None:
@@ -485,7 +494,8 @@ class FakeUnitOfWork:
 
     def require(self, holds: Callable[[Tables], bool]) -> None:
         """From now on, reads and the commit fail with CredentialGoneError unless
-        ``holds`` (checked with them, not now)."""
+        ``holds`` (checked with them, not now), or with the PlayerSuspendedError it
+        raises."""
         self._check_open()
         self._required.append(holds)
 
@@ -761,6 +771,22 @@ class FakePlayers:
         token = _live_token(t, token_sha256)
         return t.players.get(token.player_id) if token else None
 
+    def suspend(self, player_id: UUID, at: datetime | None, reason: str | None) -> None:
+        def write(c: Commit) -> None:
+            found = c.before.players.get(player_id)
+            if found is not None:
+                c.after.players[player_id] = replace(
+                    found, suspended_at=at, suspended_reason=reason
+                )
+            if at is not None:
+                c.revoked.update(
+                    r.token.token_sha256
+                    for r in c.before.player_tokens.values()
+                    if r.token.player_id == player_id and r.revoked_at is None
+                )
+
+        self._uow.queue(write)
+
     def rename(self, player_id: UUID, name: str) -> None:
         def write(c: Commit) -> None:
             found = c.before.players.get(player_id)
@@ -788,6 +814,7 @@ class FakePlayers:
         def holds(t: Tables) -> bool:
             player_id = t.seat_players.get((game_id, seat))
             token = _live_token(t, token_sha256)
+            _not_suspended(t, token)
             return token is not None and token.player_id == player_id
 
         self._uow.require(holds)
@@ -846,7 +873,37 @@ class FakePlayerTokens:
         self._uow.at_once(edit)
 
     def require(self, token_sha256: str) -> None:
-        self._uow.require(lambda t: _live_token(t, token_sha256) is not None)
+        def holds(t: Tables) -> bool:
+            token = _live_token(t, token_sha256)
+            _not_suspended(t, token)
+            return token is not None
+
+        self._uow.require(holds)
+
+
+def _not_suspended(t: Tables, token: PlayerToken | None) -> None:
+    player = t.players.get(token.player_id) if token else None
+    if player is not None and player.suspended_at is not None:
+        raise PlayerSuspendedError()
+
+
+class FakePlayerAudit:
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+
+    def add(self, entry: PlayerAuditEntry) -> None:
+        def write(c: Commit) -> None:
+            ident = len(c.after.player_audit) + 1
+            c.after.player_audit.append(replace(entry, id=ident))
+            c.player(entry.player_id, "player_audit")
+
+        self._uow.queue(write)
+
+    def page(self, player_id: UUID, after: int, limit: int) -> list[PlayerAuditEntry]:
+        entries = [
+            e for e in self._uow.read().player_audit if e.player_id == player_id and e.id > after
+        ]
+        return entries[:limit]
 
 
 class FakeIdentities:

@@ -12,7 +12,13 @@ from uuid import UUID, uuid4
 import pytest
 
 from service.application.errors import AlreadySeatedError
-from service.application.identity.ports import CredentialGoneError, LinkCode, PlayerRecord
+from service.application.identity.ports import (
+    CredentialGoneError,
+    LinkCode,
+    PlayerAuditEntry,
+    PlayerRecord,
+    PlayerSuspendedError,
+)
 from service.application.ports import AppendConflictError, UnitOfWork
 from service.application.write.ports import DuplicateKeyError, SealedRecord
 from tests.contract.builders import made_token, new_game, new_player, player_token, seat_player, sha
@@ -408,3 +414,51 @@ def test_a_link_code_needs_its_player(store: Store) -> None:
         uow.link_codes.add(LinkCode(sha("code"), uuid4(), at, at + timedelta(minutes=10)))
         with pytest.raises(store.integrity_error):
             uow.commit()
+
+
+def test_a_suspended_players_tokens_open_nothing_until_it_is_lifted(store: Store) -> None:
+    mio = new_player(store)
+    game_id = new_game(store)
+    seat_player(store, game_id, 1, mio.id)
+    at = store.clock.now()
+    with store.uow() as uow:
+        uow.players.suspend(mio.id, at, "abuse")
+        uow.commit()
+    checks: list[Callable[[UnitOfWork], None]] = [
+        lambda uow: uow.player_tokens.require(player_token(mio.id)),
+        lambda uow: uow.players.require(player_token(mio.id), game_id, 1),
+    ]
+    for check in checks:
+        with store.uow() as uow:
+            check(uow)
+            with pytest.raises(PlayerSuspendedError):
+                uow.players.get(mio.id)
+    with store.uow() as uow:
+        found = uow.players.get(mio.id)
+        assert found is not None and (found.suspended_at, found.suspended_reason) == (at, "abuse")
+        uow.players.suspend(mio.id, None, None)
+        uow.commit()
+    for check in checks:
+        with store.uow() as uow:
+            check(uow)
+            assert uow.players.get(mio.id) == mio
+
+
+def test_a_players_audit_is_kept_in_order_and_paged(store: Store) -> None:
+    mio, bo = new_player(store), new_player(store, "Bo")
+    at = store.clock.now()
+    for n, action in enumerate(["suspended", "unsuspended", "renamed"]):  # a commit each
+        with store.uow() as uow:
+            uow.player_audit.add(
+                PlayerAuditEntry(mio.id, at + timedelta(minutes=n), action, "operator", "op")
+            )
+            uow.commit()
+    with store.uow() as uow:
+        uow.player_audit.add(PlayerAuditEntry(bo.id, at, "renamed", "player", str(bo.id)))
+        uow.commit()
+    with store.uow() as uow:
+        entries = uow.player_audit.page(mio.id, 0, 10)
+        assert [e.action for e in entries] == ["suspended", "unsuspended", "renamed"]
+        rest = uow.player_audit.page(mio.id, entries[0].id, 10)
+        assert [e.action for e in rest] == ["unsuspended", "renamed"]
+        assert [e.actor_id for e in uow.player_audit.page(bo.id, 0, 10)] == [str(bo.id)]

@@ -12,7 +12,7 @@ from uuid import uuid4
 
 import pytest
 
-from tests.support.api import Api, bearer
+from tests.support.api import OPERATOR, Api, bearer
 from tests.support.postgres import AppUnderTest, MakeApp
 from tests.support.sse import SseStream, served
 
@@ -139,3 +139,58 @@ def test_the_streams_a_revoked_token_opened_end(
     finally:
         for stream in streams:
             stream.close()
+
+
+# --- suspensions --------------------------------------------------------------------------
+
+
+def test_a_suspended_player_can_do_nothing_until_it_is_lifted(
+    two: tuple[AppUnderTest, str, Api, Api],
+) -> None:
+    streaming, host, here, there = two
+    token = new_player(here, "Troll")
+    me = here.get("/v1/me", **bearer(token)).get_json()
+    game_id = here.create(3)["id"]
+    assert here.post(f"/v1/games/{game_id}/seats/0", {}, **bearer(token)).status_code == 201
+    stream = SseStream(host, "/v1/me/stream", bearer(token))
+    try:
+        assert stream.status == 200 and stream.next() is not None
+        assert streaming.container.listener.listening.wait(10)
+        r = there.post(f"/v1/players/{me['id']}/suspend", {"reason": "abuse in chat"}, **OPERATOR)
+        assert r.status_code == 200, r.get_json()
+        assert r.get_json() == {"id": me["id"], "name": "Troll", "suspended": True}
+        while stream.next(time.monotonic() + 10) is not None:  # the stream ends
+            pass
+    finally:
+        stream.close()
+    for api in (here, there):  # every process, whatever it had cached
+        for path in ("/v1/me", "/v1/me/games", "/v1/me/tokens", f"/v1/games/{game_id}/view"):
+            r = api.get(path, **bearer(token))
+            assert (r.status_code, r.get_json()["code"]) == (403, "player_suspended"), path
+        r = api.client.post("/v1/me/link-codes", headers=bearer(token))
+        assert (r.status_code, r.get_json()["code"]) == (403, "player_suspended")
+    # Lifted: the same tokens work again.
+    r = there.post(f"/v1/players/{me['id']}/unsuspend", None, **OPERATOR)
+    assert r.status_code == 200 and r.get_json()["suspended"] is False
+    assert here.get("/v1/me", **bearer(token)).status_code == 200
+    entries = here.get(f"/v1/players/{me['id']}/audit", **OPERATOR).get_json()["entries"]
+    assert [(e["action"], e["actor"], e["reason"]) for e in entries] == [
+        ("suspended", {"kind": "operator", "id": "operator"}, "abuse in chat"),
+        ("unsuspended", {"kind": "operator", "id": "operator"}, None),
+    ]
+    assert all(e["request_id"] for e in entries)
+
+
+def test_suspensions_are_for_operators_and_name_a_player(api: Api) -> None:
+    token = new_player(api)
+    me = api.get("/v1/me", **bearer(token)).get_json()
+    r = api.post(f"/v1/players/{me['id']}/suspend", {"reason": "x"}, **bearer(token))
+    assert (r.status_code, r.get_json()["code"]) == (403, "forbidden")
+    r = api.post(f"/v1/players/{uuid4()}/suspend", {"reason": "x"}, **OPERATOR)
+    assert (r.status_code, r.get_json()["code"]) == (404, "player_not_found")
+    r = api.post(f"/v1/players/{me['id']}/suspend", {}, **OPERATOR)
+    assert (r.status_code, r.get_json()["code"]) == (422, "invalid_request")
+    assert api.get(f"/v1/players/{me['id']}/audit", **bearer(token)).status_code == 403
+    r = api.client.patch("/v1/me", json={"name": "Mio Two"}, headers=bearer(token))
+    entries = api.get(f"/v1/players/{me['id']}/audit", **OPERATOR).get_json()["entries"]
+    assert [(e["action"], e["actor"]["kind"]) for e in entries] == [("renamed", "player")]

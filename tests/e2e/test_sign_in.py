@@ -20,7 +20,7 @@ from cryptography.hazmat.primitives import serialization
 from jwt.algorithms import RSAAlgorithm
 from werkzeug.test import TestResponse
 
-from tests.support.api import Api, bearer
+from tests.support.api import OPERATOR, Api, bearer
 from tests.support.oidc import Provider, oidc_provider
 from tests.support.postgres import MakeApp
 
@@ -290,3 +290,15 @@ def test_link_codes_and_sign_ins_have_limits_of_their_own(make_app: MakeApp) -> 
     assert made[2].get_json()["code"] == "rate_limited"
     tries = [redeem(api, f"AAAAA-AAAA{n}").status_code for n in range(4)]
     assert tries == [401, 401, 401, 429]
+
+
+def test_a_suspended_player_cannot_sign_in(signing: Api, provider: Provider) -> None:
+    subject = f"troll-{uuid4()}"
+    first = signed_in(sign_in(signing, id_token(provider, subject)))
+    code = signing.client.post("/v1/me/link-codes", headers=bearer(first["token"]))
+    r = signing.post(f"/v1/players/{first['player']['id']}/suspend", {"reason": "x"}, **OPERATOR)
+    assert r.status_code == 200
+    r = sign_in(signing, id_token(provider, subject))
+    assert (r.status_code, r.get_json()["code"]) == (403, "player_suspended")
+    r = redeem(signing, code.get_json()["code"])
+    assert (r.status_code, r.get_json()["code"]) == (403, "player_suspended")

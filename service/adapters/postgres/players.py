@@ -9,10 +9,14 @@ from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
+from service.adapters.postgres.events import CHANNEL
 from service.adapters.postgres.session import Session, Statement
-from service.adapters.postgres.tokens import add_token
+from service.adapters.postgres.tokens import NOT_SUSPENDED, add_token
 from service.application.games.ports import InboxCursor, InboxEntry, SeatTurn
 from service.application.identity.ports import PlayerRecord, PlayerToken
+from service.application.live.hub import token_key
+
+_PLAYER = "id, name, created_at, suspended_at, suspended_reason"
 
 
 class SqlPlayers:
@@ -30,18 +34,35 @@ class SqlPlayers:
 
     def get(self, player_id: UUID) -> PlayerRecord | None:
         rows = self._session.fetch(
-            "SELECT id, name, created_at FROM players WHERE id = %s", [player_id], one_row=True
+            f"SELECT {_PLAYER} FROM players WHERE id = %s", [player_id], one_row=True
         )
         return PlayerRecord(*rows[0]) if rows else None
 
     def find(self, token_sha256: str) -> PlayerRecord | None:
         rows = self._session.fetch(
-            "SELECT p.id, p.name, p.created_at FROM player_tokens AS t JOIN players AS p "
+            "SELECT p.id, p.name, p.created_at, p.suspended_at, p.suspended_reason "
+            "FROM player_tokens AS t JOIN players AS p "
             "ON p.id = t.player_id WHERE t.token_sha256 = %s AND t.revoked_at IS NULL",
             [token_sha256],
             one_row=True,
         )
         return PlayerRecord(*rows[0]) if rows else None
+
+    def suspend(self, player_id: UUID, at: datetime | None, reason: str | None) -> None:
+        self._session.write(
+            Statement(
+                "UPDATE players SET suspended_at = %s, suspended_reason = %s WHERE id = %s",
+                (at, reason, player_id),
+            )
+        )
+        # Its tokens' streams end (a lifted suspension ends none: nothing is announced).
+        if at is not None:
+            for (digest,) in self._session.fetch(
+                "SELECT token_sha256 FROM player_tokens WHERE player_id = %s "
+                "AND revoked_at IS NULL",
+                [player_id],
+            ):
+                self._session.notify(CHANNEL, token_key(str(digest)))
 
     def rename(self, player_id: UUID, name: str) -> None:
         self._session.write(
@@ -71,8 +92,8 @@ class SqlPlayers:
                 "SELECT yokai_require(EXISTS (SELECT FROM seat_players AS s JOIN "
                 "player_tokens AS t ON t.player_id = s.player_id WHERE t.token_sha256 = %s "
                 "AND t.revoked_at IS NULL AND s.game_id = %s AND s.seat = %s), "
-                "'seat of a player')",
-                (token_sha256, game_id, seat),
+                "'seat of a player'), " + NOT_SUSPENDED,
+                (token_sha256, game_id, seat, token_sha256),
             )
         )
 

@@ -30,11 +30,12 @@ from sqlalchemy import Engine, event, exc
 from sqlalchemy.pool import PoolProxiedConnection
 
 from service.application.errors import AlreadySeatedError
-from service.application.identity.ports import CredentialGoneError
+from service.application.identity.ports import CredentialGoneError, PlayerSuspendedError
 from service.application.ports import AppendConflictError, StoreUnavailableError
 from service.application.write.ports import DuplicateKeyError
 
 REQUIREMENT_FAILED = "YK001"  # raised by yokai_require() (migration 0003)
+PLAYER_SUSPENDED = "YK002"  # raised by yokai_not_suspended() (migration 0010)
 _CONFLICTS = {"events_pkey", "seat_credentials_pkey", "seat_players_pkey"}
 _DUPLICATES = {"idempotency_keys_pkey", "identities_pkey"}
 
@@ -226,6 +227,9 @@ class Session:
             if error.sqlstate == REQUIREMENT_FAILED:
                 self._abandon()
                 raise CredentialGoneError() from error  # the database says which in the cause
+            if error.sqlstate == PLAYER_SUSPENDED:
+                self._abandon()
+                raise PlayerSuspendedError() from error
             if conn.closed or conn.broken:
                 if self._proxied is not None:
                     self._proxied.invalidate(error)

@@ -12,10 +12,16 @@ from uuid import UUID
 
 from service.adapters.postgres.events import CHANNEL
 from service.adapters.postgres.session import Session, Statement
-from service.application.identity.ports import LinkCode, PlayerToken
+from service.application.identity.ports import LinkCode, PlayerAuditEntry, PlayerToken
 from service.application.live.hub import token_key
 
 _TOKEN = "id, player_id, via, created_at, token_sha256, last_used_at"
+
+NOT_SUSPENDED = (
+    "yokai_not_suspended(EXISTS (SELECT FROM player_tokens AS t JOIN players AS p "
+    "ON p.id = t.player_id WHERE t.token_sha256 = %s AND p.suspended_at IS NOT NULL))"
+)
+"""The guard of a player's token against its player's suspension (403, not 401)."""
 
 
 def add_token(session: Session, token: PlayerToken) -> None:
@@ -78,8 +84,8 @@ class SqlPlayerTokens:
         self._session.require(
             Statement(
                 "SELECT yokai_require(EXISTS (SELECT FROM player_tokens WHERE "
-                "token_sha256 = %s AND revoked_at IS NULL), 'player token')",
-                (token_sha256,),
+                "token_sha256 = %s AND revoked_at IS NULL), 'player token'), " + NOT_SUSPENDED,
+                (token_sha256, token_sha256),
             )
         )
 
@@ -137,3 +143,36 @@ class SqlLinkCodes:
             )
         )
         return UUID(str(rows[0][0]))
+
+
+_AUDIT = "id, player_id, at, action, actor_kind, actor_id, reason, request_id"
+
+
+class SqlPlayerAudit:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def add(self, entry: PlayerAuditEntry) -> None:
+        self._session.write(
+            Statement(
+                "INSERT INTO player_audit (player_id, at, action, actor_kind, actor_id, "
+                "reason, request_id) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                (
+                    entry.player_id,
+                    entry.at,
+                    entry.action,
+                    entry.actor_kind,
+                    entry.actor_id,
+                    entry.reason,
+                    entry.request_id,
+                ),
+            )
+        )
+
+    def page(self, player_id: UUID, after: int, limit: int) -> list[PlayerAuditEntry]:
+        rows = self._session.fetch(
+            f"SELECT {_AUDIT} FROM player_audit WHERE player_id = %s AND id > %s "
+            "ORDER BY id LIMIT %s",
+            [player_id, after, limit],
+        )
+        return [PlayerAuditEntry(r[1], r[2], r[3], r[4], r[5], r[6], r[7], int(r[0])) for r in rows]

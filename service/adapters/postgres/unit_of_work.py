@@ -14,7 +14,12 @@ from service.adapters.postgres.operators import SqlOperators
 from service.adapters.postgres.players import SqlInbox, SqlPlayers
 from service.adapters.postgres.session import Session
 from service.adapters.postgres.snapshots import SqlSnapshotStore
-from service.adapters.postgres.tokens import SqlIdentities, SqlLinkCodes, SqlPlayerTokens
+from service.adapters.postgres.tokens import (
+    SqlIdentities,
+    SqlLinkCodes,
+    SqlPlayerAudit,
+    SqlPlayerTokens,
+)
 from service.adapters.postgres.wakeups import SqlWakeups
 from service.adapters.postgres.webhooks import SqlWebhooks
 from service.metrics import EVENTS
@@ -38,6 +43,7 @@ class SqlUnitOfWork:
     player_tokens: SqlPlayerTokens
     identities: SqlIdentities
     link_codes: SqlLinkCodes
+    player_audit: SqlPlayerAudit
     inbox: SqlInbox
     wakeups: SqlWakeups
     webhooks: SqlWebhooks
@@ -53,6 +59,7 @@ class SqlUnitOfWork:
         self.player_tokens = SqlPlayerTokens(self._session)
         self.identities = SqlIdentities(self._session)
         self.link_codes = SqlLinkCodes(self._session)
+        self.player_audit = SqlPlayerAudit(self._session)
         self.inbox = SqlInbox(self._session)
         self.wakeups = SqlWakeups(self._session)
         self.webhooks = SqlWebhooks(self._session)

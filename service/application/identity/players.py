@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
-from uuid import uuid4
+from uuid import UUID, uuid4
 
-from service.application.commands import CreatePlayer, RenamePlayer, RevokeToken
+from service.application.commands import CreatePlayer, RenamePlayer, RevokeToken, SuspendPlayer
 from service.application.errors import NotFoundError
-from service.application.identity.ports import PlayerRecord, PlayerToken
+from service.application.identity.ports import PlayerAuditEntry, PlayerRecord, PlayerToken
 from service.application.identity.principals import (
     Principal,
     actor_of,
     new_token,
+    require_operator,
     require_player,
     token_digest,
 )
 from service.application.ports import Actor
-from service.application.results import PlayerCreated, PlayerRenamed, TokenRevoked
+from service.application.results import (
+    PlayerCreated,
+    PlayerRenamed,
+    PlayerSuspended,
+    TokenRevoked,
+)
 from service.application.write.transaction import Transaction
 
 
@@ -47,6 +53,7 @@ def authorize_own(cmd: RenamePlayer | RevokeToken, principal: Principal) -> Acto
 def rename(cmd: RenamePlayer, actor: Actor, tx: Transaction) -> PlayerRenamed:
     player = require_player(tx.principal)
     tx.uow.players.rename(player.player_id, cmd.name)
+    _audit(tx, player.player_id, "renamed", actor)
     return PlayerRenamed(player.player_id, cmd.name)
 
 
@@ -58,4 +65,39 @@ def revoke_token(cmd: RevokeToken, actor: Actor, tx: Transaction) -> TokenRevoke
     if token is None or token.player_id != player.player_id:
         raise TokenNotFoundError("no such token")
     tx.uow.player_tokens.revoke(token, tx.now)
+    _audit(tx, player.player_id, "token_revoked", actor, reason=f"token {token.id} ({token.via})")
     return TokenRevoked(cmd.token_id)
+
+
+class PlayerNotFoundError(NotFoundError):
+    code = "player_not_found"
+
+
+def authorize_suspension(cmd: SuspendPlayer, principal: Principal) -> Actor:
+    """Operators only."""
+    require_operator(principal)
+    return actor_of(principal)
+
+
+def suspend(cmd: SuspendPlayer, actor: Actor, tx: Transaction) -> PlayerSuspended:
+    """Suspend a player or lift it: every token of theirs gets 403 player_suspended from
+    the next request on (their open streams end); their seats are as a player's who does
+    not act (turn clocks run, the game goes on). Done twice, it changes nothing more."""
+    player = tx.uow.players.get(cmd.player_id)
+    if player is None:
+        raise PlayerNotFoundError("no such player")
+    if (player.suspended_at is not None) != cmd.suspend:
+        at = tx.now if cmd.suspend else None
+        tx.uow.players.suspend(cmd.player_id, at, cmd.reason if cmd.suspend else None)
+        action = "suspended" if cmd.suspend else "unsuspended"
+        _audit(tx, cmd.player_id, action, actor, reason=cmd.reason)
+    return PlayerSuspended(player.id, player.name, cmd.suspend)
+
+
+def _audit(
+    tx: Transaction, player_id: UUID, action: str, actor: Actor, reason: str | None = None
+) -> None:
+    entry = PlayerAuditEntry(
+        player_id, tx.now, action, actor.kind.value, actor.id, reason, tx.request_id
+    )
+    tx.uow.player_audit.add(entry)

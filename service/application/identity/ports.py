@@ -8,16 +8,27 @@ from datetime import datetime
 from typing import Protocol
 from uuid import UUID
 
-from service.application.errors import UnauthenticatedError
+from service.application.errors import ForbiddenError, UnauthenticatedError
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerRecord:
-    """A player: one identity across games."""
+    """A player: one identity across games; suspended by an operator, or not."""
 
     id: UUID
     name: str
     created_at: datetime
+    suspended_at: datetime | None = None
+    suspended_reason: str | None = None
+
+
+class PlayerSuspendedError(ForbiddenError):
+    """The player is suspended: their tokens open nothing until an operator lifts it."""
+
+    code = "player_suspended"
+
+    def __init__(self) -> None:
+        super().__init__("this player is suspended")
 
 
 class CredentialGoneError(UnauthenticatedError):
@@ -72,6 +83,11 @@ class Players(Protocol):
         """(Queued.) Games keep the name each seat was joined under."""
         ...
 
+    def suspend(self, player_id: UUID, at: datetime | None, reason: str | None) -> None:
+        """(Queued.) Suspend the player (``at`` None: lift the suspension); every process
+        hears of it (the streams the player's tokens opened end)."""
+        ...
+
     def seat_in(self, game_id: UUID, player_id: UUID) -> int | None:
         """The seat the player holds in this game, if any."""
         ...
@@ -84,7 +100,8 @@ class Players(Protocol):
 
     def require(self, token_sha256: str, game_id: UUID, seat: int) -> None:
         """As :meth:`Credentials.require`, for a seat a player holds with this token (one
-        of the player's, not revoked)."""
+        of the player's, not revoked); :class:`PlayerSuspendedError` while the player is
+        suspended."""
         ...
 
 
@@ -116,7 +133,33 @@ class PlayerTokens(Protocol):
 
     def require(self, token_sha256: str) -> None:
         """As :meth:`Credentials.require`, for a player's token: it holds while the token
-        is not revoked."""
+        is not revoked (:class:`CredentialGoneError`) and its player not suspended
+        (:class:`PlayerSuspendedError`)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerAuditEntry:
+    """What was done to a player, by whom (an operator by name, the player), when, why."""
+
+    player_id: UUID
+    at: datetime
+    action: str  # suspended, unsuspended, renamed, token_revoked
+    actor_kind: str
+    actor_id: str | None
+    reason: str | None = None
+    request_id: str | None = None
+    id: int = 0  # given by the store
+
+
+class PlayerAudit(Protocol):
+    def add(self, entry: PlayerAuditEntry) -> None:
+        """(Queued.)"""
+        ...
+
+    def page(self, player_id: UUID, after: int, limit: int) -> list[PlayerAuditEntry]:
+        """The player's entries with ``id > after``, in the order their commits were
+        made (those of one commit in any order among themselves)."""
         ...
 
 

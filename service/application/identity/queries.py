@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
 from service.application.deps import Deps
-from service.application.errors import UnauthenticatedError
-from service.application.identity.ports import PlayerRecord
-from service.application.identity.principals import Principal, guard, require_player
+from service.application.errors import InvalidInputError, UnauthenticatedError
+from service.application.identity.players import PlayerNotFoundError
+from service.application.identity.ports import PlayerAuditEntry, PlayerRecord
+from service.application.identity.principals import (
+    Principal,
+    guard,
+    require_operator,
+    require_player,
+)
 from service.application.paging import decode_cursor, encode
 
 
@@ -57,3 +65,42 @@ def tokens(deps: Deps, principal: Principal, cursor: str | None, limit: int) -> 
     etag = hashlib.sha256(stamp.encode()).hexdigest()[:32]
     last = rows[-1] if more and rows else None
     return TokenPage(entries, encode(last.created_at, last.id) if last else None, etag)
+
+
+@dataclass(frozen=True, slots=True)
+class AuditPage:
+    player_id: UUID
+    entries: list[PlayerAuditEntry]
+    next_cursor: str | None
+    etag: str
+
+
+def player_audit(
+    deps: Deps, principal: Principal, player_id: UUID, cursor: str | None, limit: int
+) -> AuditPage:
+    """What was done to a player (suspensions, renames, revoked tokens), oldest first
+    (operators)."""
+    require_operator(principal)
+    after = _audit_after(cursor) if cursor else 0
+    with deps.uow() as uow:
+        if uow.players.get(player_id) is None:
+            raise PlayerNotFoundError("no such player")
+        rows = uow.player_audit.page(player_id, after, limit + 1)
+    more = len(rows) > limit
+    rows = rows[:limit]
+    last = rows[-1].id if rows else after
+    etag = hashlib.sha256(f"{player_id}|{after}|{last}|{limit}".encode()).hexdigest()[:32]
+    next_cursor = base64.urlsafe_b64encode(f"a{last}".encode()).decode().rstrip("=")
+    return AuditPage(player_id, rows, next_cursor if more else None, etag)
+
+
+def _audit_after(cursor: str) -> int:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        if not raw.startswith("a") or not raw[1:].isdigit():
+            raise ValueError(raw)
+        return int(raw[1:])
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise InvalidInputError(
+            "cursor is not one this server gave", code="invalid_cursor"
+        ) from None

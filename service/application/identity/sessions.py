@@ -15,7 +15,12 @@ from uuid import UUID, uuid4
 
 from service.application.commands import CreateLinkCode, SignIn, SignInWithCode
 from service.application.errors import ApplicationError, ForbiddenError, UnauthenticatedError
-from service.application.identity.ports import LinkCode, PlayerRecord, PlayerToken
+from service.application.identity.ports import (
+    LinkCode,
+    PlayerRecord,
+    PlayerSuspendedError,
+    PlayerToken,
+)
 from service.application.identity.principals import (
     PlayerHolder,
     Principal,
@@ -99,6 +104,8 @@ def _new_token(tx: Transaction, player_id: UUID, via: str, *, new_player: bool) 
     player = tx.uow.players.get(player_id)
     if player is None:  # pragma: no cover - identities and codes reference their player
         raise UnauthenticatedError("the player is gone")
+    if player.suspended_at is not None:
+        raise PlayerSuspendedError()
     token = new_token()
     made = PlayerToken(uuid4(), player_id, via, tx.now, token_digest(token))
     tx.uow.player_tokens.add(made)

@@ -27,6 +27,7 @@ from service.application.commands import (
     SeatBot,
     SignIn,
     SignInWithCode,
+    SuspendPlayer,
 )
 from service.application.deps import Deps
 from service.application.games.handlers import advance, create, play, seats
@@ -41,6 +42,7 @@ from service.application.results import (
     LinkCodeCreated,
     PlayerCreated,
     PlayerRenamed,
+    PlayerSuspended,
     Result,
     SignedIn,
     TokenRevoked,
@@ -69,6 +71,7 @@ HANDLERS: dict[type[Command], idempotency.Registered] = {
     SignIn: idempotency.Registered(sessions.authorize_sign_in, sessions.sign_in),
     SignInWithCode: idempotency.Registered(sessions.authorize_sign_in, sessions.sign_in_with_code),
     CreateLinkCode: idempotency.Registered(sessions.authorize_link_code, sessions.create_link_code),
+    SuspendPlayer: idempotency.Registered(players.authorize_suspension, players.suspend),
 }
 
 
@@ -96,6 +99,8 @@ def execute(deps: Deps, command: RevokeToken, ctx: Context) -> Executed[TokenRev
 def execute(deps: Deps, command: SignIn | SignInWithCode, ctx: Context) -> Executed[SignedIn]: ...
 @overload
 def execute(deps: Deps, command: CreateLinkCode, ctx: Context) -> Executed[LinkCodeCreated]: ...
+@overload
+def execute(deps: Deps, command: SuspendPlayer, ctx: Context) -> Executed[PlayerSuspended]: ...
 def execute(deps: Deps, command: Command, ctx: Context) -> Executed[Result]:
     """Do ``command`` for ``ctx.principal``: its events and projections in one
     transaction, once per idempotency key. Raises the refusal (an ApplicationError or

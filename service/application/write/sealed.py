@@ -36,6 +36,7 @@ from service.application.results import (
     LinkCodeCreated,
     PlayerCreated,
     PlayerRenamed,
+    PlayerSuspended,
     Result,
     SignedIn,
     TokenRevoked,
@@ -62,6 +63,7 @@ _RESULTS: dict[str, type[Result]] = {
     "token_revoked": TokenRevoked,
     "signed_in": SignedIn,
     "link_code_created": LinkCodeCreated,
+    "player_suspended": PlayerSuspended,
     "webhook_created": WebhookCreated,
     "webhook_deleted": WebhookDeleted,
 }

@@ -69,6 +69,11 @@ class Transaction:
         return self._ctx.principal
 
     @property
+    def request_id(self) -> str | None:
+        """The request the command came in (the server's id), for records of it."""
+        return self._ctx.request_id
+
+    @property
     def dealer(self) -> Dealer:
         return self._deps.dealer
 

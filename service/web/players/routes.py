@@ -7,10 +7,16 @@ from uuid import UUID
 
 from flask import Response, jsonify
 
-from service.application.commands import CreateLinkCode, CreatePlayer, RenamePlayer, RevokeToken
+from service.application.commands import (
+    CreateLinkCode,
+    CreatePlayer,
+    RenamePlayer,
+    RevokeToken,
+    SuspendPlayer,
+)
 from service.application.identity import queries
 from service.application.live import longpolls
-from service.application.results import InboxUnchanged
+from service.application.results import InboxUnchanged, PlayerSuspended
 from service.application.write.registry import execute
 from service.web.api import BEARER, Blueprint
 from service.web.conditional import if_none_match_tags
@@ -20,10 +26,14 @@ from service.web.players.schemas import (
     InboxQuerySchema,
     InboxSchema,
     LinkCodeSchema,
+    PlayerAuditQuerySchema,
+    PlayerAuditSchema,
     PlayerCreatedSchema,
     PlayerCreateSchema,
     PlayerSchema,
     RenameSchema,
+    SuspendSchema,
+    SuspensionSchema,
     TokenListSchema,
     TokensQuerySchema,
 )
@@ -37,6 +47,8 @@ PLAYER = PlayerSchema()
 INBOX = InboxSchema()
 TOKENS = TokenListSchema()
 LINK_CODE = LinkCodeSchema()
+SUSPENSION = SuspensionSchema()
+PLAYER_AUDIT = PlayerAuditSchema()
 
 
 # A player's token acts in the player's calls.
@@ -154,3 +166,69 @@ def create_link_code() -> Response:
     `{"link_code"}`): one use, for 10 minutes. Shown only here."""
     made = execute(deps(), CreateLinkCode(), command_context(_PLAYER_TOKEN)).result
     return json_response(LINK_CODE, made, status=201)
+
+
+@blp.route("/players/<id:player_id>/suspend", methods=["POST"])
+@blp.arguments(SuspendSchema())
+@blp.response(200, SuspensionSchema)
+@blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
+@blp.problems(400, 401, 403, 404, 413, 422, 429)
+def suspend_player(body: dict[str, Any], player_id: str) -> Response:
+    """Suspend a player (operators): every token of theirs is answered 403
+    `player_suspended` from its next request on, and their streams end; their seats are
+    as a player's who does not act. Who, when and why: the player's audit."""
+    command = SuspendPlayer(UUID(player_id), True, body["reason"])
+    return _suspension(execute(deps(), command, command_context(_OPERATOR_TOKEN)).result)
+
+
+@blp.route("/players/<id:player_id>/unsuspend", methods=["POST"])
+@blp.response(200, SuspensionSchema)
+@blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
+@blp.problems(400, 401, 403, 404, 422, 429)
+def unsuspend_player(player_id: str) -> Response:
+    """Lift a player's suspension (operators)."""
+    command = SuspendPlayer(UUID(player_id), False)
+    return _suspension(execute(deps(), command, command_context(_OPERATOR_TOKEN)).result)
+
+
+def _suspension(done: PlayerSuspended) -> Response:
+    body = {"id": done.player_id, "name": done.name, "suspended": done.suspended}
+    return json_response(SUSPENSION, body)
+
+
+@blp.route("/players/<id:player_id>/audit", methods=["GET"])
+@blp.arguments(PlayerAuditQuerySchema(), location="query")
+@blp.response(200, PlayerAuditSchema, headers={"ETag": {"schema": {"type": "string"}}})
+@blp.doc(security=BEARER, parameters=[IF_NONE_MATCH_INBOX])
+@blp.problems(304, 401, 403, 404, 422, 429)
+def player_audit(query: dict[str, Any], player_id: str) -> Response:
+    """What was done to a player, oldest first (operators): suspensions and their
+    lifting, renames, revoked tokens; by whom (an operator by name, the player), when
+    and why."""
+    page = queries.player_audit(
+        deps(), principal(), UUID(player_id), query.get("cursor"), query["limit"]
+    )
+    unless = if_none_match_tags()
+    if page.etag in unless or "*" in unless:
+        response = Response(status=304)
+    else:
+        body = {
+            "player_id": page.player_id,
+            "entries": [
+                {
+                    "at": e.at,
+                    "action": e.action,
+                    "actor": {"kind": e.actor_kind, "id": e.actor_id},
+                    "reason": e.reason,
+                    "request_id": e.request_id,
+                }
+                for e in page.entries
+            ],
+            "next_cursor": page.next_cursor,
+        }
+        response = json_response(PLAYER_AUDIT, body)
+    response.headers["ETag"] = f'"{page.etag}"'
+    return response
+
+
+_OPERATOR_TOKEN = "an operator token"

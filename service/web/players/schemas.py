@@ -121,3 +121,46 @@ class LinkCodeSchema(ma.Schema):
         metadata={"description": "10 characters of Crockford's base32 (50 bits), as XXXXX-XXXXX"}
     )
     expires_at = fields.DateTime()
+
+
+class SuspendSchema(ma.Schema):
+    reason = fields.String(
+        required=True,
+        validate=[validate.Length(min=1, max=500), _printable],
+        metadata={"description": "why: kept in the player's audit"},
+    )
+
+
+@always_present
+class SuspensionSchema(PlayerSchema):
+    suspended = fields.Boolean()
+
+
+class PlayerAuditQuerySchema(TokensQuerySchema):
+    pass
+
+
+@always_present
+class PlayerAuditActorSchema(ma.Schema):
+    kind = fields.String(metadata={"description": "operator or player"})
+    id = fields.String(
+        allow_none=True, metadata={"description": "the operator token's name, the player's id"}
+    )
+
+
+@always_present
+class PlayerAuditEntrySchema(ma.Schema):
+    at = fields.DateTime()
+    action = fields.String(
+        metadata={"enum": ["suspended", "unsuspended", "renamed", "token_revoked"]}
+    )
+    actor = fields.Nested(PlayerAuditActorSchema)
+    reason = fields.String(allow_none=True)
+    request_id = fields.String(allow_none=True)
+
+
+@always_present
+class PlayerAuditSchema(ma.Schema):
+    player_id = fields.UUID()
+    entries = fields.List(fields.Nested(PlayerAuditEntrySchema))
+    next_cursor = fields.String(allow_none=True)
