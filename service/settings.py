@@ -87,6 +87,25 @@ def _issuers(env: Mapping[str, str], name: str) -> tuple[str, ...]:
     return issuers
 
 
+def _web_clients(env: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    """YOKAI_OIDC_WEB_CLIENTS: comma-separated `issuer client_id` pairs."""
+    name = "YOKAI_OIDC_WEB_CLIENTS"
+    issuers = set((env.get("YOKAI_OIDC_ISSUERS") or "").split())
+    audiences = set((env.get("YOKAI_OIDC_AUDIENCE") or "").split())
+    pairs: list[tuple[str, str]] = []
+    for item in (env.get(name) or "").split(","):
+        if not item.strip():
+            continue
+        parts = item.split()
+        if len(parts) != 2 or parts[0] not in issuers or parts[1] not in audiences:
+            raise ConfigurationError(
+                f"{name}: {item.strip()!r} is not `issuer client_id` of an issuer of "
+                "YOKAI_OIDC_ISSUERS and a client id of YOKAI_OIDC_AUDIENCE"
+            )
+        pairs.append((parts[0], parts[1]))
+    return tuple(pairs)
+
+
 def _loopback(host: str | None) -> bool:
     if host == "localhost":
         return True
@@ -159,6 +178,9 @@ class Settings:
     # are accepted, and the `aud` values accepted in them (none: sign-in is off).
     oidc_issuers: tuple[str, ...] = ()
     oidc_audiences: tuple[str, ...] = ()
+    # The web client's sign-in: (issuer, client id) pairs, each issuer configured above and
+    # each client id one of the audiences.
+    oidc_web_clients: tuple[tuple[str, str], ...] = ()
     # Stricter limits than rate_limit, always on ("" turns one off): sign-ins (with an ID
     # token or a link code) per client address, link codes made per player.
     sign_in_limit: str = "30 per 10 minutes"
@@ -213,6 +235,7 @@ class Settings:
             anchor_seconds=_int(env, "YOKAI_ANCHOR_SECONDS", 300, minimum=1),
             oidc_issuers=_issuers(env, "YOKAI_OIDC_ISSUERS"),
             oidc_audiences=tuple((env.get("YOKAI_OIDC_AUDIENCE") or "").split()),
+            oidc_web_clients=_web_clients(env),
             sign_in_limit=env.get("YOKAI_SIGN_IN_LIMIT", "30 per 10 minutes"),
             link_code_limit=env.get("YOKAI_LINK_CODE_LIMIT", "10 per hour"),
         )

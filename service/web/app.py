@@ -74,7 +74,10 @@ def create_app(settings: Settings | None = None, container: Container | None = N
         )
     container = container or build(settings)
     app.extensions["yokai"] = Services(
-        deps=container.deps, health=container.health, stats=container.stats
+        deps=container.deps,
+        health=container.health,
+        stats=container.stats,
+        web_clients=settings.oidc_web_clients,
     )
     app.extensions["yokai_metrics_allow"] = [
         ipaddress.ip_network(n.strip(), strict=False)

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, abort, send_file, send_from_directory
+
+from service.application.identity import signin
+from service.web.request import deps, services
 
 blp = Blueprint("client", __name__)
 
@@ -25,6 +29,21 @@ CLIENT_CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
+
+
+def _csp() -> str:
+    """CLIENT_CSP, but for the token endpoints of the providers the client signs in
+    with: the page exchanges the code it is given there (PKCE), so it may connect to
+    them and to nothing else."""
+    found = signin.providers(deps(), services().web_clients)
+    origins = sorted({_origin(p.token_endpoint) for p in found})
+    return CLIENT_CSP.replace("connect-src 'self'", " ".join(["connect-src 'self'", *origins]))
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
 
 # The documents the client links to (docs/ in the source tree, service.docs when
 # installed): the fairness check's reader should not need a copy of the repository.
@@ -49,7 +68,7 @@ def _revalidated(response: Response) -> Response:
 @blp.route("/", methods=["GET"])
 def index() -> Response:
     response = send_from_directory(UI, "index.html", mimetype="text/html")
-    response.headers["Content-Security-Policy"] = CLIENT_CSP
+    response.headers["Content-Security-Policy"] = _csp()
     return _revalidated(response)
 
 

@@ -35,6 +35,8 @@ class Services:
     deps: Deps
     health: Health
     stats: Stats | None = None
+    # The web client's sign-in: (issuer, client id) pairs (YOKAI_OIDC_WEB_CLIENTS).
+    web_clients: tuple[tuple[str, str], ...] = ()
 
 
 def services() -> Services:

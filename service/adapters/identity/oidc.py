@@ -57,6 +57,7 @@ from jwt.exceptions import InvalidSubjectError
 
 from service.application.identity.ports import (
     IdTokenRefusedError,
+    ProviderEndpoints,
     ProviderUnavailableError,
     VerifiedIdentity,
 )
@@ -130,6 +131,7 @@ class _Issuer:
     url: str
     lock: threading.Lock = field(default_factory=threading.Lock)
     jwks_uri: str | None = None
+    endpoints: ProviderEndpoints | None = None  # for front ends, from discovery
     keys: tuple[PyJWK, ...] | None = None  # replaced whole, read without the lock
     fetched_at: float = 0.0  # when ``keys`` were fetched
     attempted_at: float | None = None  # the last fetch, whatever came of it
@@ -313,7 +315,7 @@ class OidcVerifier:
         issuer.attempted_at = now
         try:
             if issuer.jwks_uri is None:
-                issuer.jwks_uri = self._jwks_uri(issuer.url)
+                issuer.jwks_uri, issuer.endpoints = self._discover(issuer.url)
             keys = self._jwks(issuer.jwks_uri)
         except ProviderUnavailableError as error:
             issuer.jwks_uri = None  # discovered again next time: it may have moved
@@ -331,9 +333,38 @@ class OidcVerifier:
             raise ProviderUnavailableError(f"GET {url}: not a JSON object")
         return document
 
-    def _jwks_uri(self, issuer: str) -> str:
+    def endpoints(self, issuer: str) -> ProviderEndpoints:
+        """The issuer's authorization and token endpoints (discovered once)."""
+        found = self._issuers.get(issuer)
+        if found is None:
+            raise ProviderUnavailableError(f"{issuer!r} is not a configured issuer")
+        with found.lock:
+            if found.endpoints is None:
+                now = self._now()
+                if found.since(found.attempted_at, now) < RETRY_SECONDS:
+                    raise ProviderUnavailableError(f"{issuer} could not be reached lately")
+                found.attempted_at = now
+                try:
+                    found.jwks_uri, found.endpoints = self._discover(found.url)
+                except ProviderUnavailableError as error:
+                    log.warning("OIDC issuer %s unavailable: %s", issuer, error)
+                    raise
+            if found.endpoints is None:
+                raise ProviderUnavailableError(f"{issuer} states no authorization endpoints")
+            return found.endpoints
+
+    def _discover(self, issuer: str) -> tuple[str, ProviderEndpoints | None]:
+        """The issuer's jwks_uri, and its endpoints for front ends if it states them
+        (verifying ID tokens needs only the keys)."""
         url = issuer.rstrip("/") + "/.well-known/openid-configuration"
         document = self._document(url)
+        jwks_uri = self._jwks_uri(issuer, url, document)
+        urls = [document.get(k) for k in ("authorization_endpoint", "token_endpoint")]
+        if not all(isinstance(u, str) and loopback_http_or_https(u) for u in urls):
+            return jwks_uri, None
+        return jwks_uri, ProviderEndpoints(issuer, str(urls[0]), str(urls[1]))
+
+    def _jwks_uri(self, issuer: str, url: str, document: dict[str, Any]) -> str:
         if document.get("issuer") != issuer:
             raise ProviderUnavailableError(f"{url} states another issuer")
         jwks_uri = document.get("jwks_uri")

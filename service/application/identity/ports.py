@@ -228,7 +228,22 @@ class ProviderUnavailableError(Exception):
     ``provider_unavailable``): nothing else of the service is affected."""
 
 
+@dataclass(frozen=True, slots=True)
+class ProviderEndpoints:
+    """Where a front end sends its user to sign in, and where it exchanges the code it
+    gets back for an ID token (the issuer's discovery document says)."""
+
+    issuer: str
+    authorization_endpoint: str
+    token_endpoint: str
+
+
 class IdTokens(Protocol):
+    def endpoints(self, issuer: str) -> ProviderEndpoints:
+        """A configured issuer's endpoints, from its discovery document (fetched once):
+        :class:`ProviderUnavailableError` when it cannot be had."""
+        ...
+
     def verify(self, id_token: str) -> VerifiedIdentity:
         """The identity a signed ID token stands for, once every check holds:
         :class:`IdTokenRefusedError` when one fails, :class:`ProviderUnavailableError`

@@ -10,12 +10,17 @@ from service.application.identity import signin
 from service.web.api import Blueprint
 from service.web.fields import IDEMPOTENCY_KEY
 from service.web.render import json_response
-from service.web.request import command_context, deps
-from service.web.sessions.schemas import SignedInSchema, SignInSchema
+from service.web.request import command_context, deps, services
+from service.web.sessions.schemas import (
+    SignedInSchema,
+    SignInProvidersSchema,
+    SignInSchema,
+)
 
 blp = Blueprint("sessions", __name__, url_prefix="/v1", description="Signing in")
 
 SIGNED_IN = SignedInSchema()
+PROVIDERS = SignInProvidersSchema()
 
 _TOKEN_LINKS = {
     op: {
@@ -53,3 +58,15 @@ def sign_in(body: dict[str, Any]) -> Response:
         "new_player": made.new_player,
     }
     return json_response(SIGNED_IN, answer, status=201)
+
+
+@blp.route("/sessions/providers", methods=["GET"])
+@blp.response(200, SignInProvidersSchema)
+@blp.problems(429)
+def providers() -> Response:
+    """The OpenID providers the web client may sign in with (`YOKAI_OIDC_WEB_CLIENTS`):
+    the authorization code flow with PKCE at `authorization_endpoint`, the code then
+    exchanged at `token_endpoint` for the ID token that `POST /v1/sessions` takes. A
+    provider that cannot be reached now is left out."""
+    found = signin.providers(deps(), services().web_clients)
+    return json_response(PROVIDERS, {"providers": found})

@@ -44,3 +44,16 @@ class SignedInSchema(ma.Schema):
     token = fields.String(metadata={"description": "the new token's secret; shown only here"})
     token_id = fields.UUID(metadata={"description": "its id in `GET /v1/me/tokens`"})
     new_player = fields.Boolean(metadata={"description": "this sign-in made the player"})
+
+
+@always_present
+class SignInProviderSchema(ma.Schema):
+    issuer = fields.String()
+    client_id = fields.String(metadata={"description": "the web client's id at the provider"})
+    authorization_endpoint = fields.String()
+    token_endpoint = fields.String()
+
+
+@always_present
+class SignInProvidersSchema(ma.Schema):
+    providers = fields.List(fields.Nested(SignInProviderSchema))
