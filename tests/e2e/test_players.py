@@ -55,9 +55,10 @@ def test_a_player_is_created_with_a_token_shown_once_and_stored_hashed(api: Api,
     me = api.get("/v1/me", **bearer(token))
     assert me.status_code == 200
     assert me.get_json() == {"id": player_id, "name": "Aiko"}
-    (row,) = sql("SELECT token_sha256 FROM players WHERE id = :p", p=player_id)
+    (row,) = sql("SELECT token_sha256, via FROM player_tokens WHERE player_id = :p", p=player_id)
     assert row.token_sha256 == hashlib.sha256(token.encode()).hexdigest()
-    assert not sql("SELECT 1 FROM players WHERE token_sha256 = :t", t=token)
+    assert row.via == "created"
+    assert not sql("SELECT 1 FROM player_tokens WHERE token_sha256 = :t", t=token)
 
 
 @pytest.mark.parametrize("body", [{}, {"name": ""}, {"name": " "}, {"name": "x" * 41}])

@@ -30,6 +30,10 @@ TABLES = {
     "seat_players",
     "inbox",
     "operators",
+    "player_tokens",
+    "identities",
+    "link_codes",
+    "player_audit",
 }
 TRIGGERS = {"events_append_only", "events_no_truncate"}
 
@@ -261,3 +265,26 @@ def test_each_games_events_keep_their_seq_order_whatever_the_clocks_said(
     with engine.connect() as conn:
         rows = conn.execute(text("SELECT seq FROM events ORDER BY transaction_id, position"))
         assert [r.seq for r in rows] == [1, 2]
+
+
+def test_each_players_token_moves_to_player_tokens_and_back(fresh_url: str, engine: Engine) -> None:
+    """Migration 0010 (issue 28): the token a player was made with becomes its first row
+    of player_tokens (via created); a downgrade puts it back."""
+    migrate.upgrade(fresh_url, "0009")
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO players (id, name, token_sha256, created_at) VALUES "
+                "('00000000-0000-0000-0000-00000000000a', 'Aiko', 'digest-a', now())"
+            )
+        )
+    migrate.upgrade(fresh_url)
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT player_id::text, token_sha256, via FROM player_tokens"))
+        assert [tuple(r) for r in rows] == [
+            ("00000000-0000-0000-0000-00000000000a", "digest-a", "created")
+        ]
+    migrate.downgrade(fresh_url, "0009")
+    with engine.connect() as conn:
+        (digest,) = conn.execute(text("SELECT token_sha256 FROM players")).one()
+        assert digest == "digest-a"
