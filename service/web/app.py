@@ -33,6 +33,7 @@ from service.web.request import (
     services,
 )
 from service.web.sessions import routes as sessions
+from service.web.sessions.schemas import EXACTLY_ONE_WAY
 from service.web.webhooks import routes as webhooks
 
 API_TITLE = "Yokai Septet server"
@@ -108,6 +109,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     api.register_blueprint(webhooks.blp)
     api.register_blueprint(records.blp)
     api.register_blueprint(sessions.blp)
+    api.spec.components.schemas["SignIn"].update(EXACTLY_ONE_WAY)
     app.register_blueprint(client.blp)  # the web client: not API, not in the contract
     errors.register(app)
 

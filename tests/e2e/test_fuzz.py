@@ -86,6 +86,8 @@ def test_schemathesis_finds_nothing_the_contract_does_not_say(
         "YOKAI_KEEPALIVE_SECONDS": "1",
         "YOKAI_STREAMS_PER_TOKEN": "100000",
         "YOKAI_STREAMS_PER_ADDRESS": "100000",
+        "YOKAI_SIGN_IN_LIMIT": "",
+        "YOKAI_LINK_CODE_LIMIT": "",
     }
     with serving(server_url, log, **limits) as base:
         started = time.monotonic()

@@ -127,7 +127,7 @@ class SuspendSchema(ma.Schema):
     reason = fields.String(
         required=True,
         validate=[validate.Length(min=1, max=500), _printable],
-        metadata={"description": "why: kept in the player's audit"},
+        metadata={"pattern": NAME_PATTERN, "description": "why: kept in the player's audit"},
     )
 
 

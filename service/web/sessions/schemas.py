@@ -25,8 +25,8 @@ class SignInSchema(ma.Schema):
         validate=[validate.Length(min=1, max=NAME_MAX), _printable],
         metadata={
             "pattern": NAME_PATTERN,
-            "description": "a new player's name (else the ID token's `name` or "
-            "`preferred_username`)",
+            "description": "the name of the player this sign-in makes, if it makes one "
+            "(else the ID token's `name` or `preferred_username`)",
         },
     )
 
@@ -34,8 +34,15 @@ class SignInSchema(ma.Schema):
     def _one_way(self, data: dict[str, Any], **_: Any) -> None:
         if ("id_token" in data) == ("link_code" in data):
             raise ma.ValidationError("give id_token or link_code", "_schema")
-        if "name" in data and "link_code" in data:
-            raise ma.ValidationError("a link code signs in a player who has a name", "name")
+
+
+EXACTLY_ONE_WAY = {
+    "oneOf": [
+        {"required": ["id_token"], "not": {"required": ["link_code"]}},
+        {"required": ["link_code"], "not": {"required": ["id_token"]}},
+    ]
+}
+"""What SignInSchema's check says, for the contract (marshmallow cannot say it)."""
 
 
 @always_present
