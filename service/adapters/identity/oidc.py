@@ -343,10 +343,12 @@ class OidcVerifier:
                 now = self._now()
                 if found.since(found.attempted_at, now) < RETRY_SECONDS:
                     raise ProviderUnavailableError(f"{issuer} could not be reached lately")
-                found.attempted_at = now
                 try:
                     found.jwks_uri, found.endpoints = self._discover(found.url)
                 except ProviderUnavailableError as error:
+                    # Only a failure paces the next attempt: one that worked must not
+                    # hold back the first fetch of the keys (a sign-in right after).
+                    found.attempted_at = now
                     log.warning("OIDC issuer %s unavailable: %s", issuer, error)
                     raise
             if found.endpoints is None:

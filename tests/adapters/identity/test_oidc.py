@@ -465,6 +465,18 @@ def test_a_token_naming_no_key_is_refused_when_the_issuer_has_several_for_its_al
     )
 
 
+def test_a_token_right_after_the_endpoints_were_discovered_is_verified(
+    fresh: Provider, clock: Clock
+) -> None:
+    """The web client's sign-in: the page asks for the endpoints (discovery), and the ID
+    token comes back within seconds; the discovery that worked does not count as a
+    failed attempt that would hold back the first fetch of the keys."""
+    verifier = OidcVerifier([fresh.url], [AUDIENCE], now=clock)
+    assert verifier.endpoints(fresh.url).token_endpoint == fresh.url + "/token"
+    assert verifier.verify(fresh.mint(fresh.claims(aud=AUDIENCE))).issuer == fresh.url
+    assert fresh.stats() == Stats(discovery=1, jwks=1)
+
+
 # A provider that is down
 
 
