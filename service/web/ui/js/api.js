@@ -20,7 +20,7 @@ export async function request(method, path, { token = null, body, accept, header
   if (body !== undefined) sent["Content-Type"] = "application/json";
   // A command is sent with an Idempotency-Key: were the answer lost, sending it again
   // with the same key could not do it twice.
-  if (method === "POST" && !sent["Idempotency-Key"]) sent["Idempotency-Key"] = randomKey();
+  if (method !== "GET" && !sent["Idempotency-Key"]) sent["Idempotency-Key"] = randomKey();
   let response;
   try {
     response = await fetch(path, {
@@ -36,6 +36,7 @@ export async function request(method, path, { token = null, body, accept, header
   const type = response.headers.get("Content-Type") || "";
   const payload = type.includes("json") ? await response.json() : await response.text();
   if (!response.ok) {
+    refusedWith(response.status, token);
     throw new ApiError(response.status, typeof payload === "object" ? payload : null);
   }
   return payload;
@@ -43,6 +44,8 @@ export async function request(method, path, { token = null, body, accept, header
 
 export const get = (path, options) => request("GET", path, options);
 export const post = (path, body, options = {}) => request("POST", path, { ...options, body });
+export const patch = (path, body, options = {}) => request("PATCH", path, { ...options, body });
+export const del = (path, options) => request("DELETE", path, options);
 
 // --- who is using this browser ------------------------------------------------------------
 
@@ -61,12 +64,118 @@ export function player() {
 
 export async function becomePlayer(name) {
   const made = await post("/v1/players", { name });
-  localStorage.setItem(PLAYER, JSON.stringify(made));
+  keepPlayer(made);
   return made;
+}
+
+let signedOut = false;
+
+/** Keep this browser's player: {id, name, token}, and the token's id when known. */
+export function keepPlayer({ id, name, token, token_id = null }) {
+  localStorage.setItem(PLAYER, JSON.stringify({ id, name, token, token_id }));
+  signedOut = false;
 }
 
 export function forgetPlayer() {
   localStorage.removeItem(PLAYER);
+}
+
+/** Whether this browser's player token was refused (revoked elsewhere) since the page
+ * loaded: the page says so instead of just showing the welcome. */
+export function wasSignedOut() {
+  return signedOut;
+}
+
+/** A 401 to a request made with this browser's player token: the token no longer opens
+ * the player (revoked from another device, or signed out): forget it, and tell the page
+ * ("yokai:signed-out"), which shows the browser signed out. */
+export function refusedWith(status, token) {
+  const who = player();
+  if (status !== 401 || !token || !who || who.token !== token) return;
+  forgetPlayer();
+  signedOut = true;
+  window.dispatchEvent(new CustomEvent("yokai:signed-out"));
+}
+
+// --- accounts (docs/api.md "Accounts") ----------------------------------------------------
+
+/** An Idempotency-Key for a request that holds no token: 32 characters or more, as the
+ * answer holds a secret. */
+const longKey = () => randomKey() + randomKey();
+
+/** Sign in (POST /v1/sessions) with `{id_token}` or `{link_code}`; with `token`, an ID
+ * token's identity is linked to that token's player. Keeps the new token. */
+export async function signIn(body, { token = null } = {}) {
+  const headers = token ? {} : { "Idempotency-Key": longKey() };
+  const made = await post("/v1/sessions", body, { token, headers });
+  keepPlayer({ ...made.player, token: made.token, token_id: made.token_id });
+  return made;
+}
+
+/** Every token of the player who sends `token` (all pages of GET /v1/me/tokens). */
+export async function myTokens(token) {
+  const found = [];
+  let cursor = null;
+  do {
+    const query = new URLSearchParams({ limit: "200" });
+    if (cursor) query.set("cursor", cursor);
+    const page = await get(`/v1/me/tokens?${query}`, { token });
+    found.push(...page.tokens);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return found;
+}
+
+async function tokenId(token) {
+  const who = player();
+  if (who && who.token === token && who.token_id) return who.token_id;
+  const mine = (await myTokens(token)).find((t) => t.current);
+  return mine ? mine.id : null;
+}
+
+/** Revoke a token of the player's (DELETE /v1/me/tokens/{id}), sent with `token`. */
+export const revokeToken = (id, token) => del(`/v1/me/tokens/${encodeURIComponent(id)}`, { token });
+
+/** Sign this browser out: its token is revoked on the server, then forgotten here. */
+export async function signOut() {
+  const who = player();
+  if (!who) return;
+  try {
+    const id = await tokenId(who.token);
+    if (id) await revokeToken(id, who.token);
+  } catch (err) {
+    if (err.status !== 401) throw err; // refused already: forgotten all the same
+  }
+  forgetPlayer();
+}
+
+/** Sign out every other device of the player: revoke each token but this one. Returns
+ * how many were revoked. */
+export async function signOutElsewhere() {
+  const who = player();
+  if (!who) return 0;
+  const others = (await myTokens(who.token)).filter((t) => !t.current);
+  for (const other of others) {
+    try {
+      await revokeToken(other.id, who.token);
+    } catch (err) {
+      if (err.status !== 404) throw err; // revoked meanwhile: as wanted
+    }
+  }
+  return others.length;
+}
+
+/** Rename the player (PATCH /v1/me); the name kept here follows. */
+export async function rename(name) {
+  const who = player();
+  const renamed = await patch("/v1/me", { name }, { token: who.token });
+  keepPlayer({ ...who, name: renamed.name });
+  return renamed;
+}
+
+/** A code that signs this player in on another device: {code, expires_at}. */
+export function linkCode() {
+  return post("/v1/me/link-codes", {}, { token: player().token });
 }
 
 /** The operator token, kept for this tab only (sessionStorage). */

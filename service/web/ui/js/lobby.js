@@ -1,11 +1,13 @@
-// The lobby: who I am (a player made on first use, its token kept in this browser),
-// a new game (players, scoring, variant, clock, bots on any seats), joining a game by
+// The lobby: who I am (a player made on first use, its token kept in this browser; or
+// signed in with a provider or a code from another device, account.js), a new game (players, scoring, variant, clock, bots on any seats), joining a game by
 // its link, and my games from the inbox, the ones where it is my turn first.
 
-import { becomePlayer, forgetPlayer, get, player, post } from "./api.js";
+import { accountActions, linkCodeEntry, signInChoices } from "./account.js";
+import { becomePlayer, forgetPlayer, get, player, post, wasSignedOut } from "./api.js";
 import { remaining, tickCountdowns } from "./board.js";
 import { fill, h } from "./dom.js";
 import { formatTime, t } from "./i18n.js";
+import { takeSignInOutcome } from "./signin.js";
 import { openStream } from "./sse.js";
 import { problemBox } from "./table.js";
 
@@ -30,19 +32,37 @@ export function lobbyPage(main, params) {
   const cleanups = [];
   const joinAfter = params.get("join");
 
+  function joinedOrDrawn() {
+    if (joinAfter && GAME_ID.test(joinAfter)) location.hash = `#/game/${joinAfter}`;
+    else draw();
+  }
+
+  /** What the sign-in this page came back from gave: who, or why not. */
+  function signInOutcome() {
+    const outcome = takeSignInOutcome();
+    if (!outcome) return null;
+    if (outcome.error) return problemBox(outcome.error);
+    return h("p", { class: "notice", id: "signed-in", role: "status" }, t("signed_in_as", { name: outcome.session.player.name }));
+  }
+
   function identity() {
     const who = player();
+    const outcome = signInOutcome();
     if (who) {
       return h(
         "section",
         { class: "panel identity", "aria-labelledby": "me-title" },
         h("h2", { id: "me-title" }, t("me_title")),
+        outcome,
         h("p", { id: "me-name", dataset: { player: who.id } }, t("playing_as", { name: who.name })),
+        accountActions({ redraw: draw }),
+        signInChoices({ linking: true }),
         h(
           "button",
           {
             type: "button",
             class: "quiet",
+            id: "forget-me",
             onclick: () => {
               if (confirm(t("forget_confirm"))) {
                 forgetPlayer();
@@ -60,6 +80,8 @@ export function lobbyPage(main, params) {
       "section",
       { class: "panel identity", "aria-labelledby": "me-title" },
       h("h2", { id: "me-title" }, t("welcome_title")),
+      outcome,
+      wasSignedOut() && h("p", { class: "notice", id: "signed-out", role: "status" }, t("signed_out_notice")),
       h("p", {}, t("welcome_text")),
       h(
         "form",
@@ -68,8 +90,7 @@ export function lobbyPage(main, params) {
             e.preventDefault();
             try {
               await becomePlayer(input.value.trim());
-              if (joinAfter && GAME_ID.test(joinAfter)) location.hash = `#/game/${joinAfter}`;
-              else draw();
+              joinedOrDrawn();
             } catch (err) {
               fill(error, problemBox(err));
             }
@@ -82,6 +103,8 @@ export function lobbyPage(main, params) {
         h("button", { type: "submit", class: "primary" }, t("become_player")),
       ),
       error,
+      signInChoices(),
+      linkCodeEntry({ onDone: joinedOrDrawn }),
     );
   }
 

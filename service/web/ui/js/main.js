@@ -1,4 +1,5 @@
-// The client's entry: picks the language, then shows the page the URL's hash names.
+// The client's entry: picks the language, finishes a sign-in the provider sent the
+// browser back from (/?code=&state=, signin.js), then shows the page the URL's hash names.
 //   #/                 the lobby          #/game/<id>   a game (my seat, or the public)
 //   #/ops              operators' list    #/ops/<id>    a game's audit, state and check
 
@@ -6,6 +7,7 @@ import { h, fill } from "./dom.js";
 import { chooseLanguage, t, useLanguage } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
 import { opsGamePage, opsListPage } from "./ops.js";
+import { completeSignIn, returningFromProvider } from "./signin.js";
 import { gamePage } from "./table.js";
 
 const main = document.getElementById("main");
@@ -41,6 +43,13 @@ async function boot() {
     route();
   });
   window.addEventListener("hashchange", route);
+  // This browser's player token was refused (revoked elsewhere): the page shows it
+  // signed out.
+  window.addEventListener("yokai:signed-out", route);
+  if (returningFromProvider()) {
+    fill(main, h("p", { class: "loading", role: "status" }, t("signing_in")));
+    await completeSignIn();
+  }
   route();
 }
 

@@ -9,7 +9,7 @@
 // message received (docs/api.md "Live delivery": nothing skipped, repeated or reordered).
 // The public watcher uses the same reader, without a token.
 
-import { ApiError } from "./api.js";
+import { ApiError, refusedWith } from "./api.js";
 import { pause } from "./dom.js";
 
 const FIRST_DELAY = 500;
@@ -39,6 +39,7 @@ export function openStream(path, { token = null, lastEventId = null, onMessage, 
     });
     if (!response.ok) {
       const problem = await response.json().catch(() => null);
+      refusedWith(response.status, token); // a revoked player token: signed out
       throw new ApiError(response.status, problem);
     }
     onStatus?.("open");
