@@ -2,11 +2,12 @@
 // browser back from (/?code=&state=, signin.js), then shows the page the URL's hash names.
 //   #/                 the lobby          #/game/<id>   a game (my seat, or the public)
 //   #/ops              operators' list    #/ops/<id>    a game's audit, state and check
+//   #/ops/players/<id> a player's audit, suspension
 
 import { h, fill } from "./dom.js";
 import { chooseLanguage, t, useLanguage } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
-import { opsGamePage, opsListPage } from "./ops.js";
+import { opsGamePage, opsListPage, opsPlayerPage } from "./ops.js";
 import { completeSignIn, returningFromProvider } from "./signin.js";
 import { gamePage } from "./table.js";
 
@@ -20,6 +21,7 @@ function route() {
   const parts = path.split("/").filter(Boolean);
   translateShell();
   if (parts[0] === "game" && parts[1]) leave = gamePage(main, parts[1]);
+  else if (parts[0] === "ops" && parts[1] === "players") leave = opsPlayerPage(main, parts[2] || "");
   else if (parts[0] === "ops" && parts[1]) leave = opsGamePage(main, parts[1]);
   else if (parts[0] === "ops") leave = opsListPage(main, params);
   else leave = lobbyPage(main, params);

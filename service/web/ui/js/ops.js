@@ -1,15 +1,18 @@
 // The operators' console: the operator token entered once (kept in this tab's
 // sessionStorage, never in a URL), games by status with paging, and one game's audit as
 // a timeline, with a slider that rebuilds the table at any event (`state?at=N`, every
-// hand shown) and the hash-chain check (`/verify`).
+// hand shown) and the hash-chain check (`/verify`); and a player's page: their audit
+// (suspensions, renames, revoked tokens), and suspending them (with a reason) or
+// lifting it.
 
-import { get, operatorToken, setOperatorToken } from "./api.js";
+import { get, operatorToken, post, setOperatorToken } from "./api.js";
 import { board, roundsPanel, scoresPanel, tableHead } from "./board.js";
 import { fill, h } from "./dom.js";
 import { formatTime, t } from "./i18n.js";
 import { problemBox } from "./table.js";
 
 const STATUSES = ["", "waiting", "passing", "playing", "finished"];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function tokenForm(main, then) {
   const input = h("input", { id: "operator-token", type: "password", required: true, autocomplete: "off" });
@@ -86,6 +89,7 @@ export function opsListPage(main, params) {
     h("h1", {}, t("ops_title")),
     h("div", { class: "ops-bar" }, h("label", { for: "ops-status" }, t("ops_status")), " ", filter, " ", signOut()),
     body,
+    playerLookup(""),
   );
 
   async function load() {
@@ -305,6 +309,153 @@ export function opsGamePage(main, gameId) {
     ),
   );
   start();
+  return () => {
+    closed = true;
+  };
+}
+
+/** "A player": their id, to open their page. */
+function playerLookup(value) {
+  const input = h("input", { id: "ops-player-id", name: "player", required: true, value, autocomplete: "off", spellcheck: "false" });
+  const error = h("div");
+  return h(
+    "form",
+    {
+      class: "panel player-lookup",
+      id: "ops-player-form",
+      onsubmit: (e) => {
+        e.preventDefault();
+        const id = input.value.trim().toLowerCase();
+        if (!UUID.test(id)) {
+          fill(error, h("p", { role: "alert", class: "problem" }, t("ops_player_bad_id")));
+          return;
+        }
+        location.hash = `#/ops/players/${id}`;
+      },
+    },
+    h("h2", {}, t("ops_player_title")),
+    h("label", { for: "ops-player-id" }, t("ops_player_id")),
+    " ",
+    input,
+    " ",
+    h("button", { type: "submit" }, t("ops_player_show")),
+    error,
+  );
+}
+
+function auditActor(actor) {
+  const kind = t(`actor.${actor.kind}`);
+  return actor.id ? t("actor_with_id", { who: kind, id: actor.id }) : kind;
+}
+
+/** A player's page: their audit, oldest first, and their suspension. */
+export function opsPlayerPage(main, playerId) {
+  const token = operatorToken();
+  if (!token) {
+    tokenForm(main, () => opsPlayerPage(main, playerId));
+    return () => {};
+  }
+  let closed = false;
+  const audit = h("ol", { class: "timeline player-audit", id: "player-audit" });
+  const stateOut = h("p", { id: "ops-player-state", "aria-live": "polite" });
+  const actionOut = h("div", { "aria-live": "polite" });
+  const reason = h("input", { id: "suspend-reason", name: "reason", required: true, maxlength: 500, autocomplete: "off" });
+  const suspendButton = h("button", { type: "submit", class: "primary", id: "suspend-button" }, t("ops_suspend"));
+  const unsuspendButton = h("button", { type: "button", id: "unsuspend-button" }, t("ops_unsuspend"));
+  let name = null;
+
+  function showState(suspended) {
+    stateOut.dataset.suspended = String(suspended);
+    const status = t(suspended ? "ops_player_suspended" : "ops_player_not_suspended");
+    stateOut.textContent = name ? t("ops_player_named", { name, status }) : status;
+    suspendButton.disabled = suspended;
+    unsuspendButton.disabled = !suspended;
+  }
+
+  async function load() {
+    const entries = [];
+    try {
+      let cursor = null;
+      do {
+        const query = new URLSearchParams({ limit: "200" });
+        if (cursor) query.set("cursor", cursor);
+        const page = await get(`/v1/players/${playerId}/audit?${query}`, { token });
+        entries.push(...page.entries);
+        cursor = page.next_cursor;
+      } while (cursor);
+    } catch (err) {
+      if (!closed) fill(audit, h("li", {}, problemBox(err)));
+      return;
+    }
+    if (closed) return;
+    const last = [...entries].reverse().find((e) => e.action === "suspended" || e.action === "unsuspended");
+    showState(last?.action === "suspended");
+    fill(
+      audit,
+      entries.length === 0 && h("li", { class: "none" }, t("ops_player_no_audit")),
+      entries.map((e) =>
+        h(
+          "li",
+          { dataset: { action: e.action } },
+          h("span", { class: "type" }, t(`player_action.${e.action}`)),
+          h("span", { class: "actor" }, auditActor(e.actor)),
+          h("time", { datetime: e.at }, formatTime(e.at)),
+          e.reason && h("span", { class: "reason" }, t("ops_reason_value", { reason: e.reason })),
+          h("span", { class: "request", title: t("request_id") }, e.request_id ? t("request_id_value", { id: e.request_id }) : ""),
+        ),
+      ),
+    );
+  }
+
+  async function act(button, path, body) {
+    fill(actionOut);
+    button.disabled = true;
+    try {
+      const done = await post(`/v1/players/${playerId}/${path}`, body, { token });
+      name = done.name;
+      showState(done.suspended);
+      if (done.suspended) reason.value = "";
+    } catch (err) {
+      button.disabled = false;
+      fill(actionOut, problemBox(err));
+    }
+    await load();
+  }
+
+  unsuspendButton.addEventListener("click", () => act(unsuspendButton, "unsuspend", {}));
+  fill(
+    main,
+    h("h1", {}, t("ops_player_page_title", { id: playerId })),
+    h("div", { class: "ops-bar" }, h("a", { href: "#/ops" }, t("ops_back")), " ", signOut()),
+    UUID.test(playerId) ? null : h("p", { role: "alert", class: "problem" }, t("ops_player_bad_id")),
+    h(
+      "section",
+      { class: "panel player-panel", "aria-labelledby": "player-state-title" },
+      h("h2", { id: "player-state-title" }, t("ops_player_state")),
+      stateOut,
+      h(
+        "form",
+        {
+          id: "suspend-form",
+          onsubmit: (e) => {
+            e.preventDefault();
+            act(suspendButton, "suspend", { reason: reason.value.trim() });
+          },
+        },
+        h("label", { for: "suspend-reason" }, t("ops_suspend_reason")),
+        " ",
+        reason,
+        " ",
+        suspendButton,
+        " ",
+        unsuspendButton,
+      ),
+      actionOut,
+    ),
+    h("section", { class: "panel audit", "aria-labelledby": "player-audit-title" }, h("h2", { id: "player-audit-title" }, t("audit_title")), audit),
+    playerLookup(playerId),
+  );
+  if (UUID.test(playerId)) load();
   return () => {
     closed = true;
   };
