@@ -350,7 +350,7 @@ def sign_in_page(parameters: dict[str, str]) -> bytes:
     client = html.escape(parameters["client_id"])
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-        "<title>Test provider: sign in</title></head><body>"
+        '<title>Test provider: sign in</title><link rel="icon" href="data:,"></head><body>'
         f"<h1>Sign in to {client}</h1>"
         f'<form method="post" action="/authorize">{hidden}'
         '<label for="user">User</label> '
