@@ -42,6 +42,7 @@ export function lobbyPage(main, params) {
     const outcome = takeSignInOutcome();
     if (!outcome) return null;
     if (outcome.error) return problemBox(outcome.error);
+    if (joinAfter && GAME_ID.test(joinAfter)) location.hash = `#/game/${joinAfter}`; // signed in to join
     return h("p", { class: "notice", id: "signed-in", role: "status" }, t("signed_in_as", { name: outcome.session.player.name }));
   }
 
