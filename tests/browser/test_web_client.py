@@ -421,3 +421,25 @@ def test_my_turn_games_come_first_and_a_friend_joins_by_the_link(
     # The host's inbox heard of it by its stream: now both games wait for the host.
     expect(host.locator('#inbox .inbox-entry[data-my-turn="1"]')).to_have_count(2, timeout=WAIT)
     assert host.errors == [] and friend.errors == []
+
+
+def test_without_providers_no_sign_in_is_offered_but_a_link_code_works(
+    browser: Any, served: Served
+) -> None:
+    """A service with no OpenID provider: no "Sign in with" button; a code made by the
+    player's other device (here, through the API) signs this browser in as them."""
+    expect = _expect()
+    context = browser.new_context()
+    page = context.new_page()
+    with page.expect_response("**/v1/sessions/providers") as listed:
+        page.goto(served.base + "/")
+    assert listed.value.json() == {"providers": []}
+    expect(page.get_by_label("Link code")).to_be_visible()
+    expect(page.locator("#sign-in")).to_be_hidden()
+    expect(page.get_by_role("button", name=re.compile("^Sign in with"))).to_have_count(0)
+    made = served.call("POST", "/v1/players", {"name": "Sora"})
+    code = served.call("POST", "/v1/me/link-codes", {}, token=made["token"])["code"]
+    page.get_by_label("Link code").fill(code.lower())  # read whatever the case
+    page.get_by_role("button", name="Use the code").click()
+    expect(page.locator("#me-name")).to_have_text("Playing as Sora")
+    expect(page.locator("#me-name")).to_have_attribute("data-player", made["id"])
