@@ -9,7 +9,7 @@ from datetime import datetime
 from uuid import UUID
 
 from service.application.identity.principals import Principal
-from service.rules import BotLevel, Scoring, TurnClock, Variant
+from service.rules import BotLevel, Scoring, TurnClock, Variant, Visibility
 
 ANY_VERSION = -1
 """In :attr:`Context.expected`: any version will do, as long as the game exists."""
@@ -40,6 +40,7 @@ class CreateGame:
     deals: tuple[DealInput, ...] | None = None  # operators only
     clock: TurnClock | None = None
     bots: tuple[BotSeat, ...] = ()
+    visibility: Visibility = Visibility.PRIVATE
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,7 @@ from service.rules.config import (
     Scoring,
     TurnClock,
     Variant,
+    Visibility,
     client_seed_problem,
 )
 from service.rules.engine import (
@@ -139,6 +140,7 @@ __all__ = [
     "Variant",
     "Viewer",
     "Violation",
+    "Visibility",
     "card",
     "client_seed_problem",
     "deal_due",

@@ -5,7 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from service.rules.cards import Card
-from service.rules.config import BotLevel, FairShuffle, OnTimeout, Scoring, TurnClock, Variant
+from service.rules.config import (
+    BotLevel,
+    FairShuffle,
+    OnTimeout,
+    Scoring,
+    TurnClock,
+    Variant,
+    Visibility,
+)
 from service.rules.events import PresetDeal
 
 
@@ -18,6 +26,7 @@ class CreateGame:
     deals: tuple[PresetDeal, ...] | None = None
     clock: TurnClock | None = None
     fairness: FairShuffle | None = None  # provably fair: the commitment, the sealed seed
+    visibility: Visibility = Visibility.PRIVATE
 
 
 @dataclass(frozen=True, slots=True)

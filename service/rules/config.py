@@ -19,6 +19,13 @@ class Variant(StrEnum):
     SEVEN_FOLLOWERS_SHORT = "seven_followers_short"
 
 
+class Visibility(StrEnum):
+    """Who finds the game: whoever has its link, or (public) anyone, in the lobby."""
+
+    PRIVATE = "private"
+    PUBLIC = "public"
+
+
 PLAYER_COUNTS = (3, 4)
 
 
@@ -77,6 +84,7 @@ class GameConfig:
     scoring: Scoring
     variant: Variant
     clock: TurnClock | None = None
+    visibility: Visibility = Visibility.PRIVATE
     # Derived once, here, so the hot paths of the engine read plain attributes.
     sides: int = field(init=False)
     deck: tuple[Card, ...] = field(init=False)

@@ -211,7 +211,14 @@ def _create(state: GameState, cmd: CreateGame) -> tuple[Event, ...]:
             raise _refuse(Violation.INVALID_OPTIONS, "a commitment is a SHA-256 in hex")
     return (
         GameCreated(
-            cmd.players, cmd.scoring, cmd.variant, cmd.seed, cmd.deals, cmd.clock, cmd.fairness
+            cmd.players,
+            cmd.scoring,
+            cmd.variant,
+            cmd.seed,
+            cmd.deals,
+            cmd.clock,
+            cmd.fairness,
+            cmd.visibility,
         ),
     )
 
@@ -636,7 +643,7 @@ def _round(state: GameState, phase: Phase) -> tuple[GameConfig, RoundState]:
 def _on_created(state: GameState, e: GameCreated) -> GameState:
     _expect(state.phase is Phase.NEW, "the game exists already")
     _expect(e.players in PLAYER_COUNTS, "a game has 3 or 4 players")
-    cfg = GameConfig(e.players, e.scoring, e.variant, e.clock)
+    cfg = GameConfig(e.players, e.scoring, e.variant, e.clock, e.visibility)
     return replace(
         state,
         config=cfg,

@@ -17,7 +17,15 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from service.rules.cards import Card, Suit, card
-from service.rules.config import BotLevel, FairShuffle, OnTimeout, Scoring, TurnClock, Variant
+from service.rules.config import (
+    BotLevel,
+    FairShuffle,
+    OnTimeout,
+    Scoring,
+    TurnClock,
+    Variant,
+    Visibility,
+)
 
 JSON = dict[str, Any]
 
@@ -58,6 +66,7 @@ class GameCreated:
     deals: tuple[PresetDeal, ...] | None = None
     clock: TurnClock | None = None  # public: every seat plays by it
     fairness: FairShuffle | None = None  # a provably fair game's commitment
+    visibility: Visibility = Visibility.PRIVATE  # public: listed in the lobby
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +252,7 @@ def to_data(event: Event) -> JSON:
             return {"seat": seat, "outcome": outcome.value}
         case SeatResigned(seat):
             return {"seat": seat}
-        case GameCreated(players, scoring, variant, seed, deals, clock, fairness):
+        case GameCreated(players, scoring, variant, seed, deals, clock, fairness, visibility):
             created: JSON = {
                 "players": players,
                 "scoring": scoring.value,
@@ -265,6 +274,9 @@ def to_data(event: Event) -> JSON:
                 created["fairness"] = {"commitment": fairness.commitment} | (
                     {"sealed": fairness.sealed} if fairness.sealed is not None else {}
                 )
+            # Written only when public, so a private game's data is as it always was.
+            if visibility is not Visibility.PRIVATE:
+                created["visibility"] = visibility.value
             return created
         case SuitSealed(team, suit):
             return {"team": team, "suit": suit.value}
@@ -367,6 +379,7 @@ def _game_created(d: Mapping[str, Any]) -> GameCreated:
         ),
         clock=_clock(d.get("clock")),
         fairness=_fairness(d.get("fairness")),
+        visibility=Visibility(_str(d.get("visibility", Visibility.PRIVATE.value))),
     )
 
 

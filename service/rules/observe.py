@@ -144,6 +144,7 @@ class PublicView:
     # A game left waiting for players too long that the service ended (GameExpired):
     # its status is "finished" (docs/api.md's statuses stay four), with no round and no winner.
     expired: bool
+    visibility: str  # private (whoever has the link) or public (listed in the lobby)
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +244,7 @@ def _public(state: GameState) -> PublicView:
     cfg = state.config
     if cfg is None:
         return PublicView(
-            0, "", "", public_status(state), (), None, (), (), None, None, None, None, False
+            0, "", "", public_status(state), (), None, (), (), None, None, None, None, False, ""
         )
     r = state.round
     seats = tuple(
@@ -306,6 +307,7 @@ def _public(state: GameState) -> PublicView:
         else ClockView(cfg.clock.turn_seconds, cfg.clock.on_timeout.value),
         fairness=_fairness_view(state),
         expired=state.phase is Phase.EXPIRED,
+        visibility=cfg.visibility.value,
     )
 
 

@@ -606,3 +606,12 @@ def test_a_long_visible_ascii_key_is_accepted(api: Api) -> None:
     game = start_playing(api)
     r = api.play(game, 0, "purple-2", Idempotency_Key="k" * 200)
     assert r.status_code == 200, r.get_json()
+
+
+def test_a_game_is_private_unless_created_public(api: Api) -> None:
+    """Issue 29: `visibility` at creation; private (whoever has the link) by default."""
+    assert api.public(api.create(3)["id"])["visibility"] == "private"
+    public = api.create(4, visibility="public")
+    assert public["visibility"] == "public" and api.public(public["id"])["visibility"] == "public"
+    r = api.post("/v1/games", {"players": 3, "visibility": "secret"})
+    assert (r.status_code, r.get_json()["code"]) == (422, "invalid_request")

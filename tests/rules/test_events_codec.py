@@ -35,9 +35,11 @@ from service.rules import (
     TurnClock,
     UnknownCardError,
     Variant,
+    Visibility,
     card,
     fold,
     from_data,
+    observe,
     redact,
     to_data,
 )
@@ -390,3 +392,17 @@ def test_cards_decode_to_the_interned_cards() -> None:
     assert event.card is c("green-7b")
     decoded: Card = event.card
     assert decoded.is_boss and decoded.rank == 7
+
+
+def test_a_games_visibility_is_stored_only_when_public() -> None:
+    """Issue 29: a private game's GameCreated data is as it always was (so stored events
+    and their chain hashes are unchanged); a public one says so, and views show it."""
+    private = GameCreated(4, Scoring.BASIC, Variant.STANDARD)
+    public = GameCreated(4, Scoring.BASIC, Variant.STANDARD, visibility=Visibility.PUBLIC)
+    assert "visibility" not in to_data(private)
+    assert to_data(public)["visibility"] == "public"
+    for event in (private, public):
+        assert from_data("GameCreated", to_data(event)) == event
+    state = fold([public])
+    assert observe(state, PUBLIC).visibility == "public"
+    assert observe(fold([private]), PUBLIC).visibility == "private"

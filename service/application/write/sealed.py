@@ -44,7 +44,7 @@ from service.application.results import (
     WebhookDeleted,
 )
 from service.application.write.ports import SealedRecord
-from service.rules import RuleViolationError, Violation
+from service.rules import RuleViolationError, Violation, Visibility
 
 _NONCE = 12
 
@@ -68,9 +68,9 @@ _RESULTS: dict[str, type[Result]] = {
     "webhook_deleted": WebhookDeleted,
 }
 
-# Fields commands gained after keys were first stored: left out while unused, so a
-# command that does not use them has the fingerprint it always had.
-_LATER_FIELDS = ("clock", "bots")
+# Fields commands gained after keys were first stored, with their defaults: left out
+# while unused, so a command that does not use them has the fingerprint it always had.
+_LATER_FIELDS: dict[str, Any] = {"clock": None, "bots": (), "visibility": Visibility.PRIVATE}
 
 
 def digest(text: str) -> str:
@@ -80,8 +80,8 @@ def digest(text: str) -> str:
 def fingerprint(command: Command) -> str:
     """What a reused key must match: the command's kind and every field, canonically."""
     content = {"command": type(command).__name__, **asdict(command)}
-    for name in _LATER_FIELDS:
-        if name in content and not content[name]:
+    for name, default in _LATER_FIELDS.items():
+        if name in content and content[name] == default:
             del content[name]
     return digest(json.dumps(content, sort_keys=True, separators=(",", ":"), default=_plain))
 

@@ -120,6 +120,7 @@ def create_game(body: dict[str, Any]) -> Response:
         else tuple(DealInput(tuple(map(tuple, d["hands"])), d["trump"]) for d in deals),
         clock=None if clock is None else TurnClock(clock["turn_seconds"], clock["on_timeout"]),
         bots=tuple(BotSeat(b["seat"], b["level"]) for b in body.get("bots", ())),
+        visibility=body["visibility"],
     )
     done = execute(deps(), command, command_context())
     created = done.result

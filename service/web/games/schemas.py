@@ -14,6 +14,7 @@ from service.rules import (
     OnTimeout,
     Scoring,
     Variant,
+    Visibility,
 )
 from service.web.fields import (
     CLIENT_SEED_PATTERN,
@@ -106,6 +107,11 @@ class CreateGameSchema(ma.Schema):
         fields.Nested(BotSeatSchema),
         validate=validate.Length(max=4),
         metadata={"description": "seats taken by bots at creation"},
+    )
+    visibility = _enum(
+        Visibility,
+        load_default=Visibility.PRIVATE,
+        metadata={"description": "private: whoever has the link; public: listed in the lobby"},
     )
 
 

@@ -124,6 +124,7 @@ class GameViewSchema(ma.Schema):
     )
     clock = fields.Nested(ClockViewSchema, allow_none=True)
     fairness = fields.Nested(FairnessSchema)
+    visibility = fields.String(metadata={"enum": ["private", "public"]})
     expired = fields.Boolean(
         metadata={
             "description": "the game waited for players too long and the service ended it "

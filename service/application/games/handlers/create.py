@@ -45,7 +45,7 @@ def create_game(cmd: CreateGame, actor: Actor, tx: Transaction) -> Created:
     # Provably fair unless an operator fixes the shuffles (docs/fairness.md).
     fair = None if cmd.seed is not None or deals is not None else tx.dealer.commit(game_id)
     created = rules.CreateGame(
-        cmd.players, cmd.scoring, cmd.variant, cmd.seed, deals, cmd.clock, fair
+        cmd.players, cmd.scoring, cmd.variant, cmd.seed, deals, cmd.clock, fair, cmd.visibility
     )
     seats = [b.seat for b in cmd.bots]
     if len(set(seats)) != len(seats):
