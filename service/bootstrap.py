@@ -32,7 +32,8 @@ from service.adapters.webhooks.delivery import HttpSender
 from service.adapters.webhooks.url_policy import AddressPolicy
 from service.application.deps import Deps
 from service.application.games.cache import StateCache
-from service.application.identity.principals import CLI_OPERATOR, DEFAULT_OPERATOR, Identity
+from service.application.identity.bearer import Identity
+from service.application.identity.principals import CLI_OPERATOR, DEFAULT_OPERATOR
 from service.application.integrity.chain import ChainKeys
 from service.application.jobs.anchoring import Anchoring
 from service.application.live.hub import Hub

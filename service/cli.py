@@ -21,13 +21,8 @@ from service.adapters.postgres import roles
 from service.application.commands import Context, ImportRecord
 from service.application.errors import InvalidInputError
 from service.application.handrecords import queries
-from service.application.identity.principals import (
-    CLI_OPERATOR,
-    DEFAULT_OPERATOR,
-    Operator,
-    new_operator_token,
-    token_digest,
-)
+from service.application.identity.bearer import new_operator_token, token_digest
+from service.application.identity.principals import CLI_OPERATOR, DEFAULT_OPERATOR, Operator
 from service.application.integrity import audit
 from service.application.write.registry import execute
 from service.bootstrap import (

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from service.application.games.cache import StateCache
+from service.application.identity.bearer import Identity
 from service.application.identity.ports import IdTokens
-from service.application.identity.principals import Identity
 from service.application.integrity.chain import ChainKeys
 from service.application.live.hub import Hub
 from service.application.live.recent import RecentCommits

@@ -51,6 +51,7 @@ from service.application.games.ports import (
     SeatTurn,
     Snapshot,
 )
+from service.application.identity.bearer import Identity
 from service.application.identity.ports import (
     CredentialGoneError,
     LinkCode,
@@ -59,7 +60,6 @@ from service.application.identity.ports import (
     PlayerSuspendedError,
     PlayerToken,
 )
-from service.application.identity.principals import Identity
 from service.application.integrity.chain import ChainKeys
 from service.application.live.hub import Hub, game_key, player_key, token_key
 from service.application.ports import AppendConflictError, Position, StoredEvent

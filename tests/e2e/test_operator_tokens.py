@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from service import cli
-from service.application.identity.principals import token_digest
+from service.application.identity.bearer import token_digest
 from service.bootstrap import build, operator_tokens
 from service.settings import ConfigurationError, Settings
 from tests.support.api import OPERATOR, OPERATOR_TOKEN, Api, bearer

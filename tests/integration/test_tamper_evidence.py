@@ -36,7 +36,7 @@ from service.adapters.integrity.chain_keys import parse_key
 from service.adapters.postgres.engine import sqlalchemy_url
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
 from service.application.games.ports import GameSummary
-from service.application.identity.principals import token_digest
+from service.application.identity.bearer import token_digest
 from service.application.integrity import chain
 from service.application.integrity.chain import ChainKeys
 from service.application.jobs.anchoring import Anchoring

@@ -6,14 +6,13 @@ from uuid import UUID, uuid4
 
 from service.application.commands import CreatePlayer, RenamePlayer, RevokeToken, SuspendPlayer
 from service.application.errors import NotFoundError
+from service.application.identity.bearer import new_token, token_digest
 from service.application.identity.ports import PlayerAuditEntry, PlayerRecord, PlayerToken
 from service.application.identity.principals import (
     Principal,
     actor_of,
-    new_token,
     require_operator,
     require_player,
-    token_digest,
 )
 from service.application.ports import Actor
 from service.application.results import (

@@ -15,6 +15,7 @@ from uuid import UUID, uuid4
 
 from service.application.commands import CreateLinkCode, SignIn, SignInWithCode
 from service.application.errors import ApplicationError, ForbiddenError, UnauthenticatedError
+from service.application.identity.bearer import new_token, token_digest
 from service.application.identity.ports import (
     LinkCode,
     PlayerRecord,
@@ -26,9 +27,7 @@ from service.application.identity.principals import (
     Principal,
     SeatHolder,
     actor_of,
-    new_token,
     require_player,
-    token_digest,
 )
 from service.application.ports import Actor
 from service.application.results import LinkCodeCreated, SignedIn

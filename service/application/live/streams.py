@@ -20,7 +20,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any, Generic, TypeVar
 from uuid import UUID
 
@@ -30,27 +29,19 @@ from service.application.games.cache import Loaded
 from service.application.games.loading import current_version, load_at
 from service.application.games.ports import InboxEntry
 from service.application.games.queries.feeds import feed_event
-from service.application.games.queries.inbox import STATUSES
 from service.application.games.seating import held_seat, viewer_of
 from service.application.games.turnclocks import present
 from service.application.identity.principals import (
-    PlayerHolder,
     Principal,
-    SeatHolder,
     guard,
-    require_player,
 )
-from service.application.live.hub import Subscription, game_key, player_key, token_key
+from service.application.live.ending import ending_keys, token_gone
+from service.application.live.hub import Subscription, game_key
 from service.application.ports import StoreUnavailableError
 from service.application.results import FeedEvent, Versioned
 from service.rules import SeatViewer, Viewer, public_status
 
 KEEPALIVE_SECONDS = 15.0
-INBOX_LIMIT = 500
-"""The most entries the first ``inbox`` message of a player's stream holds."""
-WATCH_SLACK = timedelta(minutes=10)
-"""How far back a player's stream looks for entries that changed while it opened (the
-times are the processes' clocks, which may differ a little)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +136,7 @@ def game_stream(
     down, or when its consumer closes it.
     """
     viewer = viewer_of(game_id, principal)
-    subscription = deps.changes.subscribe(game_key(game_id), _ending(principal))
+    subscription = deps.changes.subscribe(game_key(game_id), ending_keys(principal))
     # The hub's epoch before the read: a listener reconnect after this point makes
     # recent.after() read the store, so a commit nobody heard while the stream opened
     # is not left waiting for the next one.
@@ -197,7 +188,7 @@ def _game_messages(
                     return
                 yield KeepAlive()
                 continue
-            if subscription.closing or _gone(deps, subscription, principal):
+            if subscription.closing or token_gone(deps, subscription, principal):
                 return
             try:
                 commits = deps.recent.after(deps.uow, deps.changes, game_id, loaded)
@@ -218,93 +209,5 @@ def _game_messages(
         subscription.close()
 
 
-def _token_of(principal: Principal) -> str | None:
-    """The digest of the player's token a stream was opened with, if it was."""
-    if isinstance(principal, PlayerHolder):
-        return principal.token_sha256
-    if isinstance(principal, SeatHolder) and principal.player_id is not None:
-        return principal.token_sha256
-    return None
-
-
-def _ending(principal: Principal) -> tuple[str, ...]:
-    """What ends a stream when announced: its player token's revocation."""
-    digest = _token_of(principal)
-    return () if digest is None else (token_key(digest),)
-
-
-def _gone(deps: Deps, subscription: Subscription, principal: Principal) -> bool:
-    """Whether the stream's player token was revoked: announced, or (after the listener
-    reconnected, when an announcement may have been missed) as the store says."""
-    if subscription.ended:
-        return True
-    digest = _token_of(principal)
-    if not subscription.recheck or digest is None:
-        return False
-    subscription.recheck = False
-    try:
-        with deps.uow() as uow:
-            return uow.players.find(digest) is None
-    except StoreUnavailableError:
-        return True  # the client reconnects, and is let in again only if the token holds
-
-
 def _finished(loaded: Loaded) -> bool:
     return public_status(loaded.state) == "finished"
-
-
-def player_stream(
-    deps: Deps, principal: Principal, keepalive: float = KEEPALIVE_SECONDS
-) -> Stream[PlayerStreamMessage]:
-    """Open the player's stream: the active inbox, then each entry that changes.
-
-    Refusals (401, 403) are raised here, before any message.
-    """
-    player = require_player(principal)
-    subscription = deps.changes.subscribe(player_key(player.player_id), _ending(principal))
-    since = deps.clock.now() - WATCH_SLACK
-    try:
-        # One snapshot for both reads: a commit between them would otherwise show its
-        # change in neither the inbox page nor (being already "known") a later message.
-        with deps.uow(snapshot=True) as uow:
-            guard(uow, principal)
-            active = uow.inbox.page(player.player_id, STATUSES["active"], None, INBOX_LIMIT)
-            watched = uow.inbox.watched(player.player_id, since)
-    except BaseException:
-        subscription.close()
-        raise
-    messages = _player_messages(deps, player, subscription, active, watched, since, keepalive)
-    return Stream(messages, subscription)
-
-
-def _player_messages(
-    deps: Deps,
-    principal: PlayerHolder,
-    subscription: Subscription,
-    active: list[InboxEntry],
-    watched: list[InboxEntry],
-    since: Any,
-    keepalive: float,
-) -> Iterator[PlayerStreamMessage]:
-    known = {e.game_id: e for e in watched}
-    try:
-        yield InboxMessage(active)
-        while True:
-            if not subscription.wait(keepalive):
-                if subscription.closing:
-                    return
-                yield KeepAlive()
-                continue
-            if subscription.closing or _gone(deps, subscription, principal):
-                return
-            try:
-                with deps.uow() as uow:
-                    entries = uow.inbox.watched(principal.player_id, since)
-            except StoreUnavailableError:
-                return  # the client reconnects and starts again from the inbox
-            for entry in entries:
-                if known.get(entry.game_id) != entry:
-                    known[entry.game_id] = entry
-                    yield GameMessage(entry)
-    finally:
-        subscription.close()

@@ -2,7 +2,7 @@
 limits on what each token and address may hold open.
 
 A stream is checked (404, 401, 403, 422, 429) before its first byte; then its messages
-(service/application/live/streams.py) are written as SSE as they come. Under
+(service/application/live/streams.py, player_stream.py) are written as SSE as they come. Under
 gunicorn's gevent worker (deploy/gunicorn.conf.py) a waiting stream is a parked greenlet:
 no OS thread, no database connection.
 """
@@ -19,6 +19,7 @@ from flask import Response, current_app, request
 
 from service.application.identity.principals import Operator, PlayerHolder, Principal, SeatHolder
 from service.application.live import streams
+from service.application.live.player_stream import player_stream as open_player_stream
 from service.application.live.streams import (
     EndMessage,
     EventMessage,
@@ -307,7 +308,7 @@ def player_stream() -> Response:
     """My games as they change: the active inbox, then each entry that changes."""
     release = held_open()
     try:
-        stream = streams.player_stream(deps(), principal(), open_streams().keepalive)
+        stream = open_player_stream(deps(), principal(), open_streams().keepalive)
     except BaseException:
         release()
         raise

@@ -12,7 +12,8 @@ from service.application.errors import AlreadySeatedError, InvalidInputError
 from service.application.games.ports import InboxEntry
 from service.application.games.queries.inbox import inbox
 from service.application.games.queries.views import seat_view
-from service.application.identity.principals import PlayerHolder, Principal, token_digest
+from service.application.identity.bearer import token_digest
+from service.application.identity.principals import PlayerHolder, Principal
 from service.application.results import InboxPage, PlayerCreated, Versioned
 from tests.application.table import Table, ordered_deal
 

@@ -9,7 +9,8 @@ from datetime import timedelta
 import pytest
 
 from service.application.commands import CreateLinkCode, CreatePlayer, SignIn, SignInWithCode
-from service.application.identity.principals import PlayerHolder, token_digest
+from service.application.identity.bearer import token_digest
+from service.application.identity.principals import PlayerHolder
 from service.application.identity.sessions import (
     LINK_CODE_LIFE,
     IdentityInUseError,

@@ -34,6 +34,7 @@ from service.application.errors import (
 from service.application.games.ports import InboxEntry
 from service.application.games.queries.feeds import feed_event
 from service.application.games.queries.views import operator_state, public_view_at, seat_view_at
+from service.application.identity.bearer import token_digest
 from service.application.identity.principals import (
     Anonymous,
     BadToken,
@@ -41,9 +42,8 @@ from service.application.identity.principals import (
     PlayerHolder,
     Principal,
     SeatHolder,
-    token_digest,
 )
-from service.application.live import streams
+from service.application.live import player_stream, streams
 from service.application.live.hub import Subscription, game_key
 from service.application.live.longpolls import feed, my_games
 from service.application.live.recent import KEEP, RecentCommits
@@ -520,7 +520,7 @@ def test_a_players_stream_is_refused_without_a_player_token(table: Table, game: 
     ]
     for principal, error in refusals:
         with pytest.raises(error):
-            streams.player_stream(table.deps, principal, LIVE)
+            player_stream.player_stream(table.deps, principal, LIVE)
         assert table.deps.changes.waiters() == 0
 
 
@@ -529,7 +529,7 @@ def test_closing_a_stream_never_read_frees_its_subscription(table: Table, game: 
     opened: list[Stream[Any]] = [
         streams.game_stream(table.deps, game.id, ANYONE, None, LIVE),
         streams.game_stream(table.deps, game.id, game.seats[0], 2, LIVE),
-        streams.player_stream(table.deps, mio, LIVE),
+        player_stream.player_stream(table.deps, mio, LIVE),
     ]
     assert table.deps.changes.waiters() == len(opened)
     for stream in opened:
@@ -564,7 +564,7 @@ def test_a_quiet_stream_keeps_alive_and_ends_at_shutdown(table: Table, game: Gam
 
 def test_a_quiet_players_stream_keeps_alive_and_ends_at_shutdown(table: Table) -> None:
     deps = table.deps
-    stream = streams.player_stream(deps, new_player(table), keepalive=0.01)
+    stream = player_stream.player_stream(deps, new_player(table), keepalive=0.01)
     assert next(stream) == InboxMessage([])
     assert next(stream) == KeepAlive()
 
@@ -628,7 +628,7 @@ def test_shutdown_ends_a_stream_waiting_in_another_thread(
     stream: Stream[Any] = (
         streams.game_stream(deps, game.id, game.seats[0], None, LIVE)
         if kind == "game"
-        else streams.player_stream(deps, new_player(table), LIVE)
+        else player_stream.player_stream(deps, new_player(table), LIVE)
     )
     next(stream)  # the view, or the inbox
     reader = Background(lambda: next(stream, None))
@@ -676,7 +676,7 @@ def test_a_commit_published_as_a_wait_times_out_is_still_delivered(
     stream: Stream[Any] = (
         streams.game_stream(deps, game.id, ANYONE, None, keepalive=0.01)
         if kind == "game"
-        else streams.player_stream(deps, mio, keepalive=0.01)
+        else player_stream.player_stream(deps, mio, keepalive=0.01)
     )
     next(stream)  # the view, or the inbox
     assert stream._subscription._woken.is_set() is False
@@ -796,7 +796,9 @@ def new_player(table: Table, name: str = "Mio") -> PlayerHolder:
     return PlayerHolder(created.player_id, token_digest(created.token))
 
 
-def active_inbox(deps: Deps, player: PlayerHolder, limit: int = streams.INBOX_LIMIT) -> InboxPage:
+def active_inbox(
+    deps: Deps, player: PlayerHolder, limit: int = player_stream.INBOX_LIMIT
+) -> InboxPage:
     page = my_games(deps, player, "active", None, limit)
     assert isinstance(page, InboxPage)
     return page
@@ -853,7 +855,7 @@ def test_an_unchanged_inbox_long_poll_answers_unchanged_when_its_time_is_up(
 
 
 def entry_of(deps: Deps, player: PlayerHolder, game_id: UUID) -> InboxEntry:
-    page = my_games(deps, player, "all", None, streams.INBOX_LIMIT)
+    page = my_games(deps, player, "all", None, player_stream.INBOX_LIMIT)
     assert isinstance(page, InboxPage)
     (found,) = [e for e in page.games if e.game_id == game_id]
     return found
@@ -889,7 +891,7 @@ def test_a_players_stream_gives_the_inbox_then_each_change_of_the_players_games(
     play_to_end(shuffled, Game(done, (mine, *others), ()), random.Random(24))
     assert entry_of(deps, mio, done).status == "finished"
 
-    stream = streams.player_stream(deps, mio, keepalive=0.01)
+    stream = player_stream.player_stream(deps, mio, keepalive=0.01)
     first = next(stream)
     assert first == InboxMessage(active_inbox(deps, mio).games)
     assert isinstance(first, InboxMessage)
@@ -1020,7 +1022,7 @@ def test_a_change_made_while_a_players_stream_opens_is_not_lost(shuffled: Table)
         unit.inbox.page = racing  # type: ignore[method-assign]
         return unit
 
-    stream = streams.player_stream(replace(base, uow=units), mio, keepalive=0.01)
+    stream = player_stream.player_stream(replace(base, uow=units), mio, keepalive=0.01)
     seen: dict[UUID, InboxEntry] = {}
     for message in stream:
         if isinstance(message, InboxMessage):

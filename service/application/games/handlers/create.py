@@ -14,15 +14,14 @@ from service.application.errors import (
 )
 from service.application.games import inbox
 from service.application.games.handlers.seats import bot_name
+from service.application.identity.bearer import new_token, token_digest
 from service.application.identity.principals import (
     Operator,
     PlayerHolder,
     Principal,
     SeatHolder,
     actor_of,
-    new_token,
     require_player,
-    token_digest,
 )
 from service.application.ports import Actor, ActorKind
 from service.application.results import Created, Joined
