@@ -23,6 +23,7 @@ from service.application.identity.ports import (
     Players,
     PlayerTokens,
 )
+from service.application.lobby.ports import Lobby
 from service.application.webhooks.ports import Webhooks
 from service.application.write.ports import IdempotencyStore
 
@@ -164,6 +165,9 @@ class UnitOfWork(Protocol):
 
     @property
     def player_audit(self) -> PlayerAudit: ...
+
+    @property
+    def lobby(self) -> Lobby: ...
 
     @property
     def inbox(self) -> Inbox: ...

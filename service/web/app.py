@@ -20,6 +20,7 @@ from service.web import client, errors
 from service.web.api import Api
 from service.web.games import routes as games
 from service.web.live import routes as live
+from service.web.lobby import routes as lobby
 from service.web.ops import routes as ops
 from service.web.players import routes as players
 from service.web.ratelimit import RateLimiter
@@ -109,6 +110,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     api.register_blueprint(webhooks.blp)
     api.register_blueprint(records.blp)
     api.register_blueprint(sessions.blp)
+    api.register_blueprint(lobby.blp)
     api.spec.components.schemas["SignIn"].update(EXACTLY_ONE_WAY)
     app.register_blueprint(client.blp)  # the web client: not API, not in the contract
     errors.register(app)

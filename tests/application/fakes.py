@@ -61,7 +61,8 @@ from service.application.identity.ports import (
     PlayerToken,
 )
 from service.application.integrity.chain import ChainKeys
-from service.application.live.hub import Hub, game_key, player_key, token_key
+from service.application.live.hub import LOBBY_KEY, Hub, game_key, player_key, token_key
+from service.application.lobby.ports import LobbyEntry, LobbyFilter
 from service.application.ports import AppendConflictError, Position, StoredEvent
 from service.application.webhooks.ports import (
     WebhookAttempt,
@@ -181,6 +182,7 @@ class Tables:
     identities: dict[tuple[str, str], UUID] = field(default_factory=dict)
     link_codes: dict[str, tuple[LinkCode, datetime | None]] = field(default_factory=dict)
     player_audit: list[PlayerAuditEntry] = field(default_factory=list)
+    lobby: dict[UUID, LobbyEntry] = field(default_factory=dict)
     seat_players: dict[tuple[UUID, int], UUID] = field(default_factory=dict)
     inbox: dict[tuple[UUID, UUID], InboxEntry] = field(default_factory=dict)
     wakeups: dict[UUID, tuple[datetime, int]] = field(default_factory=dict)  # (due_at, version)
@@ -206,6 +208,7 @@ class Tables:
             dict(self.identities),
             dict(self.link_codes),
             list(self.player_audit),
+            dict(self.lobby),
             dict(self.seat_players),
             dict(self.inbox),
             dict(self.wakeups),
@@ -380,6 +383,7 @@ class Commit:
     games: dict[UUID, int] = field(default_factory=dict)  # appended to: the last seq
     players: set[UUID] = field(default_factory=set)  # whose inbox changed
     revoked: set[str] = field(default_factory=set)  # tokens revoked (their digests)
+    lobby: bool = False  # the lobby changed
 
     def game(self, game_id: UUID, table: str) -> None:
         self.references.append((lambda t: game_id in t.games, f"{table}: no game {game_id}"))
@@ -430,6 +434,7 @@ class FakeUnitOfWork:
         self.identities = FakeIdentities(self)
         self.link_codes = FakeLinkCodes(self)
         self.player_audit = FakePlayerAudit(self)
+        self.lobby = FakeLobby(self)
         self.inbox = FakeInbox(self)
         self.wakeups = FakeWakeups(self)
         self.webhooks = FakeWebhooks(self)
@@ -535,6 +540,8 @@ class FakeUnitOfWork:
             hub.publish(player_key(player_id))
         for digest in done.revoked:
             hub.publish(token_key(digest))
+        if done.lobby:
+            hub.publish(LOBBY_KEY)
 
     def _check_open(self) -> None:
         if self._phase is _Phase.FAILED:
@@ -951,6 +958,77 @@ class FakeLinkCodes:
 
         uow.queue(write)
         return found[0].player_id
+
+
+class FakeLobby:
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+
+    def put(self, entry: LobbyEntry) -> None:
+        def write(c: Commit) -> None:
+            found = c.before.lobby.get(entry.game_id)
+            created = found.created_at if found is not None else entry.created_at
+            c.after.lobby[entry.game_id] = replace(entry, created_at=created)
+            c.game(entry.game_id, "lobby")
+            c.lobby = True
+
+        self._uow.queue(write)
+
+    def page(
+        self, where: LobbyFilter, after: tuple[datetime, UUID] | None, limit: int
+    ) -> list[LobbyEntry]:
+        t = self._uow.read()
+        rows = [
+            e
+            for e in t.lobby.values()
+            if e.open_seats > 0
+            and _matches(e, where)
+            and (after is None or (e.created_at, e.game_id) > after)
+        ]
+        rows.sort(key=lambda e: (e.created_at, e.game_id))
+        return [_with_holders(t, e) for e in rows[:limit]]
+
+    def stamp(self, where: LobbyFilter) -> tuple[int, datetime | None]:
+        rows = [e for e in self._uow.read().lobby.values() if _matches(e, where)]
+        latest = max((e.updated_at for e in rows), default=None)
+        return sum(e.open_seats > 0 for e in rows), latest
+
+    def changed(self, where: LobbyFilter, since: datetime) -> list[LobbyEntry]:
+        t = self._uow.read()
+        rows = [e for e in t.lobby.values() if e.updated_at >= since and _matches(e, where)]
+        rows.sort(key=lambda e: (e.updated_at, e.game_id))
+        return [_with_holders(t, e) for e in rows]
+
+    def forget(self, before: datetime, limit: int) -> int:
+        def edit(t: Tables) -> int:
+            old = sorted(
+                (e for e in t.lobby.values() if e.open_seats == 0 and e.updated_at < before),
+                key=lambda e: e.updated_at,
+            )[:limit]
+            for e in old:
+                del t.lobby[e.game_id]
+            return len(old)
+
+        return self._uow.at_once(edit)
+
+
+def _matches(entry: LobbyEntry, where: LobbyFilter) -> bool:
+    return all(
+        wanted is None or got == wanted
+        for wanted, got in (
+            (where.players, entry.players),
+            (where.variant, entry.variant),
+            (where.scoring, entry.scoring),
+            (where.rated, entry.rated),
+        )
+    )
+
+
+def _with_holders(t: Tables, entry: LobbyEntry) -> LobbyEntry:
+    seats = tuple(
+        replace(s, player_id=t.seat_players.get((entry.game_id, s.seat))) for s in entry.seats
+    )
+    return replace(entry, seats=seats)
 
 
 def _seat_of(tables: Tables, game_id: UUID, player_id: UUID) -> int | None:

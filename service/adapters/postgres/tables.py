@@ -277,3 +277,20 @@ operators = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("revoked_at", DateTime(timezone=True), nullable=True),
 )
+
+lobby = Table(
+    "lobby",
+    metadata,
+    Column("game_id", Uuid, ForeignKey("games.id"), primary_key=True),
+    Column("players", SmallInteger, nullable=False),
+    Column("scoring", Text, nullable=False),
+    Column("variant", Text, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("clock", JSONB, nullable=True),
+    Column("seats", JSONB, nullable=False),
+    Column("open_seats", SmallInteger, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Index("lobby_open", "created_at", "game_id", postgresql_where=text("open_seats > 0")),
+    Index("lobby_by_change", "updated_at"),
+)

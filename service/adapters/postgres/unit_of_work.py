@@ -10,6 +10,7 @@ from sqlalchemy import Engine
 from service.adapters.postgres.events import SqlEventStore
 from service.adapters.postgres.games import SqlCredentials, SqlGameIndex
 from service.adapters.postgres.idempotency import SqlIdempotencyStore
+from service.adapters.postgres.lobby import SqlLobby
 from service.adapters.postgres.operators import SqlOperators
 from service.adapters.postgres.players import SqlInbox, SqlPlayers
 from service.adapters.postgres.session import Session
@@ -44,6 +45,7 @@ class SqlUnitOfWork:
     identities: SqlIdentities
     link_codes: SqlLinkCodes
     player_audit: SqlPlayerAudit
+    lobby: SqlLobby
     inbox: SqlInbox
     wakeups: SqlWakeups
     webhooks: SqlWebhooks
@@ -60,6 +62,7 @@ class SqlUnitOfWork:
         self.identities = SqlIdentities(self._session)
         self.link_codes = SqlLinkCodes(self._session)
         self.player_audit = SqlPlayerAudit(self._session)
+        self.lobby = SqlLobby(self._session)
         self.inbox = SqlInbox(self._session)
         self.wakeups = SqlWakeups(self._session)
         self.webhooks = SqlWebhooks(self._session)

@@ -24,12 +24,14 @@ class Housekeeping(ByTheClock):
     """Forgets what need not be kept for ever, every ``every``: outcomes stored under
     Idempotency-Keys older than ``keep`` (a retry after that is a new command), and
     webhook attempts logged (and deliveries finished, as rows written before finished
-    ones were deleted at once) more than ``webhook_keep`` ago; and ends games left
-    waiting for players, unchanged, for ``waiting`` (GameExpired)."""
+    ones were deleted at once) more than ``webhook_keep`` ago; the lobby's rows of games
+    that left it more than ``lobby_keep`` ago (streams and long-polls have told of it);
+    and ends games left waiting for players, unchanged, for ``waiting`` (GameExpired)."""
 
     keep: timedelta = timedelta(hours=24)
     waiting: timedelta = timedelta(days=7)
     webhook_keep: timedelta = timedelta(days=7)
+    lobby_keep: timedelta = timedelta(hours=1)
     every: timedelta = timedelta(minutes=10)
     batch: int = 1000
     _next: datetime | None = None
@@ -44,6 +46,11 @@ class Housekeeping(ByTheClock):
         forgotten = self._in_batches(deps, lambda uow: uow.webhooks.forget)(now - self.webhook_keep)
         if forgotten:
             log.info("forgot %d webhook rows older than %s", forgotten, self.webhook_keep)
+        forgotten = self._in_batches(deps, lambda uow: uow.lobby.forget)(now - self.lobby_keep)
+        if forgotten:
+            log.info(
+                "forgot %d lobby rows of games that left it %s ago", forgotten, self.lobby_keep
+            )
         expired = self._expire_waiting(deps, now - self.waiting)
         if expired:
             log.info("expired %d games left waiting for players since %s", expired, self.waiting)

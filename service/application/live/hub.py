@@ -29,6 +29,10 @@ def player_key(player_id: UUID) -> str:
     return f"p {player_id}"
 
 
+LOBBY_KEY = "lobby"
+"""Announced with every change of the lobby (one key: the lobby is one list)."""
+
+
 def token_key(token_sha256: str) -> str:
     """Announced when a player's token is revoked: the streams it opened end."""
     return f"t {token_sha256}"

@@ -11,7 +11,10 @@ from uuid import UUID
 from service.application.deps import Deps
 from service.application.games.queries import feeds, inbox
 from service.application.identity.principals import Principal, require_player
-from service.application.live.hub import game_key, player_key
+from service.application.live.hub import LOBBY_KEY, game_key, player_key
+from service.application.lobby import queries
+from service.application.lobby.ports import LobbyFilter
+from service.application.lobby.queries import LobbyPage, LobbyUnchanged
 from service.application.results import Feed, InboxPage, InboxUnchanged
 
 T = TypeVar("T")
@@ -66,3 +69,22 @@ def my_games(
     return until(
         deps, player_key(player.player_id), wait, read, lambda page: isinstance(page, InboxPage)
     )
+
+
+def lobby(
+    deps: Deps,
+    where: LobbyFilter,
+    cursor: str | None,
+    limit: int,
+    unless: frozenset[str] = frozenset(),
+    wait: float = 0,
+) -> LobbyPage | LobbyUnchanged:
+    """The lobby; with ``wait`` seconds, an unchanged lobby is looked at again each time
+    it changes, until it has changed or the time is up."""
+
+    def read() -> LobbyPage | LobbyUnchanged:
+        return queries.page(deps, where, cursor, limit, unless)
+
+    if wait <= 0 or not unless:
+        return read()
+    return until(deps, LOBBY_KEY, wait, read, lambda page: isinstance(page, LobbyPage))

@@ -19,6 +19,7 @@ from service.application.games.loading import NEW_GAME, SNAPSHOT_EVERY, load, sn
 from service.application.games.ports import GameSummary
 from service.application.identity.principals import Principal
 from service.application.integrity import chain
+from service.application.lobby import projection as lobby
 from service.application.ports import Actor, StoredEvent, UnitOfWork
 from service.application.webhooks import events
 from service.application.webhooks.ports import UrlPolicy
@@ -167,6 +168,9 @@ class Transaction:
                 turns=inbox.turns(after),
                 updated_at=self.now,
             )
+        listed = lobby.entry(game_id, before, after, self.now)
+        if listed is not None:
+            self.uow.lobby.put(listed)
         if after.version // SNAPSHOT_EVERY > before.version // SNAPSHOT_EVERY:
             self.uow.snapshots.put(snapshot(game_id, after))
         told = events.events_of(game_id, before, after, rows)

@@ -19,6 +19,7 @@ from flask import Response, current_app, request
 
 from service.application.identity.principals import Operator, PlayerHolder, Principal, SeatHolder
 from service.application.live import streams
+from service.application.live.lobby_stream import LobbyMessage, TableMessage
 from service.application.live.player_stream import player_stream as open_player_stream
 from service.application.live.streams import (
     EndMessage,
@@ -34,6 +35,7 @@ from service.web.api import BEARER, Blueprint
 from service.web.errors import RateLimitedError, RequestProblemError
 from service.web.fields import LAST_EVENT_ID
 from service.web.live.schemas import StreamQuerySchema
+from service.web.lobby.schemas import LobbyGameSchema
 from service.web.players.schemas import InboxEntrySchema
 from service.web.render import json_ready, rendered
 from service.web.request import deps, game_uuid, principal
@@ -41,6 +43,7 @@ from service.web.request import deps, game_uuid, principal
 blp = Blueprint("live", __name__, url_prefix="/v1", description="Live delivery: event streams")
 
 INBOX_ENTRY = InboxEntrySchema()  # as GET /v1/me/games gives an entry
+LOBBY_GAME = LobbyGameSchema()  # as GET /v1/lobby gives a table
 _LAST_EVENT_ID = re.compile(r"^\d{1,10}$")
 RETRY_AFTER_SECONDS = 5
 
@@ -128,6 +131,10 @@ def encode(message: Any) -> bytes:
             return _sse("inbox", None, {"games": INBOX_ENTRY.dump(games, many=True)})
         case GameMessage(entry=entry):
             return _sse("game", None, INBOX_ENTRY.dump(entry))
+        case LobbyMessage(games=games):
+            return _sse("lobby", None, {"games": LOBBY_GAME.dump(games, many=True)})
+        case TableMessage(entry=entry):
+            return _sse("table", None, LOBBY_GAME.dump(entry))
         case KeepAlive():
             return KEEPALIVE_LINE
     raise TypeError(f"not a stream message: {message!r}")  # pragma: no cover
@@ -198,6 +205,11 @@ def _sse_event(event: str, data: dict[str, Any], *, numbered: bool) -> dict[str,
 
 def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
+
+
+def sse_event_doc(event: str, component: str) -> dict[str, Any]:
+    """An unnumbered event whose data is a component schema, as the contract says."""
+    return _sse_event(event, _ref(component), numbered=False)
 
 
 # Each event of a stream (the `schema` of an event stream is its events', as OpenAPI 3.2

@@ -1,0 +1,1 @@
+"""The lobby: public games waiting for players, listed, long-polled and streamed."""
