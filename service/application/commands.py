@@ -32,6 +32,14 @@ class BotSeat:
 
 
 @dataclass(frozen=True, slots=True)
+class Invitation:
+    """A seat reserved for a player (``seat`` None: the next free seat from seat 1 up)."""
+
+    player_id: UUID
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class CreateGame:
     players: int
     scoring: Scoring
@@ -41,6 +49,7 @@ class CreateGame:
     clock: TurnClock | None = None
     bots: tuple[BotSeat, ...] = ()
     visibility: Visibility = Visibility.PRIVATE
+    invite: tuple[Invitation, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +187,14 @@ class SuspendPlayer:
     reason: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class DeclineSeat:
+    """The player a seat was reserved for declines it."""
+
+    game_id: UUID
+    seat: int
+
+
 Command = (
     CreateGame
     | JoinSeat
@@ -198,6 +215,7 @@ Command = (
     | SignInWithCode
     | CreateLinkCode
     | SuspendPlayer
+    | DeclineSeat
 )
 
 

@@ -27,6 +27,8 @@ class CreateGame:
     clock: TurnClock | None = None
     fairness: FairShuffle | None = None  # provably fair: the commitment, the sealed seed
     visibility: Visibility = Visibility.PRIVATE
+    # By seat: the player each seat is reserved for (invitations), or None everywhere.
+    reserved: tuple[str | None, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +37,15 @@ class JoinSeat:
     name: str
     bot: BotLevel | None = None  # a bot takes the seat
     client_seed: str | None = None  # a provably fair game's seat's (required there)
+    player: str | None = None  # who joins, when a player (a reserved seat is theirs only)
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineSeat:
+    """The player a seat is reserved for declines it: the seat is free for anyone."""
+
+    seat: int
+    player: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,5 +111,6 @@ Command = (
     | Resign
     | TimeOut
     | RevealSeed
+    | DeclineSeat
     | Expire
 )

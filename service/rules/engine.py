@@ -27,6 +27,7 @@ from service.rules.commands import (
     Command,
     CreateGame,
     DealRound,
+    DeclineSeat,
     Expire,
     JoinSeat,
     Leave,
@@ -58,6 +59,7 @@ from service.rules.events import (
     RoundDealt,
     RoundEnded,
     RoundEndReason,
+    SeatDeclined,
     SeatJoined,
     SeatLeft,
     SeatResigned,
@@ -74,6 +76,7 @@ PASS_SIZE = 3  # R-3.2, R-7.2
 class Action(StrEnum):
     PASS = "pass"
     PLAY = "play"
+    JOIN = "join"  # a seat reserved for a player waits for them (never a seat's own action)
 
 
 # --- questions about a state -------------------------------------------------------
@@ -162,6 +165,8 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
             return _resign(state, command)
         case RevealSeed():
             return _reveal(state, command)
+        case DeclineSeat():
+            return _decline(state, command)
         case Expire():
             if state.phase is not Phase.WAITING:
                 raise _refuse(Violation.WRONG_PHASE, "only a game waiting for players expires")
@@ -196,6 +201,12 @@ def _create(state: GameState, cmd: CreateGame) -> tuple[Event, ...]:
         raise _refuse(
             Violation.INVALID_OPTIONS, f"turn_seconds must be between 1 and {MAX_TURN_SECONDS}"
         )
+    if cmd.reserved is not None:
+        held = [p for p in cmd.reserved if p is not None]
+        if len(cmd.reserved) != cmd.players or len(set(held)) != len(held):
+            raise _refuse(
+                Violation.INVALID_OPTIONS, "a seat is reserved for one player, a player gets one"
+            )
     for i, d in enumerate(cmd.deals or (), start=1):
         problem = deal_problem(cfg, d.hands, d.trump)
         if problem:
@@ -219,6 +230,7 @@ def _create(state: GameState, cmd: CreateGame) -> tuple[Event, ...]:
             cmd.clock,
             cmd.fairness,
             cmd.visibility,
+            cmd.reserved,
         ),
     )
 
@@ -234,6 +246,9 @@ def _join(state: GameState, cmd: JoinSeat) -> tuple[Event, ...]:
         raise _refuse(Violation.GAME_OVER, "the game expired waiting for players")
     if state.names[cmd.seat] is not None:
         raise _refuse(Violation.SEAT_TAKEN, f"seat {cmd.seat} is taken")
+    reserved = _reserved_for(state, cmd.seat)
+    if reserved is not None and cmd.player != reserved:
+        raise _refuse(Violation.SEAT_RESERVED, f"seat {cmd.seat} is reserved for another player")
     if state.phase is not Phase.WAITING:  # pragma: no cover - every seat is taken then
         raise _refuse(Violation.WRONG_PHASE, "the game has started")
     seed = cmd.client_seed
@@ -243,7 +258,27 @@ def _join(state: GameState, cmd: JoinSeat) -> tuple[Event, ...]:
         raise _refuse(Violation.INVALID_CLIENT_SEED, "a fair game's seat needs a client seed")
     elif (problem := client_seed_problem(seed)) is not None:
         raise _refuse(Violation.INVALID_CLIENT_SEED, problem)
-    return (SeatJoined(cmd.seat, cmd.name, cmd.bot, seed),)
+    # The player is recorded only where it decided something (a seat reserved for them),
+    # so other joins' data is as it always was.
+    player = cmd.player if reserved is not None else None
+    return (SeatJoined(cmd.seat, cmd.name, cmd.bot, seed, player),)
+
+
+def _reserved_for(state: GameState, seat: int) -> str | None:
+    return state.reserved[seat] if state.reserved else None
+
+
+def _decline(state: GameState, cmd: DeclineSeat) -> tuple[Event, ...]:
+    cfg = _config(state)
+    _check_seat(cfg, cmd.seat)
+    if state.phase is not Phase.WAITING:
+        raise _refuse(Violation.WRONG_PHASE, "only a game waiting for players has seats to decline")
+    reserved = _reserved_for(state, cmd.seat)
+    if reserved is None:
+        raise _refuse(Violation.NOT_RESERVED, f"seat {cmd.seat} is reserved for nobody")
+    if reserved != cmd.player:
+        raise _refuse(Violation.SEAT_RESERVED, f"seat {cmd.seat} is reserved for another player")
+    return (SeatDeclined(cmd.seat, cmd.player),)
 
 
 def _reveal(state: GameState, cmd: RevealSeed) -> tuple[Event, ...]:
@@ -591,6 +626,12 @@ def evolve(state: GameState, event: Event) -> GameState:
             return _on_dealt(state, event)
         case SeatJoined():
             return _on_joined(state, event)
+        case SeatDeclined():
+            _expect(
+                state.phase is Phase.WAITING and _reserved_for(state, event.seat) is not None,
+                "a seat reserved in a waiting game is declined",
+            )
+            return replace(state, reserved=_unreserved(state.reserved, event.seat))
         case SuitSealed():
             return _on_sealed(state, event)
         case RoundEnded():
@@ -656,6 +697,7 @@ def _on_created(state: GameState, e: GameCreated) -> GameState:
         deals=e.deals,
         fairness=e.fairness,
         client_seeds=(None,) * cfg.players,
+        reserved=e.reserved if e.reserved is not None else (),
     )
 
 
@@ -669,7 +711,16 @@ def _on_joined(state: GameState, e: SeatJoined) -> GameState:
         _expect(state.fairness is not None, "client seeds belong to fair games")
         seeds = (*seeds[: e.seat], e.client_seed, *seeds[e.seat + 1 :])
     phase = Phase.DEALING if all(n is not None for n in names) else Phase.WAITING
-    return replace(state, names=names, bots=bots, phase=phase, client_seeds=seeds)
+    reserved = _unreserved(state.reserved, e.seat)
+    return replace(
+        state, names=names, bots=bots, phase=phase, client_seeds=seeds, reserved=reserved
+    )
+
+
+def _unreserved(reserved: tuple[str | None, ...], seat: int) -> tuple[str | None, ...]:
+    if not reserved:
+        return reserved
+    return (*reserved[:seat], None, *reserved[seat + 1 :])
 
 
 _UNDER_WAY = (Phase.PASSING, Phase.PLAYING)

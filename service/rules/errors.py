@@ -23,6 +23,8 @@ class Violation(StrEnum):
     SEAT_EMPTY = "seat_empty"
     BOT_SEAT = "bot_seat"
     INVALID_CLIENT_SEED = "invalid_client_seed"
+    SEAT_RESERVED = "seat_reserved"  # the seat waits for the player it was reserved for
+    NOT_RESERVED = "seat_not_reserved"  # declining a seat nobody reserved for the player
 
 
 class RuleViolationError(Exception):

@@ -67,6 +67,7 @@ class GameCreated:
     clock: TurnClock | None = None  # public: every seat plays by it
     fairness: FairShuffle | None = None  # a provably fair game's commitment
     visibility: Visibility = Visibility.PRIVATE  # public: listed in the lobby
+    reserved: tuple[str | None, ...] | None = None  # by seat: the invited player's id
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,16 @@ class SeatJoined:
     name: str
     bot: BotLevel | None = None  # a bot took the seat
     client_seed: str | None = None  # a provably fair game's: public, part of every deal
+    player: str | None = None  # the player who joined a seat reserved for them
+
+
+@dataclass(frozen=True, slots=True)
+class SeatDeclined:
+    """The player a seat was reserved for declined it; the seat is free."""
+
+    TYPE: ClassVar[str] = "SeatDeclined"
+    seat: int
+    player: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +205,7 @@ Event = (
     | SeatLeft
     | TurnTimedOut
     | SeatResigned
+    | SeatDeclined
     | SeedRevealed
     | GameExpired
 )
@@ -236,11 +248,13 @@ def to_data(event: Event) -> JSON:
                 "hands": [_ids(h) for h in hands],
                 "trump": trump.id if trump else None,
             }
-        case SeatJoined(seat, name, bot, client_seed):
+        case SeatJoined(seat, name, bot, client_seed, player):
             # Written only when set, so the data of a human's join is as it always was.
             joined: JSON = {"seat": seat, "name": name} | ({"bot": bot.value} if bot else {})
             if client_seed is not None:
                 joined["client_seed"] = client_seed
+            if player is not None:
+                joined["player"] = player
             return joined
         case SeedRevealed(server_seed):
             return {"server_seed": server_seed}
@@ -252,7 +266,9 @@ def to_data(event: Event) -> JSON:
             return {"seat": seat, "outcome": outcome.value}
         case SeatResigned(seat):
             return {"seat": seat}
-        case GameCreated(players, scoring, variant, seed, deals, clock, fairness, visibility):
+        case GameCreated(
+            players, scoring, variant, seed, deals, clock, fairness, visibility, reserved
+        ):
             created: JSON = {
                 "players": players,
                 "scoring": scoring.value,
@@ -277,7 +293,11 @@ def to_data(event: Event) -> JSON:
             # Written only when public, so a private game's data is as it always was.
             if visibility is not Visibility.PRIVATE:
                 created["visibility"] = visibility.value
+            if reserved is not None:
+                created["reserved"] = list(reserved)
             return created
+        case SeatDeclined(seat, player):
+            return {"seat": seat, "player": player}
         case SuitSealed(team, suit):
             return {"team": team, "suit": suit.value}
         case RoundEnded(number, reason, winners, points, bosses):
@@ -380,6 +400,9 @@ def _game_created(d: Mapping[str, Any]) -> GameCreated:
         clock=_clock(d.get("clock")),
         fairness=_fairness(d.get("fairness")),
         visibility=Visibility(_str(d.get("visibility", Visibility.PRIVATE.value))),
+        reserved=None
+        if d.get("reserved") is None
+        else tuple(_opt_str(p) for p in _list(d["reserved"])),
     )
 
 
@@ -400,13 +423,18 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
         _opt_card(d["trump"]),
     ),
     "SeatJoined": lambda d: SeatJoined(
-        _int(d["seat"]), _str(d["name"]), _opt_bot(d.get("bot")), _opt_str(d.get("client_seed"))
+        _int(d["seat"]),
+        _str(d["name"]),
+        _opt_bot(d.get("bot")),
+        _opt_str(d.get("client_seed")),
+        _opt_str(d.get("player")),
     ),
     "SeedRevealed": lambda d: SeedRevealed(_str(d["server_seed"])),
     "GameExpired": lambda d: GameExpired(),
     "SeatLeft": lambda d: SeatLeft(_int(d["seat"]), BotLevel(_str(d["bot"]))),
     "TurnTimedOut": lambda d: TurnTimedOut(_int(d["seat"]), OnTimeout(_str(d["outcome"]))),
     "SeatResigned": lambda d: SeatResigned(_int(d["seat"])),
+    "SeatDeclined": lambda d: SeatDeclined(_int(d["seat"]), _str(d["player"])),
     "GameCreated": _game_created,
     "SuitSealed": lambda d: SuitSealed(_int(d["team"]), Suit(_str(d["suit"]))),
     "RoundEnded": lambda d: RoundEnded(

@@ -63,6 +63,7 @@ class SeatSummary:
     # By when the seat must act (turn clocks), RFC 3339. The rules know no time: the
     # service fills it in from when the turn began (None here).
     deadline: str | None = None
+    reserved_for: str | None = None  # the invited player the seat waits for
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +259,7 @@ def _public(state: GameState) -> PublicView:
             tricks_won=r.tricks_won[s] if r is not None else 0,
             bosses=_ids(r.bosses[s]) if r is not None else (),
             bot=b.value if (b := state.bots[s]) is not None else None,
+            reserved_for=state.reserved[s] if state.reserved else None,
         )
         for s in range(cfg.players)
     )

@@ -8,6 +8,7 @@ from service.rules.commands import (
     Command,
     CreateGame,
     DealRound,
+    DeclineSeat,
     Expire,
     JoinSeat,
     Leave,
@@ -26,6 +27,7 @@ from service.rules.events import (
     GameCreated,
     GameExpired,
     RoundDealt,
+    SeatDeclined,
     SeatJoined,
     SeatLeft,
     SeatResigned,
@@ -70,10 +72,16 @@ def _command_of(events: Sequence[Event], i: int) -> Command | None:
             return PassCards(seat, cards)
         case RoundDealt(_, hands, trump) if all(h is not None for h in hands):
             return DealRound(tuple(h for h in hands if h is not None), trump)
-        case SeatJoined(seat, name, bot, client_seed):
-            return JoinSeat(seat, name, bot, client_seed)
-        case GameCreated(players, scoring, variant, seed, deals, clock, fairness):
-            return CreateGame(players, scoring, variant, seed, deals, clock, fairness)
+        case SeatJoined(seat, name, bot, client_seed, player):
+            return JoinSeat(seat, name, bot, client_seed, player)
+        case SeatDeclined(seat, player):
+            return DeclineSeat(seat, player)
+        case GameCreated(
+            players, scoring, variant, seed, deals, clock, fairness, visibility, reserved
+        ):
+            return CreateGame(
+                players, scoring, variant, seed, deals, clock, fairness, visibility, reserved
+            )
         case SeedRevealed(server_seed):
             return RevealSeed(server_seed)
         case GameExpired():

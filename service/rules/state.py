@@ -79,6 +79,9 @@ class GameState:
     fairness: FairShuffle | None = None
     client_seeds: tuple[str | None, ...] = ()
     server_seed: str | None = None
+    # By seat: the player (the service's id, as text) a seat is reserved for until they
+    # join or decline; the rules know no more of players than that.
+    reserved: tuple[str | None, ...] = ()
 
     def turn(self) -> int | None:
         """The seat that must play now, or None (not the playing phase)."""

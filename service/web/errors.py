@@ -39,7 +39,7 @@ _UNPROCESSABLE = {
     Violation.INVALID_DEAL,
     Violation.INVALID_CLIENT_SEED,
 }
-_RULE_STATUS = {Violation.UNKNOWN_SEAT: 404}
+_RULE_STATUS = {Violation.UNKNOWN_SEAT: 404, Violation.SEAT_RESERVED: 403}
 
 _APP_STATUS: list[tuple[type[ApplicationError], int]] = [
     (NotFoundError, 404),

@@ -1064,6 +1064,7 @@ class FakeInbox:
         winner: tuple[int, ...] | None,
         turns: Sequence[SeatTurn],
         updated_at: datetime,
+        gone: Sequence[UUID] = (),
     ) -> None:
         actions = {t.seat: t.action for t in turns}
         deadlines = {t.seat: t.deadline for t in turns}
@@ -1071,6 +1072,9 @@ class FakeInbox:
         def write(c: Commit) -> None:
             for key, e in c.before.inbox.items():
                 if e.game_id != game_id or e.seat not in actions:
+                    continue
+                if e.player_id in gone:
+                    del c.after.inbox[key]
                     continue
                 action = actions[e.seat]
                 due = None if action is None else e.due_since if e.action == action else updated_at

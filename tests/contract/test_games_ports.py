@@ -306,6 +306,34 @@ def test_an_update_of_the_game_brings_each_of_its_entries_up_to_date(store: Stor
     )  # fmt: skip
 
 
+def test_an_update_of_the_game_drops_the_entries_of_players_gone(store: Store) -> None:
+    """A declined invitation: the player's entry goes, the others' are brought up to date
+    and the player's entries of other games stay."""
+    at, later = store.clock.now(), store.clock.now() + minutes(1)
+    mio, bo = new_player(store), new_player(store, "Bo")
+    game_id, other_game = new_game(store), new_game(store)
+    invited = inbox_entry(mio.id, game_id, at, seat=1, status="waiting", action="join")
+    bos = inbox_entry(bo.id, game_id, at, seat=0, status="waiting")
+    elsewhere = inbox_entry(mio.id, other_game, at, seat=3, status="waiting")
+    add_entries(store, invited, bos, elsewhere)
+    with store.uow() as uow:
+        uow.inbox.update_game(
+            game_id,
+            status="waiting",
+            version=3,
+            scores=(0, 0),
+            winner=None,
+            turns=[SeatTurn(0, None), SeatTurn(1, None)],
+            updated_at=later,
+            gone=[mio.id],
+        )
+        uow.commit()
+    with store.uow() as uow:
+        assert uow.inbox.page(mio.id, ["waiting"], None, 10) == [elsewhere]
+        (now_bos,) = uow.inbox.page(bo.id, ["waiting"], None, 10)
+    assert (now_bos.version, now_bos.updated_at) == (3, later)
+
+
 def test_a_stamp_counts_the_entries_their_latest_change_and_their_versions(
     store: Store,
 ) -> None:

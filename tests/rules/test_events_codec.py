@@ -54,6 +54,7 @@ from service.rules.events import (
     PassesExchanged,
     RoundDealt,
     RoundEnded,
+    SeatDeclined,
     SeatJoined,
     SeatLeft,
     SeatResigned,
@@ -153,6 +154,16 @@ SAMPLES: list[Event] = [
     SeatJoined(2, "Bot (basic)", BotLevel.BASIC, "0123abcd"),
     SeedRevealed("cd" * 32),
     GameExpired(),
+    # Public games and invitations (issue 29).
+    GameCreated(
+        3,
+        Scoring.BASIC,
+        Variant.STANDARD,
+        visibility=Visibility.PUBLIC,
+        reserved=(None, "00000000-0000-0000-0000-00000000000a", None),
+    ),
+    SeatJoined(1, "Mio", player="00000000-0000-0000-0000-00000000000a"),
+    SeatDeclined(2, "00000000-0000-0000-0000-00000000000b"),
 ]
 
 
@@ -266,6 +277,9 @@ OPTIONAL = {
     ("SeatJoined", "bot"),
     ("GameCreated", "fairness"),  # absent: not a fair game
     ("SeatJoined", "client_seed"),
+    ("GameCreated", "visibility"),  # absent: private
+    ("GameCreated", "reserved"),  # absent: no seat reserved
+    ("SeatJoined", "player"),  # absent: the seat was reserved for nobody
 }
 
 

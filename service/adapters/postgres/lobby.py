@@ -49,6 +49,7 @@ def _entry(r: Sequence[Any]) -> LobbyEntry:
             s["name"],
             s["bot"],
             UUID(str(holders[str(s["seat"])])) if str(s["seat"]) in holders else None,
+            UUID(s["reserved_for"]) if s.get("reserved_for") else None,
         )
         for s in r[9]
     )
@@ -61,7 +62,15 @@ class SqlLobby:
 
     def put(self, entry: LobbyEntry) -> None:
         clock = entry.clock
-        seats = [{"seat": s.seat, "name": s.name, "bot": s.bot} for s in entry.seats]
+        seats = [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "bot": s.bot,
+                "reserved_for": None if s.reserved_for is None else str(s.reserved_for),
+            }
+            for s in entry.seats
+        ]
         self._session.write(
             Statement(
                 "INSERT INTO lobby (game_id, players, scoring, variant, rated, clock, seats, "

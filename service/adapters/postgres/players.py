@@ -178,6 +178,7 @@ class SqlInbox:
         winner: tuple[int, ...] | None,
         turns: Sequence[SeatTurn],
         updated_at: datetime,
+        gone: Sequence[UUID] = (),
     ) -> None:
         rows = ", ".join(["(%s::smallint, %s::text, %s::timestamptz)"] * len(turns))
         params: list[Any] = [
@@ -190,7 +191,9 @@ class SqlInbox:
         ]
         for t in turns:
             params += (t.seat, t.action, t.deadline)
-        params.append(game_id)
+        params += [game_id, list(gone)]
+        # The entries that go are left out of the update (one statement may not change a
+        # row twice), then deleted.
         self._session.write(
             Statement(
                 "UPDATE inbox AS i SET status = %s, version = %s, scores = %s, winner = %s, "
@@ -199,10 +202,17 @@ class SqlInbox:
                 "due_since = CASE WHEN v.action IS NULL THEN NULL "
                 "WHEN i.action IS NOT DISTINCT FROM v.action THEN i.due_since ELSE %s END "
                 f"FROM (VALUES {rows}) AS v(seat, action, deadline) "
-                "WHERE i.game_id = %s AND i.seat = v.seat",
+                "WHERE i.game_id = %s AND i.seat = v.seat AND NOT i.player_id = ANY(%s::uuid[])",
                 params,
             )
         )
+        if gone:
+            self._session.write(
+                Statement(
+                    "DELETE FROM inbox WHERE game_id = %s AND player_id = ANY(%s::uuid[])",
+                    (game_id, list(gone)),
+                )
+            )
 
     def page(
         self,

@@ -9,13 +9,16 @@ from uuid import UUID
 from service.application.games.cache import Loaded
 from service.application.games.ports import InboxEntry, SeatTurn
 from service.application.games.turnclocks import deadline
-from service.rules import GameState, expected_action, public_status
+from service.rules import Action, GameState, expected_action, public_status
 
 
 def _action(state: GameState, seat: int) -> str | None:
-    """What the person holding ``seat`` must do now: nothing once a bot plays it."""
+    """What the person holding ``seat`` must do now: nothing once a bot plays it; join
+    it, for the player it is reserved for."""
     if state.bots and state.bots[seat] is not None:
         return None
+    if state.reserved and state.reserved[seat] is not None and state.names[seat] is None:
+        return Action.JOIN.value
     action = expected_action(state, seat)
     return action.value if action is not None else None
 

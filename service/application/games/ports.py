@@ -145,9 +145,11 @@ class Inbox(Protocol):
         winner: tuple[int, ...] | None,
         turns: Sequence[SeatTurn],
         updated_at: datetime,
+        gone: Sequence[UUID] = (),
     ) -> None:
         """Every inbox entry of this game as it now stands (queued). An entry whose seat
-        must act keeps its ``due_since`` while it still must act the same way."""
+        must act keeps its ``due_since`` while it still must act the same way. The
+        entries of the players in ``gone`` go (an invitation declined)."""
         ...
 
     def page(

@@ -29,11 +29,18 @@ def entry(game_id: UUID, before: Loaded, after: Loaded, now: datetime) -> LobbyE
     state = after.state
     cfg = state.config
     assert cfg is not None
+    reserved = state.reserved or (None,) * cfg.players
     seats = tuple(
-        LobbySeat(seat, state.names[seat], bot.value if (bot := state.bots[seat]) else None)
+        LobbySeat(
+            seat,
+            state.names[seat],
+            bot.value if (bot := state.bots[seat]) else None,
+            reserved_for=UUID(held) if (held := reserved[seat]) else None,
+        )
         for seat in range(cfg.players)
     )
-    free = sum(name is None for name in state.names) if listed(after) else 0
+    # Open: free and reserved for nobody (a reserved seat waits for its player).
+    free = sum(s.name is None and s.reserved_for is None for s in seats) if listed(after) else 0
     return LobbyEntry(
         game_id,
         cfg.players,

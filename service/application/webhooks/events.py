@@ -14,7 +14,7 @@ from service.application.webhooks.ports import (
     WebhookEvent,
 )
 
-EVENT_TYPES = ("turn", "game_started", "round_finished", "game_finished")
+EVENT_TYPES = ("turn", "game_started", "round_finished", "game_finished", "invited")
 
 
 def events_of(
@@ -22,7 +22,8 @@ def events_of(
 ) -> list[WebhookEvent]:
     """The webhook events of one commit of a game: its new turns (each seat a person
     holds that must now act, when a turn began), the first deal, each round's end and
-    the game's."""
+    the game's; and, to each invited player, their invitation (with the seat kept
+    for them)."""
     base = {"game_id": str(game_id), "version": after.version}
     out: list[WebhookEvent] = []
     for row in rows:
@@ -34,6 +35,10 @@ def events_of(
             out.append(WebhookEvent("game_finished", {**base, "winner": row.data["winners"]}))
         elif row.type == "GameExpired":  # never filled: over, without a winner
             out.append(WebhookEvent("game_finished", {**base, "winner": None, "expired": True}))
+        elif row.type == "GameCreated" and row.data.get("reserved"):
+            for seat, player in enumerate(row.data["reserved"]):
+                if player is not None:
+                    out.append(WebhookEvent("invited", {**base, "seat": seat}, seat))
     key = turnclocks.turn_key(after.state)
     if key is not None and key != turnclocks.turn_key(before.state):
         state = after.state

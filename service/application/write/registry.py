@@ -14,6 +14,7 @@ from service.application.commands import (
     CreateLinkCode,
     CreatePlayer,
     CreateWebhook,
+    DeclineSeat,
     DeleteWebhook,
     ExpireGame,
     ImportRecord,
@@ -30,6 +31,7 @@ from service.application.commands import (
     SuspendPlayer,
 )
 from service.application.deps import Deps
+from service.application.games import invitations
 from service.application.games.handlers import advance, create, play, seats
 from service.application.handrecords import importing
 from service.application.identity import players, sessions
@@ -72,6 +74,7 @@ HANDLERS: dict[type[Command], idempotency.Registered] = {
     SignInWithCode: idempotency.Registered(sessions.authorize_sign_in, sessions.sign_in_with_code),
     CreateLinkCode: idempotency.Registered(sessions.authorize_link_code, sessions.create_link_code),
     SuspendPlayer: idempotency.Registered(players.authorize_suspension, players.suspend),
+    DeclineSeat: idempotency.Registered(invitations.authorize_decline, invitations.decline),
 }
 
 
@@ -81,7 +84,7 @@ def execute(deps: Deps, command: CreateGame | ImportRecord, ctx: Context) -> Exe
 def execute(deps: Deps, command: JoinSeat, ctx: Context) -> Executed[Joined]: ...
 @overload
 def execute(
-    deps: Deps, command: PassCards | PlayCard | SeatBot | Leave | Resign, ctx: Context
+    deps: Deps, command: PassCards | PlayCard | SeatBot | Leave | Resign | DeclineSeat, ctx: Context
 ) -> Executed[Acted]: ...
 @overload
 def execute(deps: Deps, command: CreatePlayer, ctx: Context) -> Executed[PlayerCreated]: ...

@@ -70,7 +70,12 @@ _RESULTS: dict[str, type[Result]] = {
 
 # Fields commands gained after keys were first stored, with their defaults: left out
 # while unused, so a command that does not use them has the fingerprint it always had.
-_LATER_FIELDS: dict[str, Any] = {"clock": None, "bots": (), "visibility": Visibility.PRIVATE}
+_LATER_FIELDS: dict[str, Any] = {
+    "clock": None,
+    "bots": (),
+    "visibility": Visibility.PRIVATE,
+    "invite": (),
+}
 
 
 def digest(text: str) -> str:

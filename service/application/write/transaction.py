@@ -64,6 +64,8 @@ class Transaction:
         """Seats that players take in this transaction (seat, player), by game."""
         self.rewake: set[UUID] = set()
         """Games whose wakeup is written whatever it was (the worker claimed them)."""
+        self.dropped: dict[UUID, list[UUID]] = {}
+        """Players whose inbox entry of a game goes in this transaction (by game)."""
 
     @property
     def principal(self) -> Principal:
@@ -167,6 +169,7 @@ class Transaction:
                 winner=state.winners,
                 turns=inbox.turns(after),
                 updated_at=self.now,
+                gone=self.dropped.get(game_id, ()),
             )
         listed = lobby.entry(game_id, before, after, self.now)
         if listed is not None:

@@ -12,6 +12,8 @@ from service.application.commands import (
     BotSeat,
     CreateGame,
     DealInput,
+    DeclineSeat,
+    Invitation,
     JoinSeat,
     Leave,
     PassCards,
@@ -106,7 +108,8 @@ def create_game(body: dict[str, Any]) -> Response:
 
     Anyone may create a game, with a turn clock (`clock`) and bots on any seats (`bots`:
     a game whose seats bots fill starts at once and plays itself); operators may also
-    give `seed` and `deals`.
+    give `seed` and `deals`. A player may invite players (`invite`): their seats are
+    kept for them (403 `seat_reserved` to anyone else) until they join or decline.
     """
     deals = body.get("deals")
     clock = body.get("clock")
@@ -121,6 +124,7 @@ def create_game(body: dict[str, Any]) -> Response:
         clock=None if clock is None else TurnClock(clock["turn_seconds"], clock["on_timeout"]),
         bots=tuple(BotSeat(b["seat"], b["level"]) for b in body.get("bots", ())),
         visibility=body["visibility"],
+        invite=tuple(Invitation(i["player_id"], i.get("seat")) for i in body.get("invite", ())),
     )
     done = execute(deps(), command, command_context())
     created = done.result
@@ -205,6 +209,19 @@ def resign(game_id: str) -> Response:
     is `resign`. Returns the seat's view."""
     done = execute(deps(), Resign(game_uuid(game_id)), command_context(requires=SEAT_TOKEN))
     return _seat_view_after(done)
+
+
+@blp.route("/games/<id:game_id>/seats/<int:seat>/decline", methods=["POST"], parameters=[SEAT])
+@blp.response(200, GameViewSchema, headers=_ETAG)
+@blp.doc(security=BEARER, parameters=_COMMAND_PARAMETERS)
+@blp.problems(*_ERRORS)
+def decline_seat(game_id: str, seat: int) -> Response:
+    """Decline an invitation: the seat kept for the caller (a player token) becomes free
+    for anyone (409 `seat_not_reserved` when it is not kept for them). Returns the public
+    view."""
+    command = DeclineSeat(game_uuid(game_id), seat)
+    done = execute(deps(), command, command_context(requires="a player token"))
+    return _public_view_after(done)
 
 
 def _public_view_after(done: Executed[Acted], *, status: int = 200) -> Response:

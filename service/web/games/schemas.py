@@ -3,6 +3,8 @@ and the verify report."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
 from marshmallow import fields, validate
 
@@ -89,6 +91,40 @@ class BotLevelSchema(ma.Schema):
     level = _enum(BotLevel, load_default=BotLevel.BASIC)
 
 
+class InvitationField(fields.Field):  # type: ignore[type-arg]
+    """A player to invite: their id (the next free seat from seat 1 up), or
+    ``{"player_id", "seat"}``."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str):
+            value = {"player_id": value}
+        if not isinstance(value, dict):
+            raise ma.ValidationError("a player id, or {player_id, seat}")
+        loaded: dict[str, Any] = _InvitationSchema().load(value)
+        return loaded
+
+
+class _InvitationSchema(ma.Schema):
+    player_id = fields.UUID(required=True)
+    seat = JsonInteger(validate=validate.Range(min=0, max=3))
+
+
+_INVITATION_DOC = {
+    "oneOf": [
+        {"type": "string", "format": "uuid"},
+        {
+            "type": "object",
+            "required": ["player_id"],
+            "additionalProperties": False,
+            "properties": {
+                "player_id": {"type": "string", "format": "uuid"},
+                "seat": {"type": "integer", "minimum": 0, "maximum": 3},
+            },
+        },
+    ]
+}
+
+
 class CreateGameSchema(ma.Schema):
     players = JsonInteger(required=True, validate=validate.OneOf([3, 4]))
     scoring = _enum(Scoring, load_default=Scoring.BASIC)
@@ -112,6 +148,14 @@ class CreateGameSchema(ma.Schema):
         Visibility,
         load_default=Visibility.PRIVATE,
         metadata={"description": "private: whoever has the link; public: listed in the lobby"},
+    )
+    invite = fields.List(
+        InvitationField(metadata=_INVITATION_DOC),
+        validate=validate.Length(min=1, max=4),
+        metadata={
+            "description": "players whose seats are kept for them: a player id (the next "
+            "free seat from seat 1 up) or {player_id, seat}"
+        },
     )
 
 

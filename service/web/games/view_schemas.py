@@ -32,6 +32,10 @@ class SeatSummarySchema(ma.Schema):
             "description": "by when the seat must act (turn clocks; null when it need not)",
         },
     )
+    reserved_for = fields.String(
+        allow_none=True,
+        metadata={"format": "uuid", "description": "the invited player the seat waits for"},
+    )
 
 
 @always_present

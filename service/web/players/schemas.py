@@ -78,6 +78,10 @@ class InboxEntrySchema(ma.Schema):
     winner = fields.List(fields.Integer(), allow_none=True)
     my_turn = fields.Boolean()
     action = _nullable_enum("Action")
+    invited = fields.Function(
+        lambda entry: entry.action == "join",
+        metadata={"description": "a seat of the game is reserved for this player: join it"},
+    )
     due_since = fields.DateTime(
         allow_none=True, metadata={"description": "since when the seat must act"}
     )

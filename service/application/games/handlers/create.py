@@ -12,7 +12,7 @@ from service.application.errors import (
     InvalidInputError,
     SeatNotFoundError,
 )
-from service.application.games import inbox
+from service.application.games import inbox, invitations
 from service.application.games.handlers.seats import bot_name
 from service.application.identity.bearer import new_token, token_digest
 from service.application.identity.principals import (
@@ -30,9 +30,13 @@ from service.application.write.transaction import Transaction
 
 def authorize_create(cmd: CreateGame, principal: Principal) -> Actor:
     """Anyone may create a game; only operators may fix its shuffles or deals. The
-    creation's actor is who sent it (anonymous without a token)."""
+    creation's actor is who sent it (anonymous without a token). Invitations need a
+    player (or operator) token: an invitation lands in another player's inbox, so it
+    must say who sent it."""
     if not isinstance(principal, Operator) and (cmd.seed is not None or cmd.deals is not None):
         raise ForbiddenError("only operators may give seed or deals")
+    if cmd.invite and not isinstance(principal, Operator):
+        require_player(principal)
     return actor_of(principal)
 
 
@@ -43,15 +47,26 @@ def create_game(cmd: CreateGame, actor: Actor, tx: Transaction) -> Created:
     game_id = uuid4()
     # Provably fair unless an operator fixes the shuffles (docs/fairness.md).
     fair = None if cmd.seed is not None or deals is not None else tx.dealer.commit(game_id)
-    created = rules.CreateGame(
-        cmd.players, cmd.scoring, cmd.variant, cmd.seed, deals, cmd.clock, fair, cmd.visibility
-    )
     seats = [b.seat for b in cmd.bots]
     if len(set(seats)) != len(seats):
         raise InvalidInputError("bots: a seat is named twice", code="seat_taken")
     if any(not 0 <= s < cmd.players for s in seats):
         raise InvalidInputError(f"bots: this game has seats 0 to {cmd.players - 1}", "unknown_seat")
+    reserved = invitations.reserved_seats(tx, cmd.players, cmd.invite, seats)
+    created = rules.CreateGame(
+        cmd.players,
+        cmd.scoring,
+        cmd.variant,
+        cmd.seed,
+        deals,
+        cmd.clock,
+        fair,
+        cmd.visibility,
+        reserved,
+    )
     after = tx.decide(game_id, tx.new_game(), created, actor)
+    if reserved is not None:
+        invitations.invited(tx, game_id, after)
     for bot in cmd.bots:
         joined = rules.JoinSeat(
             bot.seat, bot_name(bot.level, bot.seat), bot.level, client_seed(tx, after.state)
@@ -92,13 +107,17 @@ def join_seat(cmd: JoinSeat, actor: Actor, tx: Transaction) -> Joined:
     if player is not None:  # the webhooks of this commit hear of the seat's player too
         tx.bound.setdefault(cmd.game_id, []).append((cmd.seat, player.player_id))
     seed = cmd.client_seed or client_seed(tx, game.state)
-    after = tx.apply(cmd.game_id, game, rules.JoinSeat(cmd.seat, name, None, seed), actor)
+    joiner = str(player.player_id) if player is not None else None
+    invited = bool(game.state.reserved) and game.state.reserved[cmd.seat] == joiner
+    joined = rules.JoinSeat(cmd.seat, name, None, seed, joiner)
+    after = tx.apply(cmd.game_id, game, joined, actor)
     token = new_token()
     # A racing join of the same seat fails here or on the events' key: decided again.
     tx.uow.credentials.add(cmd.game_id, cmd.seat, token_digest(token), tx.now)
     if player is not None:
         tx.uow.players.bind(cmd.game_id, cmd.seat, player.player_id)
-        tx.uow.inbox.add(inbox.entry(player.player_id, cmd.game_id, cmd.seat, after, tx.now))
+        if not invited:  # an invited player's entry is there since the invitation
+            tx.uow.inbox.add(inbox.entry(player.player_id, cmd.game_id, cmd.seat, after, tx.now))
     return Joined(cmd.game_id, after.version, cmd.seat, token)
 
 
