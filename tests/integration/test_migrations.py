@@ -34,6 +34,7 @@ TABLES = {
     "identities",
     "link_codes",
     "player_audit",
+    "lobby",
 }
 TRIGGERS = {"events_append_only", "events_no_truncate"}
 

@@ -212,6 +212,14 @@ def sse_event_doc(event: str, component: str) -> dict[str, Any]:
     return _sse_event(event, _ref(component), numbered=False)
 
 
+def sse_games_doc(event: str, component: str) -> dict[str, Any]:
+    """An unnumbered event whose data is ``{"games": [component...]}`` (a stream's first
+    message: the list it then keeps up to date one item at a time)."""
+    games = {"type": "array", "items": _ref(component)}
+    data = {"type": "object", "required": ["games"], "properties": {"games": games}}
+    return _sse_event(event, data, numbered=False)
+
+
 # Each event of a stream (the `schema` of an event stream is its events', as OpenAPI 3.2
 # says with `itemSchema`); comments (keep-alives) are not events.
 _GAME_STREAM_EVENT = {
@@ -235,16 +243,8 @@ _GAME_STREAM_EVENT = {
 }
 _PLAYER_STREAM_EVENT = {
     "oneOf": [
-        _sse_event(
-            "inbox",
-            {
-                "type": "object",
-                "required": ["games"],
-                "properties": {"games": {"type": "array", "items": _ref("InboxEntry")}},
-            },
-            numbered=False,
-        ),
-        _sse_event("game", _ref("InboxEntry"), numbered=False),
+        sse_games_doc("inbox", "InboxEntry"),
+        sse_event_doc("game", "InboxEntry"),
     ]
 }
 _STREAM_DOC = {
