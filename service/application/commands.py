@@ -195,6 +195,13 @@ class DeclineSeat:
     seat: int
 
 
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """Play a finished game again: a new game, its players invited (once per game)."""
+
+    game_id: UUID
+
+
 Command = (
     CreateGame
     | JoinSeat
@@ -216,6 +223,7 @@ Command = (
     | CreateLinkCode
     | SuspendPlayer
     | DeclineSeat
+    | Rematch
 )
 
 

@@ -116,7 +116,17 @@ class PlayerSuspended:
     suspended: bool
 
 
-GameResult = Created | Joined | Acted | Advanced
+@dataclass(frozen=True, slots=True)
+class Rematched:
+    """The game that plays a finished one again, at ``version``; ``created``: by this
+    command (else it was there already)."""
+
+    game_id: UUID
+    version: int
+    created: bool
+
+
+GameResult = Created | Joined | Acted | Advanced | Rematched
 """The results of commands about a game: its id and the version they left it at."""
 
 Result = (

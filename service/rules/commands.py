@@ -54,6 +54,13 @@ class Expire:
 
 
 @dataclass(frozen=True, slots=True)
+class Rematch:
+    """Name the game that plays a finished game again (once: the rematch is one game)."""
+
+    game_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class RevealSeed:
     """Reveal a finished fair game's server seed (hex): it must hash to the commitment."""
 
@@ -112,5 +119,6 @@ Command = (
     | TimeOut
     | RevealSeed
     | DeclineSeat
+    | Rematch
     | Expire
 )

@@ -33,6 +33,7 @@ from service.rules.commands import (
     Leave,
     PassCards,
     PlayCard,
+    Rematch,
     Resign,
     RevealSeed,
     TimeOut,
@@ -56,6 +57,7 @@ from service.rules.events import (
     PassedCard,
     PassesExchanged,
     PresetDeal,
+    Rematched,
     RoundDealt,
     RoundEnded,
     RoundEndReason,
@@ -167,6 +169,8 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
             return _reveal(state, command)
         case DeclineSeat():
             return _decline(state, command)
+        case Rematch():
+            return _rematch(state, command)
         case Expire():
             if state.phase is not Phase.WAITING:
                 raise _refuse(Violation.WRONG_PHASE, "only a game waiting for players expires")
@@ -279,6 +283,19 @@ def _decline(state: GameState, cmd: DeclineSeat) -> tuple[Event, ...]:
     if reserved != cmd.player:
         raise _refuse(Violation.SEAT_RESERVED, f"seat {cmd.seat} is reserved for another player")
     return (SeatDeclined(cmd.seat, cmd.player),)
+
+
+def _rematch(state: GameState, cmd: Rematch) -> tuple[Event, ...]:
+    if state.phase is not Phase.FINISHED:
+        detail = (
+            "the game expired before it was played"
+            if state.phase is Phase.EXPIRED
+            else "a game is played again once it is finished"
+        )
+        raise _refuse(Violation.NOT_FINISHED, detail)
+    if state.rematch is not None:
+        raise _refuse(Violation.REMATCHED, f"the game is played again as {state.rematch}")
+    return (Rematched(cmd.game_id),)
 
 
 def _reveal(state: GameState, cmd: RevealSeed) -> tuple[Event, ...]:
@@ -651,6 +668,12 @@ def evolve(state: GameState, event: Event) -> GameState:
         case GameExpired():
             _expect(state.phase is Phase.WAITING, "only a waiting game expires")
             return replace(state, phase=Phase.EXPIRED)
+        case Rematched():
+            _expect(
+                state.phase is Phase.FINISHED and state.rematch is None,
+                "a finished game is played again once",
+            )
+            return replace(state, rematch=event.game_id)
         case SeedRevealed():
             _expect(
                 state.phase is Phase.FINISHED

@@ -25,6 +25,8 @@ class Violation(StrEnum):
     INVALID_CLIENT_SEED = "invalid_client_seed"
     SEAT_RESERVED = "seat_reserved"  # the seat waits for the player it was reserved for
     NOT_RESERVED = "seat_not_reserved"  # declining a seat nobody reserved for the player
+    NOT_FINISHED = "game_not_finished"  # a rematch of a game still to be played out
+    REMATCHED = "rematch_exists"  # a finished game has its rematch already
 
 
 class RuleViolationError(Exception):

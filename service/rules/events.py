@@ -183,6 +183,14 @@ class GameExpired:
 
 
 @dataclass(frozen=True, slots=True)
+class Rematched:
+    """A finished game is played again: the new game's id (the service's, as text)."""
+
+    TYPE: ClassVar[str] = "Rematched"
+    game_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class SeedRevealed:
     """A provably fair game is over: its server seed (hex), which hashes to the
     commitment, and from which anyone can deal every round again."""
@@ -207,6 +215,7 @@ Event = (
     | SeatResigned
     | SeatDeclined
     | SeedRevealed
+    | Rematched
     | GameExpired
 )
 
@@ -258,6 +267,8 @@ def to_data(event: Event) -> JSON:
             return joined
         case SeedRevealed(server_seed):
             return {"server_seed": server_seed}
+        case Rematched(game_id):
+            return {"game_id": game_id}
         case GameExpired():
             return {}
         case SeatLeft(seat, bot):
@@ -430,6 +441,7 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
         _opt_str(d.get("player")),
     ),
     "SeedRevealed": lambda d: SeedRevealed(_str(d["server_seed"])),
+    "Rematched": lambda d: Rematched(_str(d["game_id"])),
     "GameExpired": lambda d: GameExpired(),
     "SeatLeft": lambda d: SeatLeft(_int(d["seat"]), BotLevel(_str(d["bot"]))),
     "TurnTimedOut": lambda d: TurnTimedOut(_int(d["seat"]), OnTimeout(_str(d["outcome"]))),

@@ -146,6 +146,7 @@ class PublicView:
     # its status is "finished" (docs/api.md's statuses stay four), with no round and no winner.
     expired: bool
     visibility: str  # private (whoever has the link) or public (listed in the lobby)
+    rematch: str | None  # the game that plays this finished one again
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +246,21 @@ def _public(state: GameState) -> PublicView:
     cfg = state.config
     if cfg is None:
         return PublicView(
-            0, "", "", public_status(state), (), None, (), (), None, None, None, None, False, ""
+            0,
+            "",
+            "",
+            public_status(state),
+            (),
+            None,
+            (),
+            (),
+            None,
+            None,
+            None,
+            None,
+            False,
+            "",
+            None,
         )
     r = state.round
     seats = tuple(
@@ -310,6 +325,7 @@ def _public(state: GameState) -> PublicView:
         fairness=_fairness_view(state),
         expired=state.phase is Phase.EXPIRED,
         visibility=cfg.visibility.value,
+        rematch=state.rematch,
     )
 
 

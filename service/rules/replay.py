@@ -14,6 +14,7 @@ from service.rules.commands import (
     Leave,
     PassCards,
     PlayCard,
+    Rematch,
     Resign,
     RevealSeed,
     TimeOut,
@@ -26,6 +27,7 @@ from service.rules.events import (
     Event,
     GameCreated,
     GameExpired,
+    Rematched,
     RoundDealt,
     SeatDeclined,
     SeatJoined,
@@ -84,6 +86,8 @@ def _command_of(events: Sequence[Event], i: int) -> Command | None:
             )
         case SeedRevealed(server_seed):
             return RevealSeed(server_seed)
+        case Rematched(game_id):
+            return Rematch(game_id)
         case GameExpired():
             return Expire()
     return None

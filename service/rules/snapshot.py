@@ -20,7 +20,7 @@ from typing import Any
 from service.rules.cards import Card, card
 from service.rules.state import GameState
 
-SNAPSHOT_VERSION = 5  # 2: bots and clock; 3: fairness; 4: visibility; 5: reservations
+SNAPSHOT_VERSION = 6  # 2: bots, clock; 3: fairness; 4: visibility; 5: reservations; 6: rematch
 
 JSON = Any
 

@@ -82,6 +82,7 @@ class GameState:
     # By seat: the player (the service's id, as text) a seat is reserved for until they
     # join or decline; the rules know no more of players than that.
     reserved: tuple[str | None, ...] = ()
+    rematch: str | None = None  # the game that plays this finished one again
 
     def turn(self) -> int | None:
         """The seat that must play now, or None (not the playing phase)."""

@@ -805,6 +805,10 @@ class FakePlayers:
     def seat_in(self, game_id: UUID, player_id: UUID) -> int | None:
         return _seat_of(self._uow.read(), game_id, player_id)
 
+    def of_game(self, game_id: UUID) -> dict[int, UUID]:
+        held = self._uow.read().seat_players
+        return {seat: player for (game, seat), player in held.items() if game == game_id}
+
     def bind(self, game_id: UUID, seat: int, player_id: UUID) -> None:
         def write(c: Commit) -> None:
             if (game_id, seat) in c.after.seat_players:

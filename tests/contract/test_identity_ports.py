@@ -205,6 +205,18 @@ def test_a_bound_player_holds_the_seat(store: Store) -> None:
         assert uow.players.seat_in(game_id, bo.id) is None
 
 
+def test_a_games_players_are_found_by_seat(store: Store) -> None:
+    mio, bo = new_player(store), new_player(store, "Bo")
+    game_id, other, empty = new_game(store), new_game(store), new_game(store)
+    seat_player(store, game_id, 2, mio.id)
+    seat_player(store, game_id, 0, bo.id)
+    seat_player(store, other, 1, mio.id)
+    with store.uow() as uow:
+        assert uow.players.of_game(game_id) == {0: bo.id, 2: mio.id}
+        assert uow.players.of_game(other) == {1: mio.id}
+        assert uow.players.of_game(empty) == {}
+
+
 def test_a_held_seat_is_a_conflict_at_commit(store: Store) -> None:
     mio, bo = new_player(store), new_player(store, "Bo")
     game_id = new_game(store)

@@ -145,3 +145,50 @@ def test_the_invited_players_stream_brings_the_invitation(
         assert (message.data["game_id"], message.data["invited"]) == (game_id, True)
     finally:
         stream.close()
+
+
+# --- rematch ------------------------------------------------------------------------------
+
+
+def test_a_finished_game_is_played_again_once(api: Api) -> None:
+    mio_id, mio = new_player(api, "Mio")
+    _, ren = new_player(api, "Ren")
+    game_id = api.create(3, visibility="public", clock={"turn_seconds": 60})["id"]
+    seat_tokens = []
+    for seat, token in enumerate((mio, ren)):
+        r = api.post(f"/v1/games/{game_id}/seats/{seat}", {}, **bearer(token))
+        assert r.status_code == 201, r.get_json()
+        seat_tokens.append(r.get_json()["token"])
+    seat_tokens.append(api.join(game_id, 2, "Aiko"))
+    r = api.post(f"/v1/games/{game_id}/rematch", **bearer(mio))
+    assert (r.status_code, r.get_json()["code"]) == (409, "game_not_finished")
+    assert api.post(f"/v1/games/{game_id}/resign", **bearer(seat_tokens[2])).status_code == 200
+    assert api.public(game_id)["rematch"] is None
+    _, stranger = new_player(api, "Bo")
+    r = api.post(f"/v1/games/{game_id}/rematch", **bearer(stranger))
+    assert (r.status_code, r.get_json()["code"]) == (403, "forbidden")
+
+    r = api.post(f"/v1/games/{game_id}/rematch", **bearer(ren))
+    assert r.status_code == 201, r.get_json()
+    made = r.get_json()
+    assert r.headers["Location"] == f"/v1/games/{made['id']}"
+    assert r.headers["ETag"] == f'"{made["version"]}"'
+    assert (made["players"], made["visibility"], made["clock"]["turn_seconds"]) == (
+        3,
+        "public",
+        60,
+    )
+    assert [(s["name"], s["reserved_for"]) for s in made["seats"]] == [
+        (None, None),  # Aiko's seat 2 moves to seat 0: she joined without a player
+        (None, mio_id),  # Mio, invited to seat 1
+        ("Ren", None),  # Ren, who asked, seated at seat 2
+    ]
+    assert api.public(game_id)["rematch"] == made["id"]
+    (entry,) = [g for g in inbox(api, mio) if g["game_id"] == made["id"]]
+    assert (entry["seat"], entry["invited"], entry["action"]) == (1, True, "join")
+
+    for headers in (bearer(mio), bearer(seat_tokens[2]), {}):  # later: the same game
+        r = api.post(f"/v1/games/{game_id}/rematch", **headers)
+        assert (r.status_code, r.get_json()["id"]) == (200, made["id"]), r.get_json()
+        assert r.headers["Location"] == f"/v1/games/{made['id']}"
+    assert api.post(f"/v1/games/{made['id']}/seats/1", {}, **bearer(mio)).status_code == 201

@@ -52,6 +52,7 @@ from service.rules.events import (
     GameExpired,
     PassedCard,
     PassesExchanged,
+    Rematched,
     RoundDealt,
     RoundEnded,
     SeatDeclined,
@@ -164,6 +165,7 @@ SAMPLES: list[Event] = [
     ),
     SeatJoined(1, "Mio", player="00000000-0000-0000-0000-00000000000a"),
     SeatDeclined(2, "00000000-0000-0000-0000-00000000000b"),
+    Rematched("00000000-0000-0000-0000-00000000000c"),
 ]
 
 

@@ -17,10 +17,12 @@ from service.rules import (
     CreateGame,
     Expire,
     GameState,
+    InvalidEventError,
     JoinSeat,
     Leave,
     OnTimeout,
     Phase,
+    Rematch,
     Resign,
     RoundEndReason,
     RuleViolationError,
@@ -31,13 +33,22 @@ from service.rules import (
     Variant,
     Violation,
     decide,
+    evolve,
     expected_action,
     fold,
     observe,
+    replay_checked,
     snapshot_of,
     state_from_snapshot,
 )
-from service.rules.events import GameEnded, RoundEnded, SeatLeft, SeatResigned, TurnTimedOut
+from service.rules.events import (
+    GameEnded,
+    Rematched,
+    RoundEnded,
+    SeatLeft,
+    SeatResigned,
+    TurnTimedOut,
+)
 from tests.rules.scenario import Table, dealt_table
 
 HANDS_4P = [
@@ -234,3 +245,29 @@ def test_a_game_left_waiting_expires_and_then_nobody_joins_or_acts() -> None:
     assert fold(table.events) == table.state
     assert state_from_snapshot(snapshot_of(table.state)) == table.state
     assert refused(passing().state, Expire()) is Violation.WRONG_PHASE
+
+
+# --- rematch (issue 29: docs/api.md "Rematch") ------------------------------------------
+
+NEXT_GAME = "00000000-0000-0000-0000-0000000000aa"
+
+
+def test_a_finished_game_names_its_rematch_once() -> None:
+    table = playing()
+    assert refused(table.state, Rematch(NEXT_GAME)) is Violation.NOT_FINISHED
+    table.do(Resign(0))
+    assert observe(table.state, PUBLIC).rematch is None
+    assert table.do(Rematch(NEXT_GAME)) == (Rematched(NEXT_GAME),)
+    assert observe(table.state, PUBLIC).rematch == NEXT_GAME
+    assert refused(table.state, Rematch("another")) is Violation.REMATCHED
+    assert replay_checked(table.events) == table.state
+    assert state_from_snapshot(snapshot_of(table.state)) == table.state
+
+
+def test_a_game_that_never_finished_has_no_rematch() -> None:
+    waiting = fold(decide(INITIAL, CreateGame(3, Scoring.BASIC)))
+    assert refused(waiting, Rematch(NEXT_GAME)) is Violation.NOT_FINISHED
+    expired = fold(decide(waiting, Expire()), waiting)
+    assert refused(expired, Rematch(NEXT_GAME)) is Violation.NOT_FINISHED
+    with pytest.raises(InvalidEventError):  # nor may a history say it had one
+        evolve(expired, Rematched(NEXT_GAME))

@@ -77,6 +77,14 @@ class SqlPlayers:
         )
         return int(rows[0][0]) if rows else None
 
+    def of_game(self, game_id: UUID) -> dict[int, UUID]:
+        rows = self._session.fetch(
+            "SELECT seat, player_id FROM seat_players WHERE game_id = %s ORDER BY seat",
+            [game_id],
+            order="seat",
+        )
+        return {int(seat): player_id for seat, player_id in rows}
+
     def bind(self, game_id: UUID, seat: int, player_id: UUID) -> None:
         self._session.write(
             Statement(

@@ -92,6 +92,10 @@ class Players(Protocol):
         """The seat the player holds in this game, if any."""
         ...
 
+    def of_game(self, game_id: UUID) -> dict[int, UUID]:
+        """The players holding seats of this game, by seat."""
+        ...
+
     def bind(self, game_id: UUID, seat: int, player_id: UUID) -> None:
         """The player holds this seat (queued); at commit :class:`AlreadySeatedError` if
         the player holds another seat of the game, :class:`AppendConflictError` if the

@@ -22,6 +22,7 @@ from service.application.commands import (
     Leave,
     PassCards,
     PlayCard,
+    Rematch,
     RenamePlayer,
     Resign,
     RevokeToken,
@@ -32,6 +33,7 @@ from service.application.commands import (
 )
 from service.application.deps import Deps
 from service.application.games import invitations
+from service.application.games import rematch as rematching
 from service.application.games.handlers import advance, create, play, seats
 from service.application.handrecords import importing
 from service.application.identity import players, sessions
@@ -45,6 +47,7 @@ from service.application.results import (
     PlayerCreated,
     PlayerRenamed,
     PlayerSuspended,
+    Rematched,
     Result,
     SignedIn,
     TokenRevoked,
@@ -75,6 +78,7 @@ HANDLERS: dict[type[Command], idempotency.Registered] = {
     CreateLinkCode: idempotency.Registered(sessions.authorize_link_code, sessions.create_link_code),
     SuspendPlayer: idempotency.Registered(players.authorize_suspension, players.suspend),
     DeclineSeat: idempotency.Registered(invitations.authorize_decline, invitations.decline),
+    Rematch: idempotency.Registered(rematching.authorize_rematch, rematching.rematch),
 }
 
 
@@ -86,6 +90,8 @@ def execute(deps: Deps, command: JoinSeat, ctx: Context) -> Executed[Joined]: ..
 def execute(
     deps: Deps, command: PassCards | PlayCard | SeatBot | Leave | Resign | DeclineSeat, ctx: Context
 ) -> Executed[Acted]: ...
+@overload
+def execute(deps: Deps, command: Rematch, ctx: Context) -> Executed[Rematched]: ...
 @overload
 def execute(deps: Deps, command: CreatePlayer, ctx: Context) -> Executed[PlayerCreated]: ...
 @overload

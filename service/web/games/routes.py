@@ -18,6 +18,7 @@ from service.application.commands import (
     Leave,
     PassCards,
     PlayCard,
+    Rematch,
     Resign,
     SeatBot,
 )
@@ -222,6 +223,32 @@ def decline_seat(game_id: str, seat: int) -> Response:
     command = DeclineSeat(game_uuid(game_id), seat)
     done = execute(deps(), command, command_context(requires="a player token"))
     return _public_view_after(done)
+
+
+@blp.route("/games/<id:game_id>/rematch", methods=["POST"])
+@blp.response(201, GameViewSchema, headers={"Location": {"schema": {"type": "string"}}, **_ETAG})
+@blp.alt_response(
+    200,
+    schema=GameViewSchema,
+    description="the rematch made before",
+    headers={"Location": {"schema": {"type": "string"}}, **_ETAG},
+)
+@blp.doc(parameters=[IDEMPOTENCY_KEY], responses={201: {"links": _CREATED_LINKS}})
+@blp.problems(*_ERRORS)
+def rematch(game_id: str) -> Response:
+    """Play a finished game again: the new game's public view (docs/api.md "Rematch").
+
+    A seat of the finished game (or its player) makes it: same players, scoring,
+    variant, clock and visibility; each seat's player invited to the seat to its left
+    (seat + 1), a player asking seated there at once. Once made, anyone asking gets it
+    (200); an unfinished game is 409 `game_not_finished`.
+    """
+    done = execute(deps(), Rematch(game_uuid(game_id)), command_context())
+    made = done.result
+    view = views.public_view_at(deps(), made.game_id, made.version, done.state)
+    response = view_response(view, status=201 if made.created else 200)
+    response.headers["Location"] = f"/v1/games/{made.game_id}"
+    return response
 
 
 def _public_view_after(done: Executed[Acted], *, status: int = 200) -> Response:

@@ -129,6 +129,10 @@ class GameViewSchema(ma.Schema):
     clock = fields.Nested(ClockViewSchema, allow_none=True)
     fairness = fields.Nested(FairnessSchema)
     visibility = fields.String(metadata={"enum": ["private", "public"]})
+    rematch = fields.UUID(
+        allow_none=True,
+        metadata={"description": "the game that plays this finished one again, once made"},
+    )
     expired = fields.Boolean(
         metadata={
             "description": "the game waited for players too long and the service ended it "

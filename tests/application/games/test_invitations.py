@@ -98,7 +98,10 @@ def test_inviting_needs_a_player_token(table: Table) -> None:
         (lambda a, b: (Invitation(a, 3),), "unknown_seat"),
         (lambda a, b: (Invitation(a, 1), Invitation(b, 1)), "seat_taken"),
         (lambda a, b: (Invitation(a), Invitation(a)), "invalid_request"),
-        (lambda a, b: (Invitation(a), Invitation(b), Invitation(uuid4()), Invitation(a)), "seat_taken"),
+        (
+            lambda a, b: (Invitation(a), Invitation(b), Invitation(uuid4()), Invitation(a)),
+            "seat_taken",
+        ),
     ],
 )
 def test_invitations_that_cannot_be_kept_are_refused(table: Table, invite, code) -> None:  # type: ignore[no-untyped-def]

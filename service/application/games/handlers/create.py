@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 from service import rules
 from service.application.commands import CreateGame, DealInput, JoinSeat
@@ -13,6 +13,7 @@ from service.application.errors import (
     SeatNotFoundError,
 )
 from service.application.games import inbox, invitations
+from service.application.games.cache import Loaded
 from service.application.games.handlers.seats import bot_name
 from service.application.identity.bearer import new_token, token_digest
 from service.application.identity.principals import (
@@ -43,8 +44,17 @@ def authorize_create(cmd: CreateGame, principal: Principal) -> Actor:
 def create_game(cmd: CreateGame, actor: Actor, tx: Transaction) -> Created:
     """A new game; the seats given to bots are taken in the same command (the game
     starts at once if bots fill every seat)."""
-    deals = None if cmd.deals is None else tuple(_preset(d) for d in cmd.deals)
     game_id = uuid4()
+    after = new_game(cmd, actor, tx, game_id)
+    tx.flush()
+    return Created(game_id, after.version)
+
+
+def new_game(cmd: CreateGame, actor: Actor, tx: Transaction, game_id: UUID) -> Loaded:
+    """Decide the creation of the game ``game_id`` as ``cmd`` says (and its bots' joins):
+    the caller applies a last command of the game, or flushes, so that the game's events
+    and rows are written once (writes of one commit do not see each other's rows)."""
+    deals = None if cmd.deals is None else tuple(_preset(d) for d in cmd.deals)
     # Provably fair unless an operator fixes the shuffles (docs/fairness.md).
     fair = None if cmd.seed is not None or deals is not None else tx.dealer.commit(game_id)
     seats = [b.seat for b in cmd.bots]
@@ -72,8 +82,7 @@ def create_game(cmd: CreateGame, actor: Actor, tx: Transaction) -> Created:
             bot.seat, bot_name(bot.level, bot.seat), bot.level, client_seed(tx, after.state)
         )
         after = tx.decide(game_id, after, joined, actor)
-    tx.flush()
-    return Created(game_id, after.version)
+    return after
 
 
 def authorize_join(cmd: JoinSeat, principal: Principal) -> Actor:
