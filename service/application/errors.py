@@ -75,6 +75,10 @@ class BusyError(ApplicationError):
     code = "concurrent_update"
 
 
+class ConflictError(ApplicationError):
+    """What the command names is in a state that does not allow it (409)."""
+
+
 class AlreadySeatedError(ApplicationError):
     """A player holds a seat of this game already (one seat per player per game)."""
 

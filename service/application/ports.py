@@ -1,7 +1,8 @@
 """What every capability shares of the outside world: who acted (Actor), the event store
 and its rows, the clock, and the unit of work, one transaction whose properties are the
 stores of every capability (their ports live beside each capability: games/ports.py,
-identity/ports.py, write/ports.py, webhooks/ports.py). Adapters implement them."""
+identity/ports.py, write/ports.py, webhooks/ports.py, lobby/ports.py, seeks/ports.py).
+Adapters implement them."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from service.application.identity.ports import (
     PlayerTokens,
 )
 from service.application.lobby.ports import Lobby
+from service.application.seeks.ports import Ratings, Seeks
 from service.application.webhooks.ports import Webhooks
 from service.application.write.ports import IdempotencyStore
 
@@ -171,6 +173,12 @@ class UnitOfWork(Protocol):
 
     @property
     def inbox(self) -> Inbox: ...
+
+    @property
+    def seeks(self) -> Seeks: ...
+
+    @property
+    def ratings(self) -> Ratings: ...
 
     @property
     def wakeups(self) -> Wakeups: ...

@@ -64,6 +64,14 @@ from service.application.integrity.chain import ChainKeys
 from service.application.live.hub import LOBBY_KEY, Hub, game_key, player_key, token_key
 from service.application.lobby.ports import LobbyEntry, LobbyFilter
 from service.application.ports import AppendConflictError, Position, StoredEvent
+from service.application.seeks.policy import DEFAULT_ORDINAL
+from service.application.seeks.ports import (
+    AlreadySeekingError,
+    Pool,
+    Seek,
+    SeekStatus,
+    Waiting,
+)
 from service.application.webhooks.ports import (
     WebhookAttempt,
     WebhookDelivery,
@@ -183,6 +191,7 @@ class Tables:
     link_codes: dict[str, tuple[LinkCode, datetime | None]] = field(default_factory=dict)
     player_audit: list[PlayerAuditEntry] = field(default_factory=list)
     lobby: dict[UUID, LobbyEntry] = field(default_factory=dict)
+    seeks: dict[UUID, Seek] = field(default_factory=dict)
     seat_players: dict[tuple[UUID, int], UUID] = field(default_factory=dict)
     inbox: dict[tuple[UUID, UUID], InboxEntry] = field(default_factory=dict)
     wakeups: dict[UUID, tuple[datetime, int]] = field(default_factory=dict)  # (due_at, version)
@@ -209,6 +218,7 @@ class Tables:
             dict(self.link_codes),
             list(self.player_audit),
             dict(self.lobby),
+            dict(self.seeks),
             dict(self.seat_players),
             dict(self.inbox),
             dict(self.wakeups),
@@ -250,6 +260,8 @@ class Database:
         # Operator tokens `yokai operator create` kept (digest -> name), as the owner
         # writes them: outside any unit of work.
         self.operators: dict[str, str] = {}
+        # How many commits announced new seeks to the workers (the adapter's ``seek``).
+        self.seek_notes = 0
 
     def unit_of_work(self, *, snapshot: bool = False) -> FakeUnitOfWork:
         """The UnitOfWorkFactory: a write transaction, or a read-only snapshot."""
@@ -310,6 +322,11 @@ class Database:
     def key_held(self, scope: str, key_sha256: str) -> bool:
         """Whether a unit of work holds this idempotency key."""
         return ("advisory", scope, key_sha256) in self._locks
+
+    def held(self, key: Hashable) -> bool:
+        """Whether a unit of work holds this lock (a seek's: ``("seek", id)``, a pool's:
+        ``("seek-pool", key)``)."""
+        return key in self._locks
 
     # -- for the units of work --
 
@@ -384,6 +401,7 @@ class Commit:
     players: set[UUID] = field(default_factory=set)  # whose inbox changed
     revoked: set[str] = field(default_factory=set)  # tokens revoked (their digests)
     lobby: bool = False  # the lobby changed
+    seeks: bool = False  # a seek was added (announced to the workers)
 
     def game(self, game_id: UUID, table: str) -> None:
         self.references.append((lambda t: game_id in t.games, f"{table}: no game {game_id}"))
@@ -436,6 +454,8 @@ class FakeUnitOfWork:
         self.player_audit = FakePlayerAudit(self)
         self.lobby = FakeLobby(self)
         self.inbox = FakeInbox(self)
+        self.seeks = FakeSeeks(self)
+        self.ratings = FakeRatings()
         self.wakeups = FakeWakeups(self)
         self.webhooks = FakeWebhooks(self)
         self.operators = FakeOperators(self)
@@ -531,6 +551,7 @@ class FakeUnitOfWork:
     # -- internals --
 
     def _announce(self, done: Commit) -> None:
+        self.db.seek_notes += int(done.seeks)
         hub = self.db.hub
         if hub is None:
             return
@@ -1133,6 +1154,155 @@ class FakeInbox:
         rows = [e for e in self._uow.read().inbox.values() if e.player_id == player_id]
         rows = [e for e in rows if e.status != "finished" or e.updated_at >= since]
         return sorted(rows, key=lambda e: (e.updated_at, e.game_id))
+
+
+class FakeSeeks:
+    """Rows of the seeks table. A pool held, and the seek rows held (``hold``,
+    ``waiting``), are locks of the unit of work until it ends (another that would wait
+    raises WouldBlockError); expiry is done at once and skips held seeks."""
+
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+
+    def add(self, seek: Seek) -> None:
+        def write(c: Commit) -> None:
+            if seek.id in c.after.seeks:
+                raise IntegrityViolation(f"seeks: duplicate id {seek.id}")
+            if any(
+                s.player_id == seek.player_id and s.status is SeekStatus.OPEN
+                for s in c.after.seeks.values()
+            ):
+                raise AlreadySeekingError("this player has an open seek")
+            c.after.seeks[seek.id] = seek
+            c.player(seek.player_id, "seeks")
+            c.seeks = True
+
+        self._uow.queue(write)
+
+    def get(self, seek_id: UUID) -> Seek | None:
+        return self._uow.read().seeks.get(seek_id)
+
+    def open_of(self, player_id: UUID) -> Seek | None:
+        found = self._uow.read().seeks.values()
+        return next(
+            (s for s in found if s.player_id == player_id and s.status is SeekStatus.OPEN), None
+        )
+
+    def hold(self, seek_id: UUID) -> Seek | None:
+        self._uow.check_writable()
+        self._uow.lock(("seek", seek_id))
+        return self._uow.read().seeks.get(seek_id)
+
+    def cancel(self, seek_id: UUID, at: datetime) -> None:
+        self._end(seek_id, SeekStatus.CANCELLED, at)
+
+    def lock_pool(self, pool: Pool) -> None:
+        self._uow.check_writable()
+        self._uow.lock(("seek-pool", pool.key))
+
+    def waiting(self, pool: Pool, now: datetime, limit: int) -> list[Waiting]:
+        self._uow.check_writable()
+        t = self._uow.read()
+        found = sorted(
+            (s for s in t.seeks.values() if s.pool.key == pool.key and _takes(t, s, now)),
+            key=lambda s: (s.created_at, s.id),
+        )[:limit]
+        for s in found:
+            self._uow.lock(("seek", s.id))
+        return [Waiting(s, t.players[s.player_id].name) for s in found]
+
+    def match(self, seek_id: UUID, game_id: UUID, seat: int, at: datetime) -> None:
+        self._end(seek_id, SeekStatus.MATCHED, at, game_id, seat)
+
+    def _end(
+        self,
+        seek_id: UUID,
+        status: SeekStatus,
+        at: datetime,
+        game_id: UUID | None = None,
+        seat: int | None = None,
+    ) -> None:
+        def write(c: Commit) -> None:  # UPDATE ... WHERE id = ... AND status = 'open'
+            found = c.before.seeks.get(seek_id)
+            if found is not None and found.status is SeekStatus.OPEN:
+                c.after.seeks[seek_id] = replace(
+                    found, status=status, ended_at=at, game_id=game_id, seat=seat
+                )
+            if game_id is not None:
+                c.game(game_id, "seeks")
+
+        self._uow.queue(write)
+
+    def pools(self, now: datetime, limit: int) -> list[Pool]:
+        t = self._uow.read()
+        by_pool: dict[str, list[Seek]] = {}
+        for s in sorted(t.seeks.values(), key=lambda s: (s.created_at, s.id)):
+            if _takes(t, s, now):
+                by_pool.setdefault(s.pool.key, []).append(s)
+        ready = [
+            found
+            for found in by_pool.values()
+            if len(found) >= found[0].pool.players
+            or any(s.bots_after is not None and _bots_at(s) <= now for s in found)
+        ]
+        return [found[0].pool for found in ready[:limit]]
+
+    def expire(self, now: datetime, limit: int, player_id: UUID | None = None) -> int:
+        uow = self._uow
+
+        def edit(t: Tables) -> int:
+            due = sorted(
+                (
+                    s
+                    for s in t.seeks.values()
+                    if s.status is SeekStatus.OPEN
+                    and s.expires_at <= now
+                    and (player_id is None or s.player_id == player_id)
+                    and not uow.db._held_by_other(("seek", s.id), uow)  # SKIP LOCKED
+                ),
+                key=lambda s: s.expires_at,
+            )[:limit]
+            for s in due:
+                t.seeks[s.id] = replace(s, status=SeekStatus.EXPIRED, ended_at=s.expires_at)
+            return len(due)
+
+        return uow.at_once(edit)
+
+    def next_due(self, now: datetime) -> datetime | None:
+        found = [s for s in self._uow.read().seeks.values() if s.status is SeekStatus.OPEN]
+        times = [s.expires_at for s in found]
+        times += [_bots_at(s) for s in found if s.bots_after is not None and _bots_at(s) > now]
+        return min(times, default=None)
+
+    def matched(self, player_id: UUID, since: datetime) -> list[Seek]:
+        found = [
+            s
+            for s in self._uow.read().seeks.values()
+            if s.player_id == player_id
+            and s.status is SeekStatus.MATCHED
+            and s.ended_at is not None
+            and s.ended_at >= since
+        ]
+        return sorted(found, key=lambda s: (s.ended_at or since, s.id))
+
+
+def _takes(t: Tables, seek: Seek, now: datetime) -> bool:
+    """An open seek a pairing may take: not past its time, of a player not suspended."""
+    player = t.players.get(seek.player_id)
+    suspended = player is not None and player.suspended_at is not None
+    return seek.status is SeekStatus.OPEN and seek.expires_at > now and not suspended
+
+
+def _bots_at(seek: Seek) -> datetime:
+    assert seek.bots_after is not None
+    return seek.created_at + timedelta(seconds=seek.bots_after)
+
+
+class FakeRatings:
+    """No player has a rating yet (issue 30): every ordinal is the default."""
+
+    def ordinals(self, player_ids: Sequence[UUID]) -> dict[UUID, float]:
+        return dict.fromkeys(player_ids, DEFAULT_ORDINAL)
 
 
 class FakeSnapshotStore:

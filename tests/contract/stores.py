@@ -15,9 +15,11 @@ from sqlalchemy import Engine, text
 
 from service.adapters.postgres import operators
 from service.adapters.postgres.idempotency import advisory_lock_id
+from service.adapters.postgres.seeks import pool_lock_id
 from service.adapters.postgres.tables import metadata
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
 from service.application.ports import UnitOfWork
+from service.application.seeks.ports import Pool
 from tests.application.fakes import Database, FixedClock, IntegrityViolation, TransactionError
 
 START = datetime(2026, 3, 4, 5, 6, 7, tzinfo=UTC)
@@ -61,6 +63,14 @@ class Store(ABC):
     def key_held(self, scope: str, key_sha256: str) -> bool:
         """Whether another transaction that locked this idempotency key would wait."""
 
+    @abstractmethod
+    def pool_held(self, pool: Pool) -> bool:
+        """Whether another pairing of this pool would wait."""
+
+    @abstractmethod
+    def seek_held(self, seek_id: UUID) -> bool:
+        """Whether another transaction that holds this seek would wait."""
+
 
 class FakeStore(Store):
     name = "fake"
@@ -89,6 +99,12 @@ class FakeStore(Store):
 
     def key_held(self, scope: str, key_sha256: str) -> bool:
         return self.db.key_held(scope, key_sha256)
+
+    def pool_held(self, pool: Pool) -> bool:
+        return self.db.held(("seek-pool", pool.key))
+
+    def seek_held(self, seek_id: UUID) -> bool:
+        return self.db.held(("seek", seek_id))
 
 
 @dataclass(frozen=True)
@@ -151,3 +167,18 @@ class PostgresStore(Store):
                 {"id": advisory_lock_id(scope, key_sha256)},
             )
         return not taken
+
+    def pool_held(self, pool: Pool) -> bool:
+        with self.database.owner.connect() as conn:
+            taken = conn.scalar(
+                text("SELECT pg_try_advisory_xact_lock(:id)"), {"id": pool_lock_id(pool)}
+            )
+        return not taken
+
+    def seek_held(self, seek_id: UUID) -> bool:
+        with self.database.owner.connect() as conn:
+            free = conn.scalar(
+                text("SELECT id FROM seeks WHERE id = :id FOR UPDATE SKIP LOCKED"),
+                {"id": seek_id},
+            )
+        return free is None

@@ -35,6 +35,7 @@ TABLES = {
     "link_codes",
     "player_audit",
     "lobby",
+    "seeks",
 }
 TRIGGERS = {"events_append_only", "events_no_truncate"}
 

@@ -32,6 +32,7 @@ from sqlalchemy.pool import PoolProxiedConnection
 from service.application.errors import AlreadySeatedError
 from service.application.identity.ports import CredentialGoneError, PlayerSuspendedError
 from service.application.ports import AppendConflictError, StoreUnavailableError
+from service.application.seeks.ports import AlreadySeekingError
 from service.application.write.ports import DuplicateKeyError
 
 REQUIREMENT_FAILED = "YK001"  # raised by yokai_require() (migration 0003)
@@ -222,6 +223,8 @@ class Session:
                 raise DuplicateKeyError(constraint) from error
             if constraint == "seat_players_one_seat":
                 raise AlreadySeatedError("this player holds a seat of this game") from error
+            if constraint == "seeks_one_open":
+                raise AlreadySeekingError("this player has an open seek") from error
             raise
         except psycopg.Error as error:
             if error.sqlstate == REQUIREMENT_FAILED:

@@ -9,6 +9,7 @@ from sqlalchemy import (
     CheckConstraint,
     Column,
     DateTime,
+    Double,
     ForeignKey,
     Identity,
     Index,
@@ -293,4 +294,44 @@ lobby = Table(
     Column("updated_at", DateTime(timezone=True), nullable=False),
     Index("lobby_open", "created_at", "game_id", postgresql_where=text("open_seats > 0")),
     Index("lobby_by_change", "updated_at"),
+)
+
+seeks = Table(
+    "seeks",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("player_id", Uuid, ForeignKey("players.id"), nullable=False),
+    Column("pool", Text, nullable=False),
+    Column("players", SmallInteger, nullable=False),
+    Column("scoring", Text, nullable=False),
+    Column("variant", Text, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("clock", JSONB, nullable=True),
+    Column("rating_low", Double, nullable=True),
+    Column("rating_high", Double, nullable=True),
+    Column("bots_after", SmallInteger, nullable=True),
+    Column("bots_at", DateTime(timezone=True), nullable=True),
+    Column("status", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("ended_at", DateTime(timezone=True), nullable=True),
+    Column("game_id", Uuid, ForeignKey("games.id"), nullable=True),
+    Column("seat", SmallInteger, nullable=True),
+    CheckConstraint("status IN ('open', 'matched', 'cancelled', 'expired')", name="seeks_status"),
+    Index("seeks_one_open", "player_id", unique=True, postgresql_where=text("status = 'open'")),
+    Index(
+        "seeks_open_by_pool", "pool", "created_at", "id", postgresql_where=text("status = 'open'")
+    ),
+    Index("seeks_open_by_expiry", "expires_at", postgresql_where=text("status = 'open'")),
+    Index(
+        "seeks_open_by_bots",
+        "bots_at",
+        postgresql_where=text("status = 'open' AND bots_at IS NOT NULL"),
+    ),
+    Index(
+        "seeks_matched_by_player",
+        "player_id",
+        "ended_at",
+        postgresql_where=text("status = 'matched'"),
+    ),
 )

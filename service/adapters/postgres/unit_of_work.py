@@ -13,6 +13,7 @@ from service.adapters.postgres.idempotency import SqlIdempotencyStore
 from service.adapters.postgres.lobby import SqlLobby
 from service.adapters.postgres.operators import SqlOperators
 from service.adapters.postgres.players import SqlInbox, SqlPlayers
+from service.adapters.postgres.seeks import DefaultRatings, SqlSeeks
 from service.adapters.postgres.session import Session
 from service.adapters.postgres.snapshots import SqlSnapshotStore
 from service.adapters.postgres.tokens import (
@@ -47,6 +48,8 @@ class SqlUnitOfWork:
     player_audit: SqlPlayerAudit
     lobby: SqlLobby
     inbox: SqlInbox
+    seeks: SqlSeeks
+    ratings: DefaultRatings
     wakeups: SqlWakeups
     webhooks: SqlWebhooks
 
@@ -64,6 +67,8 @@ class SqlUnitOfWork:
         self.player_audit = SqlPlayerAudit(self._session)
         self.lobby = SqlLobby(self._session)
         self.inbox = SqlInbox(self._session)
+        self.seeks = SqlSeeks(self._session)
+        self.ratings = DefaultRatings(self._session)
         self.wakeups = SqlWakeups(self._session)
         self.webhooks = SqlWebhooks(self._session)
         self.operators = SqlOperators(self._session)

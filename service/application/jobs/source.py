@@ -19,6 +19,10 @@ OUTBOX_NOTE = "outbox"
 """What the outbox's trigger announces on the worker's channel when a row is added
 (migrations/versions/0007_webhooks.py); wakeups announce their due time instead."""
 
+SEEK_NOTE = "seek"
+"""What a new seek announces on the worker's channel, with its commit
+(service/adapters/postgres/seeks.py): pairing may find a full set at once."""
+
 
 LEASE = timedelta(seconds=30)
 """How long a claimed game is left to the worker that claimed it: a worker that stops
@@ -43,8 +47,8 @@ class JobSource(Protocol):
         ...
 
     def wants(self, note: str) -> bool:
-        """Whether an announcement on the worker's channel (a due time, ISO 8601, or
-        ``outbox``) may give this source work it can take now."""
+        """Whether an announcement on the worker's channel (a due time, ISO 8601,
+        ``outbox`` or ``seek``) may give this source work it can take now."""
         ...
 
 
