@@ -175,6 +175,7 @@ def build(
         else None,
         changes=hub,
         recent=recent,
+        seek_ttl=timedelta(hours=settings.seek_hours),
     )
     health = DatabaseHealth(engine, settings.database_url)
     return Container(deps, health, engine, listener, SqlStats(engine))

@@ -160,6 +160,7 @@ class Settings:
     webhook_lease_seconds: int = 60  # a delivery claimed by a worker that died waits this long
     idempotency_keep_hours: int = 24  # outcomes under Idempotency-Keys are kept this long
     waiting_game_hours: int = 168  # a game waiting for players this long, unchanged, expires
+    seek_hours: int = 24  # a seek (quick play) still open this long expires
     webhook_keep_days: int = 7  # finished deliveries and logged attempts are kept this long
     fairness_key: str | None = None  # seals fair games' server seeds (else a data-dir file)
     fairness_old_keys: str | None = None  # comma-separated: keys rotated out, still opened
@@ -224,6 +225,7 @@ class Settings:
             webhook_lease_seconds=_int(env, "YOKAI_WEBHOOK_LEASE_SECONDS", 60, minimum=15),
             idempotency_keep_hours=_int(env, "YOKAI_IDEMPOTENCY_KEEP_HOURS", 24, minimum=1),
             waiting_game_hours=_int(env, "YOKAI_WAITING_GAME_HOURS", 168, minimum=1),
+            seek_hours=_int(env, "YOKAI_SEEK_HOURS", 24, minimum=1),
             webhook_keep_days=_int(env, "YOKAI_WEBHOOK_KEEP_DAYS", 7, minimum=1),
             fairness_key=env.get("YOKAI_FAIRNESS_KEY") or None,
             fairness_old_keys=env.get("YOKAI_FAIRNESS_OLD_KEYS") or None,

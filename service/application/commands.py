@@ -9,6 +9,7 @@ from datetime import datetime
 from uuid import UUID
 
 from service.application.identity.principals import Principal
+from service.application.seeks.ports import Pool
 from service.rules import BotLevel, Scoring, TurnClock, Variant, Visibility
 
 ANY_VERSION = -1
@@ -202,6 +203,35 @@ class Rematch:
     game_id: UUID
 
 
+@dataclass(frozen=True, slots=True)
+class CreateSeek:
+    """A player asks for a game of ``pool`` with whoever else asks for one (quick play):
+    the worker pairs them. ``rating_range``: a rated seek's bounds on the others'
+    ordinals; ``bots_after``: seconds after which bots may fill the seats left."""
+
+    pool: Pool
+    rating_range: tuple[float, float] | None = None
+    bots_after: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CancelSeek:
+    """A player withdraws their open seek."""
+
+    seek_id: UUID
+
+
+@dataclass(frozen=True, slots=True)
+class PairSeeks:
+    """The worker: make the next game of ``pool``'s open seeks, if they make one now.
+    ``order`` is the seats drawn for it (a permutation of the game's seats, drawn before
+    the command): the seeks seated, oldest first, take ``order[0]``, ``order[1]`` …, and
+    bots the seats after theirs, each joining in that order."""
+
+    pool: Pool
+    order: tuple[int, ...]
+
+
 Command = (
     CreateGame
     | JoinSeat
@@ -224,6 +254,9 @@ Command = (
     | SuspendPlayer
     | DeclineSeat
     | Rematch
+    | CreateSeek
+    | CancelSeek
+    | PairSeeks
 )
 
 

@@ -4,6 +4,7 @@ service.bootstrap (tests wire in-memory fakes)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from service.application.games.cache import StateCache
 from service.application.identity.bearer import Identity
@@ -28,3 +29,4 @@ class Deps:
     id_tokens: IdTokens | None = None  # a verifier of OpenID Connect ID tokens, if configured
     changes: Hub = field(default_factory=Hub)  # what streams and long-polls wait on
     recent: RecentCommits = field(default_factory=RecentCommits)  # shared by streams
+    seek_ttl: timedelta = timedelta(hours=24)  # a seek expires after this (YOKAI_SEEK_HOURS)

@@ -126,6 +126,30 @@ class Rematched:
     created: bool
 
 
+@dataclass(frozen=True, slots=True)
+class SeekCreated:
+    seek_id: UUID
+    created_at: datetime
+    expires_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SeekCancelled:
+    seek_id: UUID
+
+
+@dataclass(frozen=True, slots=True)
+class Paired:
+    """What a pairing made of a pool: a game (``game_id``, at ``version``) of
+    ``matched`` seeks; or none (``game_id`` None), and when time alone may let the pool
+    make one (``retry_at``; None: only a new seek may)."""
+
+    game_id: UUID | None
+    version: int = 0
+    matched: int = 0
+    retry_at: datetime | None = None
+
+
 GameResult = Created | Joined | Acted | Advanced | Rematched
 """The results of commands about a game: its id and the version they left it at."""
 
@@ -139,6 +163,9 @@ Result = (
     | PlayerSuspended
     | WebhookCreated
     | WebhookDeleted
+    | SeekCreated
+    | SeekCancelled
+    | Paired
 )
 
 

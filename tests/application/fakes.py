@@ -262,6 +262,8 @@ class Database:
         self.operators: dict[str, str] = {}
         # How many commits announced new seeks to the workers (the adapter's ``seek``).
         self.seek_notes = 0
+        # Players' rating ordinals, for pairing (none exist until issue 30).
+        self.ordinals: dict[UUID, float] = {}
 
     def unit_of_work(self, *, snapshot: bool = False) -> FakeUnitOfWork:
         """The UnitOfWorkFactory: a write transaction, or a read-only snapshot."""
@@ -455,7 +457,7 @@ class FakeUnitOfWork:
         self.lobby = FakeLobby(self)
         self.inbox = FakeInbox(self)
         self.seeks = FakeSeeks(self)
-        self.ratings = FakeRatings()
+        self.ratings = FakeRatings(db)
         self.wakeups = FakeWakeups(self)
         self.webhooks = FakeWebhooks(self)
         self.operators = FakeOperators(self)
@@ -1299,10 +1301,14 @@ def _bots_at(seek: Seek) -> datetime:
 
 
 class FakeRatings:
-    """No player has a rating yet (issue 30): every ordinal is the default."""
+    """No player has a rating yet (issue 30): every ordinal is the default, unless a test
+    gives players theirs (``Database.ordinals``), as ratings will."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     def ordinals(self, player_ids: Sequence[UUID]) -> dict[UUID, float]:
-        return dict.fromkeys(player_ids, DEFAULT_ORDINAL)
+        return {p: self._db.ordinals.get(p, DEFAULT_ORDINAL) for p in player_ids}
 
 
 class FakeSnapshotStore:

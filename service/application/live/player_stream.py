@@ -1,10 +1,13 @@
-"""A player's stream: their active inbox, then each of their games as it changes."""
+"""A player's stream: their active inbox, then each of their games as it changes, and
+each of their seeks as it is matched (a match adds the game to the inbox in the same
+commit: the seeks are read when a game the stream did not know appears)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
+from uuid import UUID
 
 from service.application.deps import Deps
 from service.application.games.ports import InboxEntry
@@ -22,6 +25,7 @@ from service.application.live.streams import (
     GameMessage,
     InboxMessage,
     KeepAlive,
+    MatchedMessage,
     PlayerStreamMessage,
     Stream,
 )
@@ -70,6 +74,7 @@ def _player_messages(
     keepalive: float,
 ) -> Iterator[PlayerStreamMessage]:
     known = {e.game_id: e for e in watched}
+    told: set[UUID] = set()  # matched seeks sent (those matched before it opened: never)
     try:
         yield InboxMessage(active)
         while True:
@@ -83,8 +88,14 @@ def _player_messages(
             try:
                 with deps.uow() as uow:
                     entries = uow.inbox.watched(principal.player_id, since)
+                    new = any(e.game_id not in known for e in entries)
+                    matched = uow.seeks.matched(principal.player_id, since) if new else []
             except StoreUnavailableError:
                 return  # the client reconnects and starts again from the inbox
+            for seek in matched:
+                if seek.game_id not in known and seek.id not in told:
+                    told.add(seek.id)
+                    yield MatchedMessage(seek)
             for entry in entries:
                 if known.get(entry.game_id) != entry:
                     known[entry.game_id] = entry

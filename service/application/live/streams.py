@@ -39,6 +39,7 @@ from service.application.live.ending import ending_keys, token_gone
 from service.application.live.hub import Subscription, game_key
 from service.application.ports import StoreUnavailableError
 from service.application.results import FeedEvent, Versioned
+from service.application.seeks.ports import Seek
 from service.rules import SeatViewer, Viewer, public_status
 
 KEEPALIVE_SECONDS = 15.0
@@ -74,8 +75,15 @@ class GameMessage:
     entry: InboxEntry
 
 
+@dataclass(frozen=True, slots=True)
+class MatchedMessage:
+    """One of the player's seeks was paired: its game and seat."""
+
+    seek: Seek
+
+
 GameStreamMessage = ViewMessage | EventMessage | EndMessage | KeepAlive
-PlayerStreamMessage = InboxMessage | GameMessage | KeepAlive
+PlayerStreamMessage = InboxMessage | GameMessage | MatchedMessage | KeepAlive
 M = TypeVar("M")
 
 

@@ -8,11 +8,13 @@ from typing import overload
 
 from service.application.commands import (
     Advance,
+    CancelSeek,
     Command,
     Context,
     CreateGame,
     CreateLinkCode,
     CreatePlayer,
+    CreateSeek,
     CreateWebhook,
     DeclineSeat,
     DeleteWebhook,
@@ -20,6 +22,7 @@ from service.application.commands import (
     ImportRecord,
     JoinSeat,
     Leave,
+    PairSeeks,
     PassCards,
     PlayCard,
     Rematch,
@@ -44,16 +47,20 @@ from service.application.results import (
     Executed,
     Joined,
     LinkCodeCreated,
+    Paired,
     PlayerCreated,
     PlayerRenamed,
     PlayerSuspended,
     Rematched,
     Result,
+    SeekCancelled,
+    SeekCreated,
     SignedIn,
     TokenRevoked,
     WebhookCreated,
     WebhookDeleted,
 )
+from service.application.seeks import handlers as seeks
 from service.application.webhooks import endpoints
 from service.application.write import idempotency
 
@@ -79,6 +86,9 @@ HANDLERS: dict[type[Command], idempotency.Registered] = {
     SuspendPlayer: idempotency.Registered(players.authorize_suspension, players.suspend),
     DeclineSeat: idempotency.Registered(invitations.authorize_decline, invitations.decline),
     Rematch: idempotency.Registered(rematching.authorize_rematch, rematching.rematch),
+    CreateSeek: idempotency.Registered(seeks.authorize_player, seeks.create),
+    CancelSeek: idempotency.Registered(seeks.authorize_player, seeks.cancel),
+    PairSeeks: idempotency.Registered(seeks.authorize_pair, seeks.pair),
 }
 
 
@@ -110,6 +120,12 @@ def execute(deps: Deps, command: SignIn | SignInWithCode, ctx: Context) -> Execu
 def execute(deps: Deps, command: CreateLinkCode, ctx: Context) -> Executed[LinkCodeCreated]: ...
 @overload
 def execute(deps: Deps, command: SuspendPlayer, ctx: Context) -> Executed[PlayerSuspended]: ...
+@overload
+def execute(deps: Deps, command: CreateSeek, ctx: Context) -> Executed[SeekCreated]: ...
+@overload
+def execute(deps: Deps, command: CancelSeek, ctx: Context) -> Executed[SeekCancelled]: ...
+@overload
+def execute(deps: Deps, command: PairSeeks, ctx: Context) -> Executed[Paired]: ...
 def execute(deps: Deps, command: Command, ctx: Context) -> Executed[Result]:
     """Do ``command`` for ``ctx.principal``: its events and projections in one
     transaction, once per idempotency key. Raises the refusal (an ApplicationError or

@@ -34,11 +34,14 @@ from service.application.results import (
     Created,
     Joined,
     LinkCodeCreated,
+    Paired,
     PlayerCreated,
     PlayerRenamed,
     PlayerSuspended,
     Rematched,
     Result,
+    SeekCancelled,
+    SeekCreated,
     SignedIn,
     TokenRevoked,
     WebhookCreated,
@@ -68,6 +71,9 @@ _RESULTS: dict[str, type[Result]] = {
     "player_suspended": PlayerSuspended,
     "webhook_created": WebhookCreated,
     "webhook_deleted": WebhookDeleted,
+    "seek_created": SeekCreated,
+    "seek_cancelled": SeekCancelled,
+    "paired": Paired,
 }
 
 # Fields commands gained after keys were first stored, with their defaults: left out
@@ -129,7 +135,9 @@ def _plain_value(value: Any) -> Any:
 
 def _from_plain(name: str, value: Any) -> Any:
     """A result's field as it was before :func:`_plain_value`: by its name for ids
-    (``game_id``, ``player_id``, ``webhook_id``) and times (``created_at``)."""
+    (``game_id``, ``player_id``, ``webhook_id``) and times (``created_at``); None stays."""
+    if value is None:
+        return None
     if name.endswith("_id"):
         return UUID(value)
     if name.endswith("_at"):

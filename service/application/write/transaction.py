@@ -7,7 +7,8 @@ does, around the handler, with the idempotency record.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 from uuid import UUID
 
 from service.application.commands import ANY_VERSION, Context
@@ -22,7 +23,7 @@ from service.application.integrity import chain
 from service.application.lobby import projection as lobby
 from service.application.ports import Actor, StoredEvent, UnitOfWork
 from service.application.webhooks import events
-from service.application.webhooks.ports import UrlPolicy
+from service.application.webhooks.ports import UrlPolicy, WebhookEvent
 from service.application.write.dealing import decide_and_deal
 from service.application.write.ports import Dealer
 from service.rules import Command, public_status
@@ -66,6 +67,7 @@ class Transaction:
         """Games whose wakeup is written whatever it was (the worker claimed them)."""
         self.dropped: dict[UUID, list[UUID]] = {}
         """Players whose inbox entry of a game goes in this transaction (by game)."""
+        self._told: dict[UUID, list[WebhookEvent]] = {}  # webhook events besides the game's
 
     @property
     def principal(self) -> Principal:
@@ -83,6 +85,17 @@ class Transaction:
     @property
     def webhook_urls(self) -> UrlPolicy:
         return self._deps.webhook_urls
+
+    @property
+    def seek_ttl(self) -> timedelta:
+        """How long a seek stays open (YOKAI_SEEK_HOURS)."""
+        return self._deps.seek_ttl
+
+    def tell(self, game_id: UUID, event: str, data: dict[str, Any], seat: int) -> None:
+        """A webhook event about the game for the player who holds ``seat`` (with this
+        transaction's joins: :attr:`bound`), delivered with the game's own events of this
+        command (call before they are written: :meth:`flush`)."""
+        self._told.setdefault(game_id, []).append(WebhookEvent(event, data, seat))
 
     def load(self, game_id: UUID, *, fresh: bool = False) -> Loaded:
         """The game as it stands in this transaction (:class:`GameNotFoundError` if there
@@ -176,7 +189,7 @@ class Transaction:
             self.uow.lobby.put(listed)
         if after.version // SNAPSHOT_EVERY > before.version // SNAPSHOT_EVERY:
             self.uow.snapshots.put(snapshot(game_id, after))
-        told = events.events_of(game_id, before, after, rows)
+        told = events.events_of(game_id, before, after, rows) + self._told.pop(game_id, [])
         if told:
             left = [seat for seat, bot in enumerate(state.bots) if bot is not None]
             self.uow.webhooks.fan_out(game_id, told, self.bound.get(game_id, ()), self.now, left)
