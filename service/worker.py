@@ -1,8 +1,9 @@
 """`yokai worker`: the process that acts without a request.
 
 It runs the application's job sources (service/application/jobs/: games whose bot
-must move or whose turn clock ran out, housekeeping, anchoring; and the webhook
-dispatcher, service/application/webhooks/dispatcher.py) in a loop:
+must move or whose turn clock ran out, quick play's pairing of seeks, housekeeping,
+anchoring; and the webhook dispatcher, service/application/webhooks/dispatcher.py) in a
+loop:
 
 - run what is due now, in batches, until nothing is;
 - then sleep until the next job falls due, or until PostgreSQL announces a sooner one on
@@ -46,6 +47,7 @@ from service.adapters.postgres.wakeups import CHANNEL
 from service.application.deps import Deps
 from service.application.jobs.due_games import DueGames
 from service.application.jobs.housekeeping import Housekeeping
+from service.application.jobs.pairing import Pairing
 from service.application.jobs.source import LEASE, OUTBOX_NOTE, JobSource
 from service.application.ports import StoreUnavailableError
 from service.application.webhooks.delivery import FIRST_RETRY, Sender
@@ -123,6 +125,7 @@ class Worker:
         self._woken = threading.Event()
         default: list[JobSource] = [
             DueGames(lease=lease, worker=self.name),
+            Pairing(worker=self.name),
             Housekeeping(keep=keep_keys, waiting=waiting, webhook_keep=webhook_keep),
         ]
         if anchoring is not None:  # the chain heads, anchored outside the database
