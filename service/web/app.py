@@ -33,6 +33,7 @@ from service.web.request import (
     request_id,
     services,
 )
+from service.web.seeks import routes as seeks
 from service.web.sessions import routes as sessions
 from service.web.sessions.schemas import EXACTLY_ONE_WAY
 from service.web.webhooks import routes as webhooks
@@ -111,6 +112,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     api.register_blueprint(records.blp)
     api.register_blueprint(sessions.blp)
     api.register_blueprint(lobby.blp)
+    api.register_blueprint(seeks.blp)
     api.spec.components.schemas["SignIn"].update(EXACTLY_ONE_WAY)
     app.register_blueprint(client.blp)  # the web client: not API, not in the contract
     errors.register(app)

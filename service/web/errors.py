@@ -14,6 +14,7 @@ from service.application.errors import (
     AlreadySeatedError,
     ApplicationError,
     BusyError,
+    ConflictError,
     ForbiddenError,
     IdempotencyKeyReusedError,
     InvalidInputError,
@@ -51,6 +52,7 @@ _APP_STATUS: list[tuple[type[ApplicationError], int]] = [
     (IdempotencyKeyReusedError, 422),
     (BusyError, 409),
     (AlreadySeatedError, 409),
+    (ConflictError, 409),
     (IdentityInUseError, 409),
 ]
 
@@ -156,8 +158,9 @@ def _request_problem(exc: RequestProblemError) -> Response:
 
 def _unknown(path: str) -> tuple[str, str] | None:
     """The code and detail of a 404 for an id that is no UUID (`/v1/games/<id>…`,
-    `/v1/webhooks/<id>…`): the route's converter refused it, but to the client it names
-    a game (or webhook) that does not exist, as a UUID nobody made does."""
+    `/v1/webhooks/<id>…`, `/v1/seeks/<id>`): the route's converter refused it, but to the
+    client it names a game (or webhook, seek) that does not exist, as a UUID nobody made
+    does."""
     parts = path.split("/")
     if len(parts) < 4 or parts[1] != "v1" or parts[2] not in _UNKNOWN or not parts[3]:
         return None
@@ -173,6 +176,7 @@ _UNKNOWN = {
     "games": ("game_not_found", "game"),
     "webhooks": ("webhook_not_found", "webhook"),
     "players": ("player_not_found", "player"),
+    "seeks": ("seek_not_found", "seek"),
 }
 
 

@@ -62,6 +62,28 @@ class JsonInteger(fields.Integer):
         return number
 
 
+class JsonBoolean(fields.Boolean):
+    """A boolean as JSON has it: ``true`` or ``false``, never a string or a number."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+class JsonNumber(fields.Float):
+    """A finite number as JSON has it (integer or not); never a string or a boolean."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(allow_nan=False, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid", input=value)
+        number: float = super()._deserialize(value, attr, data, **kwargs)
+        return number
+
+
 # Enums that responses share, as components: a nullable one is `anyOf: [{$ref}, null]`,
 # one enum type in generated clients (`type: [string, "null"]` with an `enum` made a
 # client generator write three identical classes).

@@ -14,7 +14,9 @@ from service.application.webhooks.ports import (
     WebhookEvent,
 )
 
-EVENT_TYPES = ("turn", "game_started", "round_finished", "game_finished", "invited")
+EVENT_TYPES = ("turn", "game_started", "round_finished", "game_finished", "invited", "matched")
+"""``matched``: a seek of the player was paired into a game (service/application/seeks/),
+with its ``seek_id`` and ``seat``; told by the pairing's own transaction."""
 
 
 def events_of(

@@ -27,6 +27,7 @@ from service.application.live.streams import (
     GameMessage,
     InboxMessage,
     KeepAlive,
+    MatchedMessage,
     Stream,
     ViewMessage,
 )
@@ -131,6 +132,9 @@ def encode(message: Any) -> bytes:
             return _sse("inbox", None, {"games": INBOX_ENTRY.dump(games, many=True)})
         case GameMessage(entry=entry):
             return _sse("game", None, INBOX_ENTRY.dump(entry))
+        case MatchedMessage(seek=seek):
+            matched = {"seek_id": str(seek.id), "game_id": str(seek.game_id), "seat": seek.seat}
+            return _sse("matched", None, matched)
         case LobbyMessage(games=games):
             return _sse("lobby", None, {"games": LOBBY_GAME.dump(games, many=True)})
         case TableMessage(entry=entry):
@@ -245,6 +249,19 @@ _PLAYER_STREAM_EVENT = {
     "oneOf": [
         sse_games_doc("inbox", "InboxEntry"),
         sse_event_doc("game", "InboxEntry"),
+        _sse_event(
+            "matched",
+            {
+                "type": "object",
+                "required": ["seek_id", "game_id", "seat"],
+                "properties": {
+                    "seek_id": {"type": "string", "format": "uuid"},
+                    "game_id": {"type": "string", "format": "uuid"},
+                    "seat": {"type": "integer"},
+                },
+            },
+            numbered=False,
+        ),
     ]
 }
 _STREAM_DOC = {
@@ -307,8 +324,9 @@ def game_stream(query: dict[str, Any], game_id: str) -> Response:
 _PLAYER_STREAM_DOC = {
     "description": 'Server-Sent Events. `event: inbox` (`data`: `{"games": [entry...]}`, '
     "the active inbox in inbox order) first, then `event: game` (`data`: one inbox entry) "
-    "each time one of the player's games changes; `: keep-alive` comments at least every "
-    "15 s.",
+    "each time one of the player's games changes, and `event: matched` (`data`: "
+    '`{"seek_id", "game_id", "seat"}`) when one of the player\'s seeks is paired (before '
+    "its game's `game`); `: keep-alive` comments at least every 15 s.",
     "content": {"text/event-stream": {"schema": _PLAYER_STREAM_EVENT}},
 }
 
@@ -317,7 +335,8 @@ _PLAYER_STREAM_DOC = {
 @blp.doc(security=BEARER, responses={"200": _PLAYER_STREAM_DOC})
 @blp.problems(401, 403, 429)
 def player_stream() -> Response:
-    """My games as they change: the active inbox, then each entry that changes."""
+    """My games as they change: the active inbox, then each entry that changes (and each
+    seek of mine that is matched)."""
     release = held_open()
     try:
         stream = open_player_stream(deps(), principal(), open_streams().keepalive)

@@ -1,0 +1,1 @@
+"""/v1/seeks: quick play."""
