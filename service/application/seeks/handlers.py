@@ -40,7 +40,9 @@ from service.application.seeks.ports import AlreadySeekingError, Seek, SeekStatu
 from service.application.write.transaction import Transaction
 
 LOOK = 200
-"""The most open seeks of a pool one pairing reads (oldest first)."""
+"""The most open seeks of a rated pool one pairing reads (oldest first). An unrated pool
+needs only its oldest: a full set is the oldest as many as the game has seats, and
+fewer are all it has."""
 
 
 class SeekNotFoundError(NotFoundError):
@@ -118,7 +120,7 @@ def pair(cmd: PairSeeks, actor: Actor, tx: Transaction) -> Paired:
     if sorted(cmd.order) != list(range(pool.players)):
         raise ValueError(f"not an order of the seats: {cmd.order}")  # the worker's fault
     seeks.lock_pool(pool)
-    waiting = seeks.waiting(pool, tx.now, LOOK)
+    waiting = seeks.waiting(pool, tx.now, LOOK if pool.rated else pool.players)
     ordinals = tx.uow.ratings.ordinals([w.seek.player_id for w in waiting]) if pool.rated else {}
     found = [w.seek for w in waiting]
     plan = policy.plan(found, ordinals, tx.now)
