@@ -23,11 +23,20 @@ def test_yokai_data_dir_chooses_another_folder(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("YOKAI_WEBHOOK_FIRST_RETRY_SECONDS", "soon"), ("YOKAI_WEBHOOK_LEASE_SECONDS", "5")],
+    [
+        ("YOKAI_WEBHOOK_FIRST_RETRY_SECONDS", "soon"),
+        ("YOKAI_WEBHOOK_LEASE_SECONDS", "5"),
+        ("YOKAI_SEEK_HOURS", "0"),
+    ],
 )
 def test_bad_values_are_refused_with_the_variables_name(name: str, value: str) -> None:
     with pytest.raises(ConfigurationError, match=name):
         Settings.from_env({name: value})
+
+
+def test_seeks_expire_after_a_day_unless_told_otherwise() -> None:
+    assert Settings.from_env({}).seek_hours == 24
+    assert Settings.from_env({"YOKAI_SEEK_HOURS": "2"}).seek_hours == 2
 
 
 @pytest.mark.parametrize("value", ["70000", "http", "-1"])

@@ -72,6 +72,8 @@ def test_a_player_seeks_reads_and_cancels(setup: Setup) -> None:
     )
     assert (made["rated"], made["clock"], made["rating_range"]) == (True, clock, [-2.0, 2.5])
     assert (made["bots_after_seconds"], made["game_id"], made["seat"]) == (60, None, None)
+    made_at, expires = (datetime.fromisoformat(made[k]) for k in ("created_at", "expires_at"))
+    assert expires - made_at == timedelta(hours=24)  # YOKAI_SEEK_HOURS, by default
     assert read(api, mio, made["id"]) == made
     r = api.post("/v1/seeks", {"players": 4}, **headers(mio))
     assert code(r) == (409, "already_seeking")

@@ -115,7 +115,8 @@ def authorize_pair(cmd: PairSeeks, principal: Principal) -> Actor:
 def pair(cmd: PairSeeks, actor: Actor, tx: Transaction) -> Paired:
     """The next game of the pool's open seeks (see the module's docstring), every seat
     joined as its player, bots in the others, dealt, and the seeks matched: one commit.
-    Nothing when the seeks make no game now."""
+    Nothing when the seeks make no game now. (A game of rated seeks is not marked rated:
+    no game is until ratings come, issue 30.)"""
     pool, seeks = cmd.pool, tx.uow.seeks
     if sorted(cmd.order) != list(range(pool.players)):
         raise ValueError(f"not an order of the seats: {cmd.order}")  # the worker's fault

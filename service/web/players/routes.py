@@ -57,7 +57,15 @@ _PLAYER_LINKS = {
         "operationId": op,
         "parameters": {"header.Authorization": "Bearer {$response.body#/token}"},
     }
-    for op in ("me", "my_games", "my_tokens", "player_stream", "create_webhook", "list_webhooks")
+    for op in (
+        "me",
+        "my_games",
+        "my_tokens",
+        "player_stream",
+        "create_webhook",
+        "list_webhooks",
+        "create_seek",
+    )
 }
 
 
