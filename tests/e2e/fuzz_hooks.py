@@ -33,6 +33,7 @@ BEYOND_SCHEMA: dict[tuple[int, str], str] = {
     (422, "unknown_seat"): "a bot's seat is one the game has (players)",
     (422, "seat_taken"): "a bot's or an invitation's seat is named once",
     (422, "unknown_player"): "an invitation names a player who exists",
+    (422, "invited_twice"): "an invitation names each player once",
     # The game's state or its variant.
     (422, "unknown_card"): "a second seven (`-7b`) in a standard game",
     (422, "at_out_of_range"): "`at` beyond the game's version",

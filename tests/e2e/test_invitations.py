@@ -93,7 +93,7 @@ def test_a_declined_seat_is_free_for_anyone(api: Api) -> None:
         (["not-a-uuid"], 422, "invalid_request"),
         ([{"seat": 1}], 422, "invalid_request"),
         ([{"player_id": "ME", "seat": 3}], 422, "unknown_seat"),
-        (["ME", "ME"], 422, "invalid_request"),
+        (["ME", "ME"], 422, "invited_twice"),
         ([], 422, "invalid_request"),
     ],
 )

@@ -45,7 +45,7 @@ def reserved_seats(
         reserved[free] = str(wanted.player_id)
     held = [p for p in reserved if p is not None]
     if len(set(held)) != len(held):
-        raise InvalidInputError("invite: a player is invited twice", "invalid_request")
+        raise InvalidInputError("invite: a player is invited twice", "invited_twice")
     for player in set(held):
         if tx.uow.players.get(UUID(player)) is None:
             raise InvalidInputError(f"invite: no player {player}", "unknown_player")

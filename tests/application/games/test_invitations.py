@@ -97,7 +97,7 @@ def test_inviting_needs_a_player_token(table: Table) -> None:
         (lambda a, b: (Invitation(uuid4()),), "unknown_player"),
         (lambda a, b: (Invitation(a, 3),), "unknown_seat"),
         (lambda a, b: (Invitation(a, 1), Invitation(b, 1)), "seat_taken"),
-        (lambda a, b: (Invitation(a), Invitation(a)), "invalid_request"),
+        (lambda a, b: (Invitation(a), Invitation(a)), "invited_twice"),
         (
             lambda a, b: (Invitation(a), Invitation(b), Invitation(uuid4()), Invitation(a)),
             "seat_taken",
