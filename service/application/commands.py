@@ -51,6 +51,7 @@ class CreateGame:
     bots: tuple[BotSeat, ...] = ()
     visibility: Visibility = Visibility.PRIVATE
     invite: tuple[Invitation, ...] = ()
+    rated: bool = False  # players only (bots too), no seed or deals
 
 
 @dataclass(frozen=True, slots=True)

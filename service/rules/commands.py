@@ -29,6 +29,7 @@ class CreateGame:
     visibility: Visibility = Visibility.PRIVATE
     # By seat: the player each seat is reserved for (invitations), or None everywhere.
     reserved: tuple[str | None, ...] | None = None
+    rated: bool = False  # ratings change with the result: players only, no seed or deals
 
 
 @dataclass(frozen=True, slots=True)

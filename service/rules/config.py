@@ -85,6 +85,7 @@ class GameConfig:
     variant: Variant
     clock: TurnClock | None = None
     visibility: Visibility = Visibility.PRIVATE
+    rated: bool = False
     # Derived once, here, so the hot paths of the engine read plain attributes.
     sides: int = field(init=False)
     deck: tuple[Card, ...] = field(init=False)

@@ -211,6 +211,8 @@ def _create(state: GameState, cmd: CreateGame) -> tuple[Event, ...]:
             raise _refuse(
                 Violation.INVALID_OPTIONS, "a seat is reserved for one player, a player gets one"
             )
+    if cmd.rated and (cmd.seed is not None or cmd.deals is not None):
+        raise _refuse(Violation.INVALID_OPTIONS, "a rated game takes no seed and no deals")
     for i, d in enumerate(cmd.deals or (), start=1):
         problem = deal_problem(cfg, d.hands, d.trump)
         if problem:
@@ -235,6 +237,7 @@ def _create(state: GameState, cmd: CreateGame) -> tuple[Event, ...]:
             cmd.fairness,
             cmd.visibility,
             cmd.reserved,
+            cmd.rated,
         ),
     )
 
@@ -255,6 +258,9 @@ def _join(state: GameState, cmd: JoinSeat) -> tuple[Event, ...]:
         raise _refuse(Violation.SEAT_RESERVED, f"seat {cmd.seat} is reserved for another player")
     if state.phase is not Phase.WAITING:  # pragma: no cover - every seat is taken then
         raise _refuse(Violation.WRONG_PHASE, "the game has started")
+    rated = _config(state).rated
+    if rated and cmd.player is None and cmd.bot is None:
+        raise _refuse(Violation.PLAYERS_ONLY, "a rated game's seats are for players")
     seed = cmd.client_seed
     if state.fairness is None:
         seed = None  # only a fair game's deals take client seeds
@@ -262,9 +268,9 @@ def _join(state: GameState, cmd: JoinSeat) -> tuple[Event, ...]:
         raise _refuse(Violation.INVALID_CLIENT_SEED, "a fair game's seat needs a client seed")
     elif (problem := client_seed_problem(seed)) is not None:
         raise _refuse(Violation.INVALID_CLIENT_SEED, problem)
-    # The player is recorded only where it decided something (a seat reserved for them),
-    # so other joins' data is as it always was.
-    player = cmd.player if reserved is not None else None
+    # The player is recorded only where it decides something (a seat reserved for them,
+    # a rated game's seat), so other joins' data is as it always was.
+    player = cmd.player if reserved is not None or rated else None
     return (SeatJoined(cmd.seat, cmd.name, cmd.bot, seed, player),)
 
 
@@ -707,7 +713,7 @@ def _round(state: GameState, phase: Phase) -> tuple[GameConfig, RoundState]:
 def _on_created(state: GameState, e: GameCreated) -> GameState:
     _expect(state.phase is Phase.NEW, "the game exists already")
     _expect(e.players in PLAYER_COUNTS, "a game has 3 or 4 players")
-    cfg = GameConfig(e.players, e.scoring, e.variant, e.clock, e.visibility)
+    cfg = GameConfig(e.players, e.scoring, e.variant, e.clock, e.visibility, e.rated)
     return replace(
         state,
         config=cfg,

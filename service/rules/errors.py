@@ -27,6 +27,7 @@ class Violation(StrEnum):
     NOT_RESERVED = "seat_not_reserved"  # declining a seat nobody reserved for the player
     NOT_FINISHED = "game_not_finished"  # a rematch of a game still to be played out
     REMATCHED = "rematch_exists"  # a finished game has its rematch already
+    PLAYERS_ONLY = "players_only"  # a rated game's seat is joined by a player (or a bot)
 
 
 class RuleViolationError(Exception):

@@ -68,6 +68,7 @@ class GameCreated:
     fairness: FairShuffle | None = None  # a provably fair game's commitment
     visibility: Visibility = Visibility.PRIVATE  # public: listed in the lobby
     reserved: tuple[str | None, ...] | None = None  # by seat: the invited player's id
+    rated: bool = False  # the result changes ratings; every seat's join names its player
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,7 +279,7 @@ def to_data(event: Event) -> JSON:
         case SeatResigned(seat):
             return {"seat": seat}
         case GameCreated(
-            players, scoring, variant, seed, deals, clock, fairness, visibility, reserved
+            players, scoring, variant, seed, deals, clock, fairness, visibility, reserved, rated
         ):
             created: JSON = {
                 "players": players,
@@ -306,6 +307,8 @@ def to_data(event: Event) -> JSON:
                 created["visibility"] = visibility.value
             if reserved is not None:
                 created["reserved"] = list(reserved)
+            if rated:  # written only when rated, as visibility
+                created["rated"] = True
             return created
         case SeatDeclined(seat, player):
             return {"seat": seat, "player": player}
@@ -414,6 +417,7 @@ def _game_created(d: Mapping[str, Any]) -> GameCreated:
         reserved=None
         if d.get("reserved") is None
         else tuple(_opt_str(p) for p in _list(d["reserved"])),
+        rated=d.get("rated") is True,
     )
 
 

@@ -147,6 +147,7 @@ class PublicView:
     expired: bool
     visibility: str  # private (whoever has the link) or public (listed in the lobby)
     rematch: str | None  # the game that plays this finished one again
+    rated: bool  # its result changes its players' ratings
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +262,7 @@ def _public(state: GameState) -> PublicView:
             False,
             "",
             None,
+            False,
         )
     r = state.round
     seats = tuple(
@@ -326,6 +328,7 @@ def _public(state: GameState) -> PublicView:
         expired=state.phase is Phase.EXPIRED,
         visibility=cfg.visibility.value,
         rematch=state.rematch,
+        rated=cfg.rated,
     )
 
 

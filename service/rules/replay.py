@@ -79,10 +79,10 @@ def _command_of(events: Sequence[Event], i: int) -> Command | None:
         case SeatDeclined(seat, player):
             return DeclineSeat(seat, player)
         case GameCreated(
-            players, scoring, variant, seed, deals, clock, fairness, visibility, reserved
+            players, scoring, variant, seed, deals, clock, fairness, visibility, reserved, rated
         ):
             return CreateGame(
-                players, scoring, variant, seed, deals, clock, fairness, visibility, reserved
+                players, scoring, variant, seed, deals, clock, fairness, visibility, reserved, rated
             )
         case SeedRevealed(server_seed):
             return RevealSeed(server_seed)

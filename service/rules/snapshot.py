@@ -20,7 +20,8 @@ from typing import Any
 from service.rules.cards import Card, card
 from service.rules.state import GameState
 
-SNAPSHOT_VERSION = 6  # 2: bots, clock; 3: fairness; 4: visibility; 5: reservations; 6: rematch
+SNAPSHOT_VERSION = 7  # 2: bots, clock; 3: fairness; 4: visibility; 5: reservations; 6: rematch;
+# 7: rated
 
 JSON = Any
 

@@ -40,7 +40,11 @@ _UNPROCESSABLE = {
     Violation.INVALID_DEAL,
     Violation.INVALID_CLIENT_SEED,
 }
-_RULE_STATUS = {Violation.UNKNOWN_SEAT: 404, Violation.SEAT_RESERVED: 403}
+_RULE_STATUS = {
+    Violation.UNKNOWN_SEAT: 404,
+    Violation.SEAT_RESERVED: 403,
+    Violation.PLAYERS_ONLY: 403,
+}
 
 _APP_STATUS: list[tuple[type[ApplicationError], int]] = [
     (NotFoundError, 404),

@@ -615,3 +615,19 @@ def test_a_game_is_private_unless_created_public(api: Api) -> None:
     assert public["visibility"] == "public" and api.public(public["id"])["visibility"] == "public"
     r = api.post("/v1/games", {"players": 3, "visibility": "secret"})
     assert (r.status_code, r.get_json()["code"]) == (422, "invalid_request")
+
+
+def test_a_rated_game_seats_players_and_takes_no_seed(api: Api) -> None:
+    """Issue 30: `rated` at creation; an anonymous join is 403 `players_only`; an operator's
+    seed or deals are refused (422); the view says it is rated."""
+    assert api.public(api.create(3)["id"])["rated"] is False
+    rated = api.create(3, rated=True)
+    assert rated["rated"] is True
+    r = api.post(f"/v1/games/{rated['id']}/seats/0", {"name": "Anonymous"})
+    assert (r.status_code, r.get_json()["code"]) == (403, "players_only")
+    made = api.post("/v1/players", {"name": "Mio"}).get_json()
+    r = api.post(f"/v1/games/{rated['id']}/seats/0", {}, **bearer(made["token"]))
+    assert r.status_code == 201, r.get_json()
+    assert api.public(rated["id"])["seats"][0]["name"] == "Mio"
+    r = api.post("/v1/games", {"players": 3, "rated": True, "seed": 7}, **OPERATOR)
+    assert (r.status_code, r.get_json()["code"]) == (422, "invalid_options")

@@ -42,5 +42,5 @@ def test_derived_config_fields_are_not_stored() -> None:
         last = step.after
     assert last is not None
     data = to_data(last)
-    assert set(data["config"]) == {"players", "scoring", "variant", "clock", "visibility"}
+    assert set(data["config"]) == {"players", "scoring", "variant", "clock", "visibility", "rated"}
     assert from_data(data).config == last.config

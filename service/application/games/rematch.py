@@ -59,6 +59,7 @@ def rematch(cmd: Rematch, actor: Actor, tx: Transaction) -> Rematched:
             if level is not None and s not in players
         ),
         visibility=cfg.visibility,
+        rated=cfg.rated,
         invite=tuple(
             Invitation(player, (s + 1) % n)
             for s, player in sorted(players.items())

@@ -46,7 +46,7 @@ def entry(game_id: UUID, before: Loaded, after: Loaded, now: datetime) -> LobbyE
         cfg.players,
         cfg.scoring.value,
         cfg.variant.value,
-        False,
+        cfg.rated,
         cfg.clock,
         seats,
         free,

@@ -115,8 +115,8 @@ def authorize_pair(cmd: PairSeeks, principal: Principal) -> Actor:
 def pair(cmd: PairSeeks, actor: Actor, tx: Transaction) -> Paired:
     """The next game of the pool's open seeks (see the module's docstring), every seat
     joined as its player, bots in the others, dealt, and the seeks matched: one commit.
-    Nothing when the seeks make no game now. (A game of rated seeks is not marked rated:
-    no game is until ratings come, issue 30.)"""
+    Nothing when the seeks make no game now. A game of rated seeks is rated, unless bots
+    fill it (then it is not, as the contract says)."""
     pool, seeks = cmd.pool, tx.uow.seeks
     if sorted(cmd.order) != list(range(pool.players)):
         raise ValueError(f"not an order of the seats: {cmd.order}")  # the worker's fault
@@ -135,11 +135,14 @@ def pair(cmd: PairSeeks, actor: Actor, tx: Transaction) -> Paired:
         pool.variant,
         clock=pool.clock,
         fairness=tx.dealer.commit(game_id),
+        rated=pool.rated and not plan.bots,
     )
     after = tx.decide(game_id, tx.new_game(), created, actor)
     seated = list(zip(plan.seeks, cmd.order, strict=False))
     for seek, seat in seated:
-        joined = rules.JoinSeat(seat, names[seek.id], None, client_seed(tx, after.state))
+        joined = rules.JoinSeat(
+            seat, names[seek.id], None, client_seed(tx, after.state), str(seek.player_id)
+        )
         player = Actor(ActorKind.PLAYER, seat, str(seek.player_id))
         tx.bound.setdefault(game_id, []).append((seat, seek.player_id))
         after = tx.decide(game_id, after, joined, player)

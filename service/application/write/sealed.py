@@ -83,6 +83,7 @@ _LATER_FIELDS: dict[str, Any] = {
     "bots": (),
     "visibility": Visibility.PRIVATE,
     "invite": (),
+    "rated": False,
 }
 
 

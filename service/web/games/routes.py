@@ -125,6 +125,7 @@ def create_game(body: dict[str, Any]) -> Response:
         clock=None if clock is None else TurnClock(clock["turn_seconds"], clock["on_timeout"]),
         bots=tuple(BotSeat(b["seat"], b["level"]) for b in body.get("bots", ())),
         visibility=body["visibility"],
+        rated=body["rated"],
         invite=tuple(Invitation(i["player_id"], i.get("seat")) for i in body.get("invite", ())),
     )
     done = execute(deps(), command, command_context())

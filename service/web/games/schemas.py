@@ -149,6 +149,13 @@ class CreateGameSchema(ma.Schema):
         load_default=Visibility.PRIVATE,
         metadata={"description": "private: whoever has the link; public: listed in the lobby"},
     )
+    rated = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "the result changes the players' ratings: every seat joined by a "
+            "player (403 `players_only` for an anonymous join) or a bot; no `seed` or `deals`"
+        },
+    )
     invite = fields.List(
         InvitationField(metadata=_INVITATION_DOC),
         validate=validate.Length(min=1, max=4),

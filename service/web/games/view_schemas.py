@@ -129,6 +129,7 @@ class GameViewSchema(ma.Schema):
     clock = fields.Nested(ClockViewSchema, allow_none=True)
     fairness = fields.Nested(FairnessSchema)
     visibility = fields.String(metadata={"enum": ["private", "public"]})
+    rated = fields.Boolean(metadata={"description": "the result changes the players' ratings"})
     rematch = fields.UUID(
         allow_none=True,
         metadata={"description": "the game that plays this finished one again, once made"},

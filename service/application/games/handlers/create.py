@@ -73,6 +73,7 @@ def new_game(cmd: CreateGame, actor: Actor, tx: Transaction, game_id: UUID) -> L
         fair,
         cmd.visibility,
         reserved,
+        cmd.rated,
     )
     after = tx.decide(game_id, tx.new_game(), created, actor)
     if reserved is not None:
