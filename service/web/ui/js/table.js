@@ -1,16 +1,19 @@
 // A game: the table as this browser's player sees it (their seat's view and hand), or
 // as the public does. Every change arrives by the game's event stream; commands answer
-// with the seat's view, shown at once.
+// with the seat's view, shown at once. A seat kept for this browser's player (an
+// invitation) is accepted or declined here; a finished game is played again (rematch).
 
 import { ApiError, get, player, post } from "./api.js";
 import { board, roundsPanel, scoresPanel, seatName, tableHead, tickCountdowns, winnerText } from "./board.js";
 import { cardButton, cardFace, cardName, sortCards } from "./cards.js";
-import { fill, h } from "./dom.js";
+import { fill, h, pause } from "./dom.js";
 import { fairnessPanel, recordPanel } from "./finished.js";
 import { formatList, t } from "./i18n.js";
 import { openStream } from "./sse.js";
 
 /** Show the problem of a refused request: its `title`, and what it means. */
+const REMATCH_POLL_MS = 3000;
+
 export function problemBox(error) {
   if (!error) return null;
   const code = error.code;
@@ -37,7 +40,9 @@ export function gamePage(main, gameId) {
     error: null,
     connection: "connecting",
     finishedShown: false,
+    rematchError: null,
   };
+  let rematchWatch = null; // an AbortController: asking the finished game for its rematch
   let stream = null;
   let timer = null;
   let closed = false;
@@ -195,26 +200,115 @@ export function gamePage(main, gameId) {
     );
   }
 
+  async function decline(seat) {
+    state.error = null;
+    try {
+      await post(`/v1/games/${gameId}/seats/${seat}/decline`, undefined, { token: player().token });
+      restart();
+    } catch (err) {
+      state.error = err;
+      render();
+    }
+  }
+
   function joinSection(view) {
     if (view.status !== "waiting") return null;
-    const free = view.seats.filter((s) => !s.joined);
     const who = player();
+    const seated = state.token !== null && view.seat !== undefined;
+    // A seat kept for an invited player is theirs alone.
+    const free = view.seats.filter((s) => !s.joined && !s.reserved_for);
+    const kept = who && !seated ? view.seats.find((s) => !s.joined && s.reserved_for === who.id) : null;
     return h(
       "section",
       { class: "panel join", "aria-labelledby": "join-title" },
       h("h2", { id: "join-title" }, t("join_title")),
+      kept &&
+        h(
+          "div",
+          { class: "invited-here", id: "invitation" },
+          h("p", {}, t("invited_here", { n: kept.seat + 1 })),
+          h("button", { type: "button", class: "primary", id: "accept-invitation", onclick: () => join(kept.seat) }, t("accept")),
+          " ",
+          h("button", { type: "button", id: "decline-invitation", onclick: () => decline(kept.seat) }, t("decline")),
+        ),
       h("p", {}, t("invite_text")),
       h("p", {}, h("input", { type: "text", readonly: true, class: "invite", value: location.href, "aria-label": t("invite_link") })),
-      who
-        ? h(
-            "div",
-            { class: "join-buttons" },
-            free.map((s) =>
-              h("button", { type: "button", dataset: { joinSeat: s.seat }, onclick: () => join(s.seat) }, t("join_seat", { n: s.seat + 1 })),
-            ),
-          )
-        : h("p", {}, h("a", { href: `#/?join=${gameId}` }, t("join_need_name"))),
+      seated
+        ? null
+        : who
+          ? h(
+              "div",
+              { class: "join-buttons" },
+              free.map((s) =>
+                h("button", { type: "button", dataset: { joinSeat: s.seat }, onclick: () => join(s.seat) }, t("join_seat", { n: s.seat + 1 })),
+              ),
+            )
+          : h("p", {}, h("a", { href: `#/?join=${gameId}` }, t("join_need_name"))),
     );
+  }
+
+  /** A finished game: play it again. The rematch made (by anyone), its table is one
+   * click away; made by this player, they sit there already (or are invited). */
+  function rematchSection(view) {
+    if (view.expired) return null;
+    const seated = state.token !== null && view.seat !== undefined;
+    if (view.rematch) {
+      return h(
+        "p",
+        { class: "rematch" },
+        h("a", { href: `#/game/${view.rematch}`, id: "join-rematch", class: "button primary", role: "button" }, t("join_rematch")),
+      );
+    }
+    if (!seated) return null;
+    return h(
+      "div",
+      { class: "rematch" },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "primary",
+          id: "rematch",
+          disabled: state.busy,
+          onclick: async () => {
+            state.busy = true;
+            state.rematchError = null;
+            render();
+            try {
+              const made = await post(`/v1/games/${gameId}/rematch`, undefined, { token: state.token });
+              location.hash = `#/game/${made.id}`;
+            } catch (err) {
+              state.rematchError = err;
+            } finally {
+              state.busy = false;
+              render();
+            }
+          },
+        },
+        t("rematch"),
+      ),
+      problemBox(state.rematchError),
+    );
+  }
+
+  /** The finished game's stream has ended: its `rematch` is learnt by reading the public
+   * view now and then, until it is made or the page is left. */
+  async function watchForRematch() {
+    if (rematchWatch) return;
+    rematchWatch = new AbortController();
+    const { signal } = rematchWatch;
+    while (!signal.aborted && !state.view?.rematch) {
+      if (!(await pause(REMATCH_POLL_MS, signal))) return;
+      try {
+        const view = await get(`/v1/games/${gameId}`);
+        if (view.rematch && state.view && !state.view.rematch) {
+          state.view = { ...state.view, rematch: view.rematch };
+          render();
+        }
+      } catch {
+        // asked again in a moment
+      }
+    }
   }
 
   function tricksPanel(view) {
@@ -270,7 +364,14 @@ export function gamePage(main, gameId) {
       ),
       tableHead(view),
       problemBox(state.error),
-      finished && h("section", { class: "panel finished", id: "final" }, h("h2", {}, t("game_over")), h("p", { class: "winner-text" }, winnerText(view))),
+      finished &&
+        h(
+          "section",
+          { class: "panel finished", id: "final" },
+          h("h2", {}, t("game_over")),
+          h("p", { class: "winner-text" }, winnerText(view)),
+          rematchSection(view),
+        ),
       h(
         "div",
         { class: "layout" },
@@ -283,6 +384,7 @@ export function gamePage(main, gameId) {
       state.finishedShown = true;
       fairnessPanel(fairnessSlot, view);
       recordPanel(recordSlot, gameId);
+      watchForRematch();
     }
     tickCountdowns(root);
     if (focused) {
@@ -336,6 +438,8 @@ export function gamePage(main, gameId) {
 
   function restart() {
     stream?.close();
+    rematchWatch?.abort();
+    rematchWatch = null;
     Object.assign(state, { view: null, tricks: [], playing: [], roundNumber: 0, chosen: [], finishedShown: false });
     start();
   }
@@ -345,6 +449,7 @@ export function gamePage(main, gameId) {
   return () => {
     closed = true;
     stream?.close();
+    rematchWatch?.abort();
     clearInterval(timer);
   };
 }
