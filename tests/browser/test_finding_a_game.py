@@ -1,7 +1,8 @@
 """Issue 29 item 5: finding a game in the web client, in headless Chromium against a real
 `yokai serve` (its embedded worker plays the bots).
 
-A finished game is played again with "Rematch", which the other player joins from the
+A public table seen live in another browser's lobby and joined with one click; a
+finished game played again with "Rematch", which the other player joins from the
 finished game's page. Every wait is Playwright's (expect, wait_for) with a deadline.
 """
 
@@ -100,6 +101,72 @@ def _seated(page: Any, seat: int, action: str | None = None) -> None:
     expect(game).to_have_attribute("data-seat", str(seat), timeout=WAIT)
     if action is not None:
         expect(game).to_have_attribute("data-action", action, timeout=WAIT)
+
+
+# --- the public tables ----------------------------------------------------------------------
+
+
+def test_a_public_table_shows_live_in_another_lobby_and_is_joined_in_one_click(
+    pages: Pages, served: Served
+) -> None:
+    expect = _expect()
+    guest = pages.open()
+    _become_player(guest, "Gin")
+    expect(guest.locator("#public-tables")).to_be_visible()
+
+    host = pages.open()
+    _become_player(host, "Hana")
+    host.select_option("#new-players", "3")
+    host.select_option("#new-seat-1", "open")
+    host.select_option("#new-seat-2", "basic")
+    host.check("#new-public")
+    host.click("#create-game")
+    game_id = _game_id(host)
+    assert served.call("GET", f"/v1/games/{game_id}")["visibility"] == "public"
+
+    # The guest's lobby heard of it on the lobby stream, without reloading.
+    table = guest.locator(f'#public-tables .table-entry[data-game="{game_id}"]')
+    expect(table).to_be_visible(timeout=WAIT)
+    expect(table.locator(".table-seats li")).to_have_text(
+        ["Seat 1: Hana", "Seat 2: open seat", "Seat 3: bot: basic"]
+    )
+    table.get_by_role("button", name="Join (seat 2)").click()
+    assert _game_id(guest) == game_id
+    _seated(guest, 1, "pass")
+    _seated(host, 0, "pass")
+    # Full and started: gone from the lobby of whoever looks now.
+    watcher = pages.open()
+    expect(watcher.locator("#public-tables .none")).to_have_text(
+        "No public table is waiting for players.", timeout=WAIT
+    )
+    assert guest.errors == [] and host.errors == [] and watcher.errors == []
+
+
+def test_without_the_lobby_stream_the_tables_come_by_the_long_poll(
+    pages: Pages, served: Served
+) -> None:
+    """A proxy that refuses the stream: the lobby reads GET /v1/lobby instead, held until
+    the lobby changes (ETag, wait)."""
+    expect = _expect()
+    page = pages.open()
+    page.route(
+        "**/v1/lobby/stream",
+        lambda route: route.fulfill(
+            status=403,
+            content_type="application/problem+json",
+            body=json.dumps({"title": "Forbidden", "status": 403, "code": "forbidden"}),
+        ),
+    )
+    _become_player(page, "Pia")
+    host = _new_player(served, "Quin")
+    with page.expect_request(re.compile(r"/v1/lobby\?limit=100&wait=25$"), timeout=WAIT):
+        page.reload()  # the long-poll waits: the table made below is a change it hears
+    game = served.call(
+        "POST", "/v1/games", {"players": 3, "visibility": "public"}, token=host["token"]
+    )
+    table = page.locator(f'#public-tables .table-entry[data-game="{game["id"]}"]')
+    expect(table.get_by_role("button", name="Join (seat 3)")).to_be_visible(timeout=WAIT)
+    assert page.errors == []
 
 
 # --- rematch ---------------------------------------------------------------------------------

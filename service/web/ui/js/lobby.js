@@ -1,11 +1,14 @@
 // The lobby: who I am (a player made on first use, its token kept in this browser; or
-// signed in with a provider or a code from another device, account.js), a new game (players, scoring, variant, clock, bots on any seats), joining a game by
-// its link, and my games from the inbox, the ones where it is my turn first.
+// signed in with a provider or a code from another device, account.js), the public
+// tables (finding.js), a new game (players, scoring, variant, clock, bots on any seats,
+// public or not), joining a game by its link, and my games from the inbox, the ones
+// where it is my turn first.
 
 import { accountActions, linkCodeEntry, signInChoices } from "./account.js";
 import { becomePlayer, forgetPlayer, get, player, post, wasSignedOut } from "./api.js";
 import { remaining, tickCountdowns } from "./board.js";
 import { fill, h } from "./dom.js";
+import { publicTables } from "./finding.js";
 import { formatTime, t } from "./i18n.js";
 import { takeSignInOutcome } from "./signin.js";
 import { openStream } from "./sse.js";
@@ -29,6 +32,7 @@ function inboxOrder(a, b) {
 export function lobbyPage(main, params) {
   let stream = null;
   let timer = null;
+  let parts = []; // what draw() made that holds a connection or a timer: {close()}
   const cleanups = [];
   const joinAfter = params.get("join");
 
@@ -159,6 +163,7 @@ export function lobbyPage(main, params) {
         ),
         select("on_timeout", [["autoplay", t("on_timeout.autoplay")], ["forfeit", t("on_timeout.forfeit")]], "autoplay", t("on_timeout")),
       ),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "public", id: "new-public" }), " ", t("public_use")),
       seatsBox,
       h("button", { type: "submit", class: "primary", id: "create-game" }, t("create_game")),
       error,
@@ -197,6 +202,7 @@ export function lobbyPage(main, params) {
       const players = Number(f.players.value);
       const body = { players, scoring: f.scoring.value, variant: f.variant.value, bots: [] };
       if (f.clock.checked) body.clock = { turn_seconds: Number(f.turn_seconds.value), on_timeout: f.on_timeout.value };
+      if (f.public.checked) body.visibility = "public";
       const mine = [];
       for (let seat = 0; seat < players; seat += 1) {
         const choice = f[`seat${seat}`].value;
@@ -315,11 +321,14 @@ export function lobbyPage(main, params) {
   function draw() {
     stream?.close();
     stream = null;
+    for (const part of parts) part.close();
+    const tables = publicTables();
+    parts = [tables];
     fill(
       main,
       h("h1", {}, t("lobby_title")),
       h("p", { class: "intro" }, t("lobby_intro"), " ", h("a", { href: "/docs/rules.md", target: "_blank", rel: "noopener" }, t("rules_link"))),
-      h("div", { class: "lobby" }, identity(), createForm(), openForm(), gamesSection()),
+      h("div", { class: "lobby" }, identity(), tables.section, createForm(), openForm(), gamesSection()),
     );
   }
 
@@ -328,6 +337,7 @@ export function lobbyPage(main, params) {
   cleanups.push(() => clearInterval(timer));
   return () => {
     stream?.close();
+    for (const part of parts) part.close();
     for (const c of cleanups) c();
   };
 }
