@@ -1,9 +1,12 @@
 """Issue 29 item 5: finding a game in the web client, in headless Chromium against a real
-`yokai serve` (its embedded worker plays the bots).
+`yokai serve` (its embedded worker pairs the seeks and plays the bots).
 
-A public table seen live in another browser's lobby and joined with one click; a
-finished game played again with "Rematch", which the other player joins from the
-finished game's page. Every wait is Playwright's (expect, wait_for) with a deadline.
+"Play now" from two browsers while two more players seek over HTTP: all four land at one
+started table; a search cancelled, and one that bots fill; a public table seen live in
+another browser's lobby and joined with one click (and, the stream refused, by the
+long-poll); a finished game played again with "Rematch", which the other player joins
+from the finished game's page. Every wait is Playwright's (expect, wait_for) with a
+deadline.
 """
 
 from __future__ import annotations
@@ -101,6 +104,79 @@ def _seated(page: Any, seat: int, action: str | None = None) -> None:
     expect(game).to_have_attribute("data-seat", str(seat), timeout=WAIT)
     if action is not None:
         expect(game).to_have_attribute("data-action", action, timeout=WAIT)
+
+
+# --- quick play ------------------------------------------------------------------------------
+
+
+def test_two_browsers_and_two_players_over_http_play_now_into_one_table(
+    pages: Pages, served: Served
+) -> None:
+    expect = _expect()
+    browsers = [pages.open(), pages.open()]
+    players = [
+        _become_player(page, name) for page, name in zip(browsers, ("Aoi", "Ben"), strict=True)
+    ]
+    for page in browsers:
+        # The default mode: four players, basic scoring, the standard game; no bots.
+        expect(page.locator("#seek-players")).to_have_value("4")
+        page.get_by_role("button", name="Play now").click()
+        expect(page.locator("#seeking")).to_contain_text("Looking for a 4-player game")
+        expect(page.get_by_role("button", name="Cancel")).to_be_visible()
+    others = [_new_player(served, name) for name in ("Cai", "Dev")]
+    seeks = [
+        served.call("POST", "/v1/seeks", {"players": 4}, token=other["token"]) for other in others
+    ]
+
+    ids = {_game_id(page) for page in browsers}
+    assert len(ids) == 1, ids
+    (game_id,) = ids
+    for page in browsers:  # each browser holds its own seat's hand, its token acting
+        expect(page.locator(".game")).to_have_attribute("data-action", "pass", timeout=WAIT)
+        expect(page.locator(".hand button.card")).to_have_count(12)
+        assert page.evaluate("sessionStorage.getItem('yokai.seek')") is None
+    seats = {page.locator(".game").get_attribute("data-seat") for page in browsers}
+    assert len(seats) == 2, seats
+
+    for other, seek in zip(others, seeks, strict=True):
+        found = served.call("GET", f"/v1/seeks/{seek['id']}", token=other["token"])
+        assert (found["status"], found["game_id"]) == ("matched", game_id)
+    view = served.call("GET", f"/v1/games/{game_id}")
+    assert view["status"] == "passing"
+    assert sorted(s["name"] for s in view["seats"]) == ["Aoi", "Ben", "Cai", "Dev"]
+    for page, me in zip(browsers, players, strict=True):
+        seat = int(page.locator(".game").get_attribute("data-seat"))
+        assert view["seats"][seat]["name"] == me["name"]
+        assert page.errors == []
+
+
+def test_a_search_is_cancelled_and_another_is_filled_with_bots(
+    pages: Pages, served: Served
+) -> None:
+    expect = _expect()
+    page = pages.open()
+    me = _become_player(page, "Eri")
+    page.select_option("#seek-players", "3")
+    page.get_by_role("button", name="Play now").click()
+    expect(page.locator("#seeking")).to_be_visible()
+    seek_id = page.locator("#seeking").get_attribute("data-seek")
+    page.get_by_role("button", name="Cancel").click()
+    expect(page.locator("#seek-ended")).to_have_text("The search was cancelled.")
+    assert served.call("GET", f"/v1/seeks/{seek_id}", token=me["token"])["status"] == "cancelled"
+
+    # A mode nobody else seeks: the bots come after five seconds.
+    page.select_option("#seek-players", "3")
+    page.select_option("#seek-scoring", "advanced")
+    page.check("#seek-bots")
+    page.fill("#seek-bots-seconds", "5")
+    page.get_by_role("button", name="Play now").click()
+    expect(page.locator("#seeking .bots-after")).to_have_text("Bots take the free seats after 5 s.")
+    game_id = _game_id(page)
+    expect(page.locator(".game")).to_have_attribute("data-action", "pass", timeout=WAIT)
+    view = served.call("GET", f"/v1/games/{game_id}")
+    assert (view["players"], view["scoring"]) == (3, "advanced")
+    assert sorted(bool(s["bot"]) for s in view["seats"]) == [False, True, True]
+    assert page.errors == []
 
 
 # --- the public tables ----------------------------------------------------------------------

@@ -1,7 +1,8 @@
-// Finding a game (docs/api.md "The lobby"): the public tables, live, each free seat one
-// click away.
+// Finding a game (docs/api.md "The lobby", "Quick play"): the public tables, live, each
+// free seat one click away; "Play now" (a seek the worker pairs, waited for on the
+// player stream and by reading the seek).
 
-import { ApiError, player, post } from "./api.js";
+import { ApiError, del, get, player, post } from "./api.js";
 import { fill, h, pause } from "./dom.js";
 import { t } from "./i18n.js";
 import { openStream } from "./sse.js";
@@ -168,4 +169,235 @@ export function publicTables() {
       stream?.close();
     },
   };
+}
+
+// --- quick play ----------------------------------------------------------------------------
+
+const SEEK = "yokai.seek";
+const POLL_MS = 3000;
+
+function keptSeek() {
+  try {
+    const found = JSON.parse(sessionStorage.getItem(SEEK) || "null");
+    const who = player();
+    return found && who && found.player === who.id ? found : null;
+  } catch {
+    return null;
+  }
+}
+
+function keepSeek(seek) {
+  if (seek) sessionStorage.setItem(SEEK, JSON.stringify({ id: seek.id, player: player().id, created_at: seek.created_at }));
+  else sessionStorage.removeItem(SEEK);
+}
+
+/**
+ * "Play now": a mode (players, scoring, variant) and, if wanted, bots after N seconds;
+ * a seek is made (POST /v1/seeks) and waited for: the player stream's `matched`
+ * (`matched()` below, called by the lobby, which holds that stream) or, every few
+ * seconds, the seek itself. Matched, the table opens: the player's token acts for the
+ * seat. The seek is kept for this tab, so coming back to the lobby goes on waiting.
+ * Returns {section, matched(data), close()}.
+ */
+export function playNow() {
+  const who = player();
+  const controller = new AbortController();
+  const body = h("div", { class: "play-now-body" });
+  const error = h("div");
+  let waitingFor = null; // the seek's id
+  let ticker = null;
+
+  function opened(gameId) {
+    keepSeek(null);
+    waitingFor = null;
+    location.hash = `#/game/${gameId}`;
+  }
+
+  /** The seek as the server has it now: matched opens the table, ended forgets it. */
+  function judge(seek) {
+    if (seek.id !== waitingFor) return;
+    if (seek.status === "matched" && seek.game_id) opened(seek.game_id);
+    else if (seek.status !== "open") {
+      keepSeek(null);
+      waitingFor = null;
+      form();
+      fill(error, h("p", { class: "notice", role: "status", id: "seek-ended" }, t(`seek_ended.${seek.status}`)));
+    }
+  }
+
+  async function watch(id) {
+    while (waitingFor === id && !controller.signal.aborted) {
+      if (!(await pause(POLL_MS, controller.signal))) return;
+      if (waitingFor !== id) return;
+      try {
+        judge(await get(`/v1/seeks/${id}`, { token: who.token }));
+      } catch (err) {
+        if (err.status === 404) {
+          keepSeek(null);
+          waitingFor = null;
+          form();
+          return;
+        }
+      }
+    }
+  }
+
+  function waiting(seek) {
+    waitingFor = seek.id;
+    const since = Date.parse(seek.created_at) || Date.now();
+    const elapsed = h("span", { class: "elapsed", role: "timer" }, "0:00");
+    const tick = () => {
+      const s = Math.max(0, Math.floor((Date.now() - since) / 1000));
+      elapsed.textContent = t("clock_ms", { m: Math.floor(s / 60), s: String(s % 60).padStart(2, "0") });
+    };
+    tick();
+    clearInterval(ticker);
+    ticker = setInterval(tick, 1000);
+    const cancel = h(
+      "button",
+      {
+        type: "button",
+        id: "cancel-seek",
+        onclick: async () => {
+          cancel.disabled = true;
+          fill(error);
+          try {
+            await del(`/v1/seeks/${seek.id}`, { token: who.token });
+            keepSeek(null);
+            waitingFor = null;
+            form();
+            fill(error, h("p", { class: "notice", role: "status", id: "seek-ended" }, t("seek_ended.cancelled")));
+          } catch (err) {
+            cancel.disabled = false;
+            if (err.code === "seek_matched") {
+              judge(await get(`/v1/seeks/${seek.id}`, { token: who.token }));
+            } else fill(error, problemBox(err));
+          }
+        },
+      },
+      t("cancel_seek"),
+    );
+    fill(
+      body,
+      h(
+        "div",
+        { class: "seeking", id: "seeking", role: "status", dataset: { seek: seek.id } },
+        h("span", { class: "spinner", "aria-hidden": "true" }),
+        " ",
+        t("seeking_text", {
+          players: seek.players,
+          variant: t(`variant.${seek.variant}`),
+          scoring: t(`scoring.${seek.scoring}`),
+        }),
+        " ",
+        elapsed,
+        seek.bots_after_seconds && h("p", { class: "bots-after" }, t("seek_bots_after", { seconds: seek.bots_after_seconds })),
+      ),
+      cancel,
+    );
+    watch(seek.id);
+  }
+
+  function form() {
+    clearInterval(ticker);
+    const seconds = h("input", { type: "number", name: "bots_after_seconds", id: "seek-bots-seconds", min: 5, max: 600, value: "30" });
+    const f = h(
+      "form",
+      { id: "play-now-form", class: "play-now" },
+      h(
+        "div",
+        { class: "fields" },
+        select("seek-players", "players", [["4", t("players_n", { n: 4 })], ["3", t("players_n", { n: 3 })]], "4", t("players")),
+        select("seek-scoring", "scoring", [["basic", t("scoring.basic")], ["advanced", t("scoring.advanced")]], "basic", t("scoring")),
+        select(
+          "seek-variant",
+          "variant",
+          [
+            ["standard", t("variant.standard")],
+            ["seven_followers", t("variant.seven_followers")],
+            ["seven_followers_short", t("variant.seven_followers_short")],
+          ],
+          "standard",
+          t("variant"),
+        ),
+      ),
+      h(
+        "label",
+        { class: "check" },
+        h("input", { type: "checkbox", name: "bots", id: "seek-bots" }),
+        " ",
+        t("seek_bots"),
+      ),
+      h("label", { class: "field" }, h("span", {}, t("seek_bots_seconds")), seconds),
+      h("button", { type: "submit", class: "primary", id: "play-now" }, t("play_now")),
+    );
+    f.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      fill(error);
+      const el = f.elements;
+      const ask = { players: Number(el.players.value), scoring: el.scoring.value, variant: el.variant.value };
+      if (el.bots.checked) ask.bots_after_seconds = Number(el.bots_after_seconds.value);
+      const button = f.querySelector("#play-now");
+      button.disabled = true;
+      try {
+        const seek = await post("/v1/seeks", ask, { token: who.token });
+        keepSeek(seek);
+        if (seek.status === "matched" && seek.game_id) opened(seek.game_id);
+        else waiting(seek);
+      } catch (err) {
+        button.disabled = false;
+        fill(error, problemBox(err));
+      }
+    });
+    fill(body, f);
+  }
+
+  const kept = keptSeek();
+  if (kept) {
+    // The seek of this tab: what it asked for, and whether it was matched while the
+    // page was away.
+    waitingFor = kept.id;
+    fill(body, h("p", { class: "loading" }, t("loading")));
+    get(`/v1/seeks/${kept.id}`, { token: who.token })
+      .then((seek) => {
+        if (seek.status === "open") waiting(seek);
+        else judge(seek);
+      })
+      .catch(() => {
+        keepSeek(null);
+        waitingFor = null;
+        form();
+      });
+  } else form();
+
+  return {
+    section: h(
+      "section",
+      { class: "panel quick", "aria-labelledby": "quick-title" },
+      h("h2", { id: "quick-title" }, t("quick_play")),
+      h("p", {}, t("quick_play_text")),
+      body,
+      error,
+    ),
+    matched: (data) => {
+      if (data.seek_id === waitingFor) opened(data.game_id);
+    },
+    close: () => {
+      controller.abort();
+      clearInterval(ticker);
+    },
+  };
+}
+
+function select(id, name, options, value, label) {
+  return h(
+    "label",
+    { class: "field" },
+    h("span", {}, label),
+    h(
+      "select",
+      { name, id },
+      options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)),
+    ),
+  );
 }

@@ -1,6 +1,6 @@
 // The lobby: who I am (a player made on first use, its token kept in this browser; or
-// signed in with a provider or a code from another device, account.js), the public
-// tables (finding.js), a new game (players, scoring, variant, clock, bots on any seats,
+// signed in with a provider or a code from another device, account.js), "Play now"
+// (quick play) and the public tables (finding.js), a new game (players, scoring, variant, clock, bots on any seats,
 // public or not), joining a game by its link, and my games from the inbox, the ones
 // where it is my turn first.
 
@@ -8,7 +8,7 @@ import { accountActions, linkCodeEntry, signInChoices } from "./account.js";
 import { becomePlayer, forgetPlayer, get, player, post, wasSignedOut } from "./api.js";
 import { remaining, tickCountdowns } from "./board.js";
 import { fill, h } from "./dom.js";
-import { publicTables } from "./finding.js";
+import { playNow, publicTables } from "./finding.js";
 import { formatTime, t } from "./i18n.js";
 import { takeSignInOutcome } from "./signin.js";
 import { openStream } from "./sse.js";
@@ -287,6 +287,10 @@ export function lobbyPage(main, params) {
     stream = openStream("/v1/me/stream", {
       token: who.token,
       onMessage: (m) => {
+        if (m.event === "matched") {
+          quick?.matched(m.data); // a seek of mine was paired: its table opens
+          return;
+        }
         if (m.event === "inbox") state.games = m.data.games;
         else if (m.event === "game") {
           state.games = state.games.filter((g) => g.game_id !== m.data.game_id);
@@ -318,17 +322,20 @@ export function lobbyPage(main, params) {
     );
   }
 
+  let quick = null;
+
   function draw() {
     stream?.close();
     stream = null;
     for (const part of parts) part.close();
+    quick = player() ? playNow() : null;
     const tables = publicTables();
-    parts = [tables];
+    parts = [tables, quick].filter(Boolean);
     fill(
       main,
       h("h1", {}, t("lobby_title")),
       h("p", { class: "intro" }, t("lobby_intro"), " ", h("a", { href: "/docs/rules.md", target: "_blank", rel: "noopener" }, t("rules_link"))),
-      h("div", { class: "lobby" }, identity(), tables.section, createForm(), openForm(), gamesSection()),
+      h("div", { class: "lobby" }, identity(), quick?.section, tables.section, createForm(), openForm(), gamesSection()),
     );
   }
 
