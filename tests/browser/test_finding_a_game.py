@@ -4,9 +4,10 @@
 "Play now" from two browsers while two more players seek over HTTP: all four land at one
 started table; a search cancelled, and one that bots fill; a public table seen live in
 another browser's lobby and joined with one click (and, the stream refused, by the
-long-poll); a finished game played again with "Rematch", which the other player joins
-from the finished game's page. Every wait is Playwright's (expect, wait_for) with a
-deadline.
+long-poll); invitations accepted and declined from "My games", and made from the
+new-game form (a past game's player picked, another by id); a finished game played
+again with "Rematch", which the other player joins from the finished game's page.
+Every wait is Playwright's (expect, wait_for) with a deadline.
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ def _become_player(page: Any, name: str) -> dict[str, Any]:
     page.get_by_role("button", name="Start").click()
     expect(page.locator("#me-name")).to_have_text(f"Playing as {name}")
     stored: dict[str, Any] = json.loads(page.evaluate("localStorage.getItem('yokai.player')"))
+    expect(page.locator("#my-player-id")).to_have_text(stored["id"])
     return stored
 
 
@@ -243,6 +245,81 @@ def test_without_the_lobby_stream_the_tables_come_by_the_long_poll(
     table = page.locator(f'#public-tables .table-entry[data-game="{game["id"]}"]')
     expect(table.get_by_role("button", name="Join (seat 3)")).to_be_visible(timeout=WAIT)
     assert page.errors == []
+
+
+# --- invitations ----------------------------------------------------------------------------
+
+
+def test_invitations_are_accepted_and_declined_in_my_games_and_made_in_the_form(
+    pages: Pages, served: Served
+) -> None:
+    expect = _expect()
+    page = pages.open()
+    me = _become_player(page, "Ima")
+    host = _new_player(served, "Jun")
+    friend = _new_player(served, "Kei")
+    # Jun invites Ima and Kei (seats 1 and 2), and sits at seat 0; Kei takes their seat.
+    game = served.call(
+        "POST", "/v1/games", {"players": 3, "invite": [me["id"], friend["id"]]}, token=host["token"]
+    )
+    served.call("POST", f"/v1/games/{game['id']}/seats/0", {}, token=host["token"])
+    served.call("POST", f"/v1/games/{game['id']}/seats/2", {}, token=friend["token"])
+    # Another invitation, which Ima declines.
+    other = served.call(
+        "POST",
+        "/v1/games",
+        {"players": 4, "invite": [{"player_id": me["id"], "seat": 3}]},
+        token=host["token"],
+    )
+
+    declined = page.locator(f'#inbox .inbox-entry[data-game="{other["id"]}"]')
+    expect(declined).to_have_attribute("data-invited", "1", timeout=WAIT)
+    expect(declined.locator(".badge.invited")).to_have_text("invited: seat 4")
+    declined.get_by_role("button", name="Decline").click()
+    expect(declined).to_have_count(0, timeout=WAIT)
+    assert served.call("GET", f"/v1/games/{other['id']}")["seats"][3]["reserved_for"] is None
+
+    accepted = page.locator(f'#inbox .inbox-entry[data-game="{game["id"]}"]')
+    expect(accepted).to_have_attribute("data-invited", "1", timeout=WAIT)
+    accepted.get_by_role("button", name="Accept").click()
+    assert _game_id(page) == game["id"]
+    _seated(page, 1, "pass")  # the last seat: the game started
+    assert served.call("GET", f"/v1/games/{game['id']}")["status"] == "passing"
+
+    # Ima invites in turn: Kei, picked among the players of her past games, and Jun by id.
+    page.goto(served.base + "/#/")
+    page.select_option("#new-players", "3")
+    page.select_option("#new-seat-1", "invite")
+    expect(page.locator(f'#past-players option[value="{friend["id"]}"]')).to_have_text(
+        "Kei", timeout=WAIT
+    )
+    page.fill("#new-invite-1", friend["id"])
+    page.select_option("#new-seat-2", "invite")
+    page.fill("#new-invite-2", host["id"])
+    page.click("#create-game")
+    made = _game_id(page)
+    _seated(page, 0)
+    view = served.call("GET", f"/v1/games/{made}")
+    assert [s["reserved_for"] for s in view["seats"]] == [None, friend["id"], host["id"]]
+    (entry,) = [
+        g
+        for g in served.call("GET", "/v1/me/games", token=friend["token"])["games"]
+        if g["game_id"] == made
+    ]
+    assert (entry["invited"], entry["seat"], entry["action"]) == (True, 1, "join")
+    assert page.errors == []
+
+
+def test_an_unknown_player_id_is_refused_with_its_problem(pages: Pages, served: Served) -> None:
+    expect = _expect()
+    page = pages.open()
+    _become_player(page, "Leo")
+    page.select_option("#new-seat-1", "invite")
+    page.fill("#new-invite-1", "00000000-0000-4000-8000-000000000000")
+    page.click("#create-game")
+    problem = page.locator(".create .problem")
+    expect(problem).to_have_attribute("data-code", "unknown_player")
+    expect(problem.locator(".detail")).to_have_text("There is no player with that id.")
 
 
 # --- rematch ---------------------------------------------------------------------------------

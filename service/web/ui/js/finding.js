@@ -1,6 +1,7 @@
-// Finding a game (docs/api.md "The lobby", "Quick play"): the public tables, live, each
-// free seat one click away; "Play now" (a seek the worker pairs, waited for on the
-// player stream and by reading the seek).
+// Finding a game (docs/api.md "The lobby", "Invitations", "Rematch", "Quick play"): the
+// public tables, live, each free seat one click away; "Play now" (a seek the worker
+// pairs, waited for on the player stream and by reading the seek); answering an
+// invitation; and the players of my past games, to invite them again.
 
 import { ApiError, del, get, player, post } from "./api.js";
 import { fill, h, pause } from "./dom.js";
@@ -23,6 +24,11 @@ export async function takeSeat(gameId, seat) {
   }
   await post(`/v1/games/${gameId}/seats/${seat}`, {}, { token: who.token });
   location.hash = `#/game/${gameId}`;
+}
+
+/** Decline the seat kept for this browser's player. */
+export function declineSeat(gameId, seat) {
+  return post(`/v1/games/${gameId}/seats/${seat}/decline`, undefined, { token: player().token });
 }
 
 /**
@@ -387,6 +393,45 @@ export function playNow() {
       clearInterval(ticker);
     },
   };
+}
+
+// --- the players of my past games ----------------------------------------------------------
+
+let known = null; // {player, found}: asked once a page load, per player
+
+/**
+ * Players met in my recent games, to invite again: {id, name} from what the API shows a
+ * seat (a game's events: the players kept seats were for, and the name each joined
+ * with). Asked once a page load.
+ */
+export function pastPlayers() {
+  const who = player();
+  if (!who) return Promise.resolve([]);
+  if (known?.player === who.id) return known.found;
+  const found = (async () => {
+    const met = new Map();
+    const page = await get("/v1/me/games?status=all&limit=20", { token: who.token });
+    await Promise.all(
+      page.games.map(async (entry) => {
+        try {
+          const feed = await get(`/v1/games/${entry.game_id}/events?limit=100`, { token: who.token });
+          for (const e of feed.events) {
+            if (e.type === "SeatJoined" && e.data.player && e.data.player !== who.id) met.set(e.data.player, e.data.name);
+          }
+        } catch {
+          // an invitation not yet accepted: no seat, no feed
+        }
+      }),
+    );
+    return [...met].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
+  })().catch(() => []);
+  known = { player: who.id, found };
+  return found;
+}
+
+/** Forget the players found (another player signed in on this browser). */
+export function forgetPastPlayers() {
+  known = null;
 }
 
 function select(id, name, options, value, label) {

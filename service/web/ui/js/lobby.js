@@ -1,14 +1,15 @@
 // The lobby: who I am (a player made on first use, its token kept in this browser; or
 // signed in with a provider or a code from another device, account.js), "Play now"
-// (quick play) and the public tables (finding.js), a new game (players, scoring, variant, clock, bots on any seats,
-// public or not), joining a game by its link, and my games from the inbox, the ones
-// where it is my turn first.
+// (quick play) and the public tables (finding.js), a new game (players, scoring, variant,
+// clock, bots on any seats, public or not, invited players), joining a game by its link,
+// and my games from the inbox, the ones where it is my turn first, invitations to accept
+// or decline among them.
 
 import { accountActions, linkCodeEntry, signInChoices } from "./account.js";
 import { becomePlayer, forgetPlayer, get, player, post, wasSignedOut } from "./api.js";
 import { remaining, tickCountdowns } from "./board.js";
 import { fill, h } from "./dom.js";
-import { playNow, publicTables } from "./finding.js";
+import { declineSeat, forgetPastPlayers, pastPlayers, playNow, publicTables, takeSeat } from "./finding.js";
 import { formatTime, t } from "./i18n.js";
 import { takeSignInOutcome } from "./signin.js";
 import { openStream } from "./sse.js";
@@ -60,6 +61,7 @@ export function lobbyPage(main, params) {
         h("h2", { id: "me-title" }, t("me_title")),
         outcome,
         h("p", { id: "me-name", dataset: { player: who.id } }, t("playing_as", { name: who.name })),
+        h("p", { class: "my-id" }, t("my_player_id"), " ", h("code", { id: "my-player-id" }, who.id)),
         accountActions({ redraw: draw }),
         signInChoices({ linking: true }),
         h(
@@ -71,6 +73,7 @@ export function lobbyPage(main, params) {
             onclick: () => {
               if (confirm(t("forget_confirm"))) {
                 forgetPlayer();
+                forgetPastPlayers();
                 draw();
               }
             },
@@ -131,6 +134,16 @@ export function lobbyPage(main, params) {
     if (!who) return null;
     const error = h("div");
     const seatsBox = h("fieldset", { class: "seats-choice" });
+    // The players of my past games, offered in each "invite" field.
+    const pastList = h("datalist", { id: "past-players" });
+    let pastAsked = false;
+    function offerPastPlayers() {
+      if (pastAsked) return;
+      pastAsked = true;
+      pastPlayers().then((found) =>
+        fill(pastList, found.map((p) => h("option", { value: p.id, label: p.name }, p.name))),
+      );
+    }
     const form = h(
       "form",
       { id: "new-game", class: "new-game" },
@@ -165,6 +178,7 @@ export function lobbyPage(main, params) {
       ),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "public", id: "new-public" }), " ", t("public_use")),
       seatsBox,
+      pastList,
       h("button", { type: "submit", class: "primary", id: "create-game" }, t("create_game")),
       error,
     );
@@ -175,22 +189,42 @@ export function lobbyPage(main, params) {
         ["open", t("seat_choice.open")],
         ["basic", t("seat_choice.basic")],
         ["random", t("seat_choice.random")],
+        ["invite", t("seat_choice.invite")],
       ];
       fill(
         seatsBox,
         h("legend", {}, t("seats")),
-        Array.from({ length: n }, (_, seat) =>
-          h(
-            "label",
-            { class: "field" },
-            h("span", {}, t("seat_n", { n: seat + 1 })),
-            h(
-              "select",
-              { name: `seat${seat}`, id: `new-seat-${seat}` },
-              options.map(([v, text]) => h("option", { value: v, selected: v === (seat === 0 ? "me" : "basic") }, text)),
-            ),
-          ),
-        ),
+        Array.from({ length: n }, (_, seat) => {
+          const invitee = h("input", {
+            name: `invite${seat}`,
+            id: `new-invite-${seat}`,
+            list: "past-players",
+            autocomplete: "off",
+            spellcheck: "false",
+            placeholder: t("invite_placeholder"),
+            "aria-label": t("invite_seat", { n: seat + 1 }),
+            hidden: true,
+          });
+          const choice = h(
+            "select",
+            {
+              name: `seat${seat}`,
+              id: `new-seat-${seat}`,
+              onchange: () => {
+                invitee.hidden = choice.value !== "invite";
+                invitee.required = !invitee.hidden;
+                if (!invitee.hidden) offerPastPlayers();
+              },
+            },
+            options.map(([v, text]) => h("option", { value: v, selected: v === (seat === 0 ? "me" : "basic") }, text)),
+          );
+          return h(
+            "span",
+            { class: "seat-choice" },
+            h("label", { class: "field" }, h("span", {}, t("seat_n", { n: seat + 1 })), choice),
+            invitee,
+          );
+        }),
       );
     }
     form.elements.players.addEventListener("change", seatRows);
@@ -204,11 +238,14 @@ export function lobbyPage(main, params) {
       if (f.clock.checked) body.clock = { turn_seconds: Number(f.turn_seconds.value), on_timeout: f.on_timeout.value };
       if (f.public.checked) body.visibility = "public";
       const mine = [];
+      const invite = [];
       for (let seat = 0; seat < players; seat += 1) {
         const choice = f[`seat${seat}`].value;
         if (choice === "basic" || choice === "random") body.bots.push({ seat, level: choice });
         if (choice === "me") mine.push(seat);
+        if (choice === "invite") invite.push({ player_id: f[`invite${seat}`].value.trim(), seat });
       }
+      if (invite.length) body.invite = invite;
       if (mine.length > 1) {
         fill(error, h("p", { role: "alert", class: "problem" }, t("one_seat_only")));
         return;
@@ -217,7 +254,8 @@ export function lobbyPage(main, params) {
       button.disabled = true;
       try {
         // The server judges the options (a three-player Seven Followers is its 422).
-        const game = await post("/v1/games", body);
+        // Invitations name the inviting player: the request carries their token.
+        const game = await post("/v1/games", body, invite.length ? { token: who.token } : {});
         if (mine.length) await post(`/v1/games/${game.id}/seats/${mine[0]}`, {}, { token: who.token });
         location.hash = `#/game/${game.id}`;
       } catch (err) {
@@ -253,10 +291,50 @@ export function lobbyPage(main, params) {
     );
   }
 
+  function invitationButtons(entry) {
+    const out = h("span", { class: "invite-error" });
+    const act = (work) => async (e) => {
+      const buttons = e.currentTarget.parentElement.querySelectorAll("button");
+      for (const b of buttons) b.disabled = true;
+      fill(out);
+      try {
+        await work();
+      } catch (err) {
+        for (const b of buttons) b.disabled = false;
+        fill(out, problemBox(err));
+      }
+    };
+    return h(
+      "span",
+      { class: "invitation" },
+      h("span", { class: "badge invited" }, t("invited_seat", { n: entry.seat + 1 })),
+      h("button", { type: "button", class: "primary accept", onclick: act(() => takeSeat(entry.game_id, entry.seat)) }, t("accept")),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "decline",
+          onclick: act(async () => {
+            await declineSeat(entry.game_id, entry.seat);
+            // The player stream takes the game away too; this page need not wait for it.
+            removeEntry(entry.game_id);
+          }),
+        },
+        t("decline"),
+      ),
+      out,
+    );
+  }
+
+  let removeEntry = () => {};
+
   function entryItem(entry) {
     return h(
       "li",
-      { class: `inbox-entry${entry.my_turn ? " my-turn" : ""}`, dataset: { game: entry.game_id, myTurn: entry.my_turn ? "1" : "" } },
+      {
+        class: `inbox-entry${entry.my_turn ? " my-turn" : ""}${entry.invited ? " invited" : ""}`,
+        dataset: { game: entry.game_id, myTurn: entry.my_turn ? "1" : "", invited: entry.invited ? "1" : "" },
+      },
       h(
         "a",
         { href: `#/game/${entry.game_id}` },
@@ -267,7 +345,7 @@ export function lobbyPage(main, params) {
           status: t(`status.${entry.status}`),
         }),
       ),
-      entry.my_turn && h("span", { class: "badge turn" }, t(`my_action.${entry.action}`)),
+      entry.invited ? invitationButtons(entry) : entry.my_turn && h("span", { class: "badge turn" }, t(`my_action.${entry.action}`)),
       entry.deadline &&
         h("span", { class: "deadline", dataset: { deadline: entry.deadline } }, h("span", { class: "left", role: "timer" }, remaining(entry.deadline))),
       h("span", { class: "updated" }, formatTime(entry.updated_at)),
@@ -283,6 +361,10 @@ export function lobbyPage(main, params) {
     const show = () => {
       const games = [...state.games].sort(inboxOrder);
       fill(list, games.length ? games.map(entryItem) : h("li", { class: "none" }, t("no_games")));
+    };
+    removeEntry = (gameId) => {
+      state.games = state.games.filter((g) => g.game_id !== gameId);
+      show();
     };
     stream = openStream("/v1/me/stream", {
       token: who.token,
