@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -112,7 +113,7 @@ def _seated(page: Any, seat: int, action: str | None = None) -> None:
 
 
 def test_two_browsers_and_two_players_over_http_play_now_into_one_table(
-    pages: Pages, served: Served
+    pages: Pages, served: Served, artifacts: Path
 ) -> None:
     expect = _expect()
     browsers = [pages.open(), pages.open()]
@@ -125,6 +126,7 @@ def test_two_browsers_and_two_players_over_http_play_now_into_one_table(
         page.get_by_role("button", name="Play now").click()
         expect(page.locator("#seeking")).to_contain_text("Looking for a 4-player game")
         expect(page.get_by_role("button", name="Cancel")).to_be_visible()
+    browsers[0].screenshot(path=str(artifacts / "lobby-play-now-waiting.png"), full_page=True)
     others = [_new_player(served, name) for name in ("Cai", "Dev")]
     seeks = [
         served.call("POST", "/v1/seeks", {"players": 4}, token=other["token"]) for other in others
@@ -169,6 +171,7 @@ def test_a_search_is_cancelled_and_another_is_filled_with_bots(
     # A mode nobody else seeks: the bots come after five seconds.
     page.select_option("#seek-players", "3")
     page.select_option("#seek-scoring", "advanced")
+    expect(page.locator("#seek-bots-seconds")).to_be_disabled()  # no bots unless asked for
     page.check("#seek-bots")
     page.fill("#seek-bots-seconds", "5")
     page.get_by_role("button", name="Play now").click()
@@ -185,7 +188,7 @@ def test_a_search_is_cancelled_and_another_is_filled_with_bots(
 
 
 def test_a_public_table_shows_live_in_another_lobby_and_is_joined_in_one_click(
-    pages: Pages, served: Served
+    pages: Pages, served: Served, artifacts: Path
 ) -> None:
     expect = _expect()
     guest = pages.open()
@@ -205,6 +208,7 @@ def test_a_public_table_shows_live_in_another_lobby_and_is_joined_in_one_click(
     # The guest's lobby heard of it on the lobby stream, without reloading.
     table = guest.locator(f'#public-tables .table-entry[data-game="{game_id}"]')
     expect(table).to_be_visible(timeout=WAIT)
+    guest.screenshot(path=str(artifacts / "lobby-public-tables.png"), full_page=True)
     expect(table.locator(".table-seats li")).to_have_text(
         ["Seat 1: Hana", "Seat 2: open seat", "Seat 3: bot: basic"]
     )
@@ -325,7 +329,9 @@ def test_an_unknown_player_id_is_refused_with_its_problem(pages: Pages, served: 
 # --- rematch ---------------------------------------------------------------------------------
 
 
-def test_a_finished_game_is_played_again_from_the_browser(pages: Pages, served: Served) -> None:
+def test_a_finished_game_is_played_again_from_the_browser(
+    pages: Pages, served: Served, artifacts: Path
+) -> None:
     expect = _expect()
     first, second = pages.open(), pages.open()
     mio = _become_player(first, "Mio")
@@ -343,6 +349,7 @@ def test_a_finished_game_is_played_again_from_the_browser(pages: Pages, served: 
     for page in (first, second):
         expect(page.locator("#final")).to_be_visible(timeout=WAIT)
 
+    first.screenshot(path=str(artifacts / "finished-rematch.png"))
     first.get_by_role("button", name="Rematch", exact=True).click()
     rematch = _game_id(first, leaving=game_id)
     # Mio asked with her player token: seated at once, one seat to the left.

@@ -306,7 +306,15 @@ export function playNow() {
 
   function form() {
     clearInterval(ticker);
-    const seconds = h("input", { type: "number", name: "bots_after_seconds", id: "seek-bots-seconds", min: 5, max: 600, value: "30" });
+    const seconds = h("input", {
+      type: "number",
+      name: "bots_after_seconds",
+      id: "seek-bots-seconds",
+      min: 5,
+      max: 600,
+      value: "30",
+      disabled: true, // until bots are wanted
+    });
     const f = h(
       "form",
       { id: "play-now-form", class: "play-now" },
@@ -330,12 +338,19 @@ export function playNow() {
       h(
         "label",
         { class: "check" },
-        h("input", { type: "checkbox", name: "bots", id: "seek-bots" }),
+        h("input", {
+          type: "checkbox",
+          name: "bots",
+          id: "seek-bots",
+          onchange: (e) => {
+            seconds.disabled = !e.currentTarget.checked;
+          },
+        }),
         " ",
         t("seek_bots"),
       ),
       h("label", { class: "field" }, h("span", {}, t("seek_bots_seconds")), seconds),
-      h("button", { type: "submit", class: "primary", id: "play-now" }, t("play_now")),
+      h("p", {}, h("button", { type: "submit", class: "primary", id: "play-now" }, t("play_now"))),
     );
     f.addEventListener("submit", async (e) => {
       e.preventDefault();
