@@ -73,6 +73,22 @@ def _has_authorization(case: Any) -> bool:
     return any(name.lower() == "authorization" for name in case.headers or {})
 
 
+@schemathesis.hook
+def map_body(ctx: Any, body: Any) -> Any:
+    """The stateful phase (YOKAI_FUZZ_STATEFUL set) creates games whose seats its joins can
+    take: the operator joins as "Fuzzy", so no seat may be kept for a player (`invite`)
+    and the game may not be rated (players only). The other phases fuzz both fields."""
+    operation = ctx.operation
+    if (
+        os.environ.get("YOKAI_FUZZ_STATEFUL")
+        and operation is not None
+        and (operation.method.upper(), operation.path) == ("POST", "/v1/games")
+        and isinstance(body, dict)
+    ):
+        return {k: v for k, v in body.items() if k not in ("invite", "rated")}
+    return body
+
+
 @schemathesis.auth(refresh_interval=None)
 class OperatorUnlessLinked:
     def get(self, case: Any, context: Any) -> str:

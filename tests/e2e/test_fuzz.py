@@ -49,7 +49,9 @@ def requests_seen(log: Path) -> list[dict[str, object]]:
 STATEFUL_SECONDS = 60
 
 
-def fuzz(base: str, excused: Path, folder: Path, *options: str) -> subprocess.CompletedProcess[str]:
+def fuzz(
+    base: str, excused: Path, folder: Path, *options: str, stateful: bool = False
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [
             *(sys.executable, "-m", "schemathesis.cli", "--config-file", str(CONFIG)),
@@ -64,6 +66,7 @@ def fuzz(base: str, excused: Path, folder: Path, *options: str) -> subprocess.Co
             "YOKAI_FUZZ_OPERATOR_TOKEN": OPERATOR_TOKEN,
             "YOKAI_FUZZ_EXCUSED": str(excused),
             "SCHEMATHESIS_HOOKS": str(HOOKS),
+            **({"YOKAI_FUZZ_STATEFUL": "1"} if stateful else {}),
         },
         capture_output=True,
         text=True,
@@ -96,7 +99,7 @@ def test_schemathesis_finds_nothing_the_contract_does_not_say(
         # run's seed, repeat until then (one pass of them ends after a few dozen or a few
         # hundred, as Hypothesis decides).
         stateful = ("--phases", "stateful", "--max-time", str(STATEFUL_SECONDS))
-        runs.append(fuzz(base, excused, tmp_path, *stateful))
+        runs.append(fuzz(base, excused, tmp_path, *stateful, stateful=True))
         seconds = time.monotonic() - started
 
     reports = [run.stdout + run.stderr for run in runs]
