@@ -24,6 +24,7 @@ from service.application.handrecords import queries
 from service.application.identity.bearer import new_operator_token, token_digest
 from service.application.identity.principals import CLI_OPERATOR, DEFAULT_OPERATOR, Operator
 from service.application.integrity import audit
+from service.application.ratings import update as rating_updates
 from service.application.write.registry import execute
 from service.bootstrap import (
     OPERATOR_NAMES,
@@ -153,6 +154,15 @@ def export(since: str | None, status: str | None, output: str | None) -> int:
             if output:
                 out.close()
         print(f"yokai export: {count} games", file=sys.stderr)
+        return 0
+
+
+def ratings_rebuild() -> int:
+    """Every ladder recomputed from the finished rated games, in the order their updates
+    were made (docs/cli.md): it ends with the ratings the workers produced."""
+    with _opened("ratings") as container:
+        count = rating_updates.rebuild(container.deps)
+        print(f"yokai ratings rebuild: {count} games applied")
         return 0
 
 
@@ -314,6 +324,9 @@ def main(argv: list[str] | None = None) -> int:
     p_revoke = op_sub.add_parser("revoke", help="revoke a named operator token")
     p_revoke.add_argument("name")
     op_sub.add_parser("list", help="the operators kept in the database")
+    p_ratings = sub.add_parser("ratings", help="players' ratings")
+    ratings_sub = p_ratings.add_subparsers(dest="ratings_command", required=True)
+    ratings_sub.add_parser("rebuild", help="recompute every ladder from the rated games")
     p_openapi = sub.add_parser("openapi", help="print the OpenAPI document (YAML)")
     p_openapi.add_argument("--output", "-o")
     args = parser.parse_args(argv)
@@ -345,6 +358,8 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return import_record(args.file)
     if args.command == "operator":
         return operator_command(args.operator_command, getattr(args, "name", None))
+    if args.command == "ratings":
+        return ratings_rebuild()
     if args.command == "db":
         return create_app_role(args.role, args.password_env)
     return openapi(args.output)

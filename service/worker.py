@@ -48,6 +48,7 @@ from service.application.deps import Deps
 from service.application.jobs.due_games import DueGames
 from service.application.jobs.housekeeping import Housekeeping
 from service.application.jobs.pairing import Pairing
+from service.application.jobs.rating import RatingUpdates
 from service.application.jobs.source import LEASE, OUTBOX_NOTE, JobSource
 from service.application.ports import StoreUnavailableError
 from service.application.webhooks.delivery import FIRST_RETRY, Sender
@@ -126,6 +127,7 @@ class Worker:
         default: list[JobSource] = [
             DueGames(lease=lease, worker=self.name),
             Pairing(worker=self.name),
+            RatingUpdates(),
             Housekeeping(keep=keep_keys, waiting=waiting, webhook_keep=webhook_keep),
         ]
         if anchoring is not None:  # the chain heads, anchored outside the database

@@ -25,7 +25,8 @@ from service.application.identity.ports import (
     PlayerTokens,
 )
 from service.application.lobby.ports import Lobby
-from service.application.seeks.ports import Ratings, Seeks
+from service.application.ratings.ports import Ratings
+from service.application.seeks.ports import Seeks
 from service.application.webhooks.ports import Webhooks
 from service.application.write.ports import IdempotencyStore
 

@@ -64,7 +64,9 @@ from service.application.integrity.chain import ChainKeys
 from service.application.live.hub import LOBBY_KEY, Hub, game_key, player_key, token_key
 from service.application.lobby.ports import LobbyEntry, LobbyFilter
 from service.application.ports import AppendConflictError, Position, StoredEvent
-from service.application.seeks.policy import DEFAULT_ORDINAL
+from service.application.ratings.model import DEFAULT as DEFAULT_RATING
+from service.application.ratings.model import Rating
+from service.application.ratings.ports import Change, Ranked
 from service.application.seeks.ports import (
     AlreadySeekingError,
     Pool,
@@ -262,8 +264,13 @@ class Database:
         self.operators: dict[str, str] = {}
         # How many commits announced new seeks to the workers (the adapter's ``seek``).
         self.seek_notes = 0
-        # Players' rating ordinals, for pairing (none exist until issue 30).
+        # Players' rating ordinals, for pairing's tests (else the ratings' own).
         self.ordinals: dict[UUID, float] = {}
+        # Ratings (FakeRatings): by (player, ladder); histories; rated games' [finished
+        # at, order of update or None].
+        self.ratings: dict[tuple[UUID, str], Rating] = {}
+        self.rating_history: dict[tuple[UUID, str], list[Change]] = {}
+        self.rated_games: dict[UUID, list[Any]] = {}
 
     def unit_of_work(self, *, snapshot: bool = False) -> FakeUnitOfWork:
         """The UnitOfWorkFactory: a write transaction, or a read-only snapshot."""
@@ -457,7 +464,7 @@ class FakeUnitOfWork:
         self.lobby = FakeLobby(self)
         self.inbox = FakeInbox(self)
         self.seeks = FakeSeeks(self)
-        self.ratings = FakeRatings(db)
+        self.ratings = FakeRatings(self)
         self.wakeups = FakeWakeups(self)
         self.webhooks = FakeWebhooks(self)
         self.operators = FakeOperators(self)
@@ -1301,14 +1308,95 @@ def _bots_at(seek: Seek) -> datetime:
 
 
 class FakeRatings:
-    """No player has a rating yet (issue 30): every ordinal is the default, unless a test
-    gives players theirs (``Database.ordinals``), as ratings will."""
+    """Ratings kept beside the tables (not copied per commit: no test reads them from a
+    snapshot); writes are queued, so they happen only when the unit of work commits.
+    ``Database.ordinals`` gives players ordinals directly, for pairing's tests. The
+    store's locks (one update at a time) are PostgreSQL's: tests/integration covers them."""
 
-    def __init__(self, db: Database) -> None:
-        self._db = db
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+        self._db = uow.db
 
-    def ordinals(self, player_ids: Sequence[UUID]) -> dict[UUID, float]:
-        return {p: self._db.ordinals.get(p, DEFAULT_ORDINAL) for p in player_ids}
+    def ordinals(self, ladder: str, player_ids: Sequence[UUID]) -> dict[UUID, float]:
+        kept = self._db.ratings
+        return {
+            p: self._db.ordinals.get(p, kept.get((p, ladder), DEFAULT_RATING).ordinal)
+            for p in player_ids
+        }
+
+    def finished(self, game_id: UUID, at: datetime) -> None:
+        def write(c: Commit) -> None:
+            c.db.rated_games.setdefault(game_id, [at, None])
+
+        self._uow.queue(write)
+
+    def due_at(self) -> datetime | None:
+        return min((f for f, seq in self._db.rated_games.values() if seq is None), default=None)
+
+    def next_due(self) -> UUID | None:
+        due = [(f, g) for g, (f, seq) in self._db.rated_games.items() if seq is None]
+        return min(due)[1] if due else None
+
+    def hold(self, ladder: str, player_ids: Sequence[UUID]) -> dict[UUID, Rating]:
+        return {p: self._db.ratings.get((p, ladder), DEFAULT_RATING) for p in player_ids}
+
+    def apply(
+        self,
+        game_id: UUID,
+        ladder: str,
+        before: Mapping[UUID, Rating],
+        after: Mapping[UUID, Rating],
+        at: datetime,
+    ) -> None:
+        def write(c: Commit) -> None:
+            db = c.db
+            for player_id, new in after.items():
+                db.ratings[(player_id, ladder)] = new
+                change = Change(game_id, at, before[player_id], new)
+                db.rating_history.setdefault((player_id, ladder), []).append(change)
+            seq = 1 + max((s for _, s in db.rated_games.values() if s is not None), default=0)
+            db.rated_games[game_id] = [db.rated_games[game_id][0], seq]
+
+        self._uow.queue(write)
+
+    def of(self, player_id: UUID) -> dict[str, Rating]:
+        return {lad: r for (p, lad), r in sorted(self._db.ratings.items()) if p == player_id}
+
+    def history(self, player_id: UUID, ladder: str) -> list[Change]:
+        return list(self._db.rating_history.get((player_id, ladder), []))
+
+    def leaderboard(
+        self, ladder: str, after: tuple[float, int, UUID] | None, limit: int
+    ) -> list[Ranked]:
+        rows = sorted(
+            ((-r.ordinal, -r.games, p), p, r)
+            for (p, lad), r in self._db.ratings.items()
+            if lad == ladder and not r.provisional
+        )
+        if after is not None:
+            rows = [row for row in rows if row[0] > (-after[0], -after[1], after[2])]
+        names = self._uow.read().players
+        return [Ranked(p, names[p].name if p in names else "?", r) for _, p, r in rows[:limit]]
+
+    def rated_games(self) -> list[UUID]:
+        done = [(seq, g) for g, (_, seq) in self._db.rated_games.items() if seq is not None]
+        return [g for _, g in sorted(done)]
+
+    def rewrite(
+        self,
+        ratings: Mapping[tuple[UUID, str], Rating],
+        changes: Sequence[tuple[UUID, UUID, Rating, Rating]],
+    ) -> None:
+        def write(c: Commit) -> None:
+            c.db.ratings.update(ratings)
+            new = {(g, p): (b, a) for g, p, b, a in changes}
+            for key, kept in c.db.rating_history.items():
+                c.db.rating_history[key] = [
+                    replace(h, before=new[h.game_id, key[0]][0], after=new[h.game_id, key[0]][1])
+                    for h in kept
+                ]
+
+        self._uow.queue(write)
 
 
 class FakeSnapshotStore:

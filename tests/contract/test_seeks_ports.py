@@ -199,8 +199,8 @@ def test_expiry_is_done_at_once_skipping_held_seeks(store: Store) -> None:
     assert first.status_at(later) is SeekStatus.EXPIRED
 
 
-def test_every_player_has_the_default_ordinal_until_ratings_come(store: Store) -> None:
+def test_a_player_without_a_rating_has_the_default_ordinal(store: Store) -> None:
     a, b = players(store, 2)
     with store.uow() as uow:
-        assert uow.ratings.ordinals([a, b]) == {a: 0.0, b: 0.0}
-        assert uow.ratings.ordinals([]) == {}
+        assert uow.ratings.ordinals("standard-4p", [a, b]) == {a: 0.0, b: 0.0}
+        assert uow.ratings.ordinals("standard-4p", []) == {}

@@ -36,6 +36,9 @@ TABLES = {
     "player_audit",
     "lobby",
     "seeks",
+    "ratings",
+    "rating_history",
+    "rated_games",
 }
 TRIGGERS = {"events_append_only", "events_no_truncate"}
 

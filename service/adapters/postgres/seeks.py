@@ -39,7 +39,6 @@ from psycopg.types.json import Jsonb
 from service.adapters.postgres.session import Session, Statement
 from service.adapters.postgres.wakeups import CHANNEL
 from service.application.jobs.source import SEEK_NOTE
-from service.application.seeks.policy import DEFAULT_ORDINAL
 from service.application.seeks.ports import Pool, Seek, SeekStatus, Waiting
 from service.rules import OnTimeout, Scoring, TurnClock, Variant
 
@@ -224,14 +223,3 @@ class SqlSeeks:
             [player_id, since],
         )
         return [_seek(r) for r in rows]
-
-
-class DefaultRatings:
-    """Every player's ordinal is the default until ratings exist (issue 30 reads them
-    from the store here)."""
-
-    def __init__(self, session: Session) -> None:
-        self._session = session
-
-    def ordinals(self, player_ids: Sequence[UUID]) -> dict[UUID, float]:
-        return dict.fromkeys(player_ids, DEFAULT_ORDINAL)

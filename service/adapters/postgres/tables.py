@@ -335,3 +335,42 @@ seeks = Table(
         postgresql_where=text("status = 'matched'"),
     ),
 )
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player_id", Uuid, nullable=False),
+    Column("ladder", Text, nullable=False),
+    Column("mu", Double, nullable=False),
+    Column("sigma", Double, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("player_id", "ladder", name="ratings_pkey"),
+    Index("ratings_by_ladder", "ladder"),
+)
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("id", BigInteger, Identity(always=True), primary_key=True),
+    Column("game_id", Uuid, ForeignKey("games.id"), nullable=False),
+    Column("player_id", Uuid, nullable=False),
+    Column("ladder", Text, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("before_mu", Double, nullable=False),
+    Column("before_sigma", Double, nullable=False),
+    Column("after_mu", Double, nullable=False),
+    Column("after_sigma", Double, nullable=False),
+    UniqueConstraint("game_id", "player_id", name="rating_history_once"),
+    Index("rating_history_by_player", "player_id", "ladder", "id"),
+)
+
+rated_games = Table(
+    "rated_games",
+    metadata,
+    Column("game_id", Uuid, ForeignKey("games.id"), primary_key=True),
+    Column("finished_at", DateTime(timezone=True), nullable=False),
+    Column("rated_at", DateTime(timezone=True), nullable=True),
+    Column("rated_seq", BigInteger, nullable=True, unique=True),
+    Index("rated_games_due", "finished_at", "game_id", postgresql_where=text("rated_at IS NULL")),
+)

@@ -13,7 +13,8 @@ from service.adapters.postgres.idempotency import SqlIdempotencyStore
 from service.adapters.postgres.lobby import SqlLobby
 from service.adapters.postgres.operators import SqlOperators
 from service.adapters.postgres.players import SqlInbox, SqlPlayers
-from service.adapters.postgres.seeks import DefaultRatings, SqlSeeks
+from service.adapters.postgres.ratings import SqlRatings
+from service.adapters.postgres.seeks import SqlSeeks
 from service.adapters.postgres.session import Session
 from service.adapters.postgres.snapshots import SqlSnapshotStore
 from service.adapters.postgres.tokens import (
@@ -49,7 +50,7 @@ class SqlUnitOfWork:
     lobby: SqlLobby
     inbox: SqlInbox
     seeks: SqlSeeks
-    ratings: DefaultRatings
+    ratings: SqlRatings
     wakeups: SqlWakeups
     webhooks: SqlWebhooks
 
@@ -68,7 +69,7 @@ class SqlUnitOfWork:
         self.lobby = SqlLobby(self._session)
         self.inbox = SqlInbox(self._session)
         self.seeks = SqlSeeks(self._session)
-        self.ratings = DefaultRatings(self._session)
+        self.ratings = SqlRatings(self._session)
         self.wakeups = SqlWakeups(self._session)
         self.webhooks = SqlWebhooks(self._session)
         self.operators = SqlOperators(self._session)

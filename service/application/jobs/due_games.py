@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from service.application.commands import Advance, Context
 from service.application.deps import Deps
 from service.application.identity.principals import Operator
-from service.application.jobs.source import LEASE, OUTBOX_NOTE, SEEK_NOTE, Soonest
+from service.application.jobs.source import LEASE, OUTBOX_NOTE, RATING_NOTE, SEEK_NOTE, Soonest
 from service.application.ports import StoreUnavailableError
 from service.application.write.registry import execute
 
@@ -63,7 +63,7 @@ class DueGames:
         pass
 
     def wants(self, note: str) -> bool:
-        if note in (OUTBOX_NOTE, SEEK_NOTE):
+        if note in (OUTBOX_NOTE, SEEK_NOTE, RATING_NOTE):
             return False
         try:  # a game's wakeup: its due time
             self._soonest.sooner(datetime.fromisoformat(note))

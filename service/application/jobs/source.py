@@ -23,6 +23,10 @@ SEEK_NOTE = "seek"
 """What a new seek announces on the worker's channel, with its commit
 (service/adapters/postgres/seeks.py): pairing may find a full set at once."""
 
+RATING_NOTE = "rating"
+"""What a finished rated game announces on the worker's channel, with its commit
+(service/adapters/postgres/ratings.py): its update is due at once."""
+
 
 LEASE = timedelta(seconds=30)
 """How long a claimed game is left to the worker that claimed it: a worker that stops

@@ -34,6 +34,7 @@ from service.application.identity.principals import (
     require_player,
 )
 from service.application.ports import SYSTEM, Actor, ActorKind
+from service.application.ratings import model
 from service.application.results import Paired, SeekCancelled, SeekCreated
 from service.application.seeks import policy
 from service.application.seeks.ports import AlreadySeekingError, Seek, SeekStatus
@@ -122,7 +123,10 @@ def pair(cmd: PairSeeks, actor: Actor, tx: Transaction) -> Paired:
         raise ValueError(f"not an order of the seats: {cmd.order}")  # the worker's fault
     seeks.lock_pool(pool)
     waiting = seeks.waiting(pool, tx.now, LOOK if pool.rated else pool.players)
-    ordinals = tx.uow.ratings.ordinals([w.seek.player_id for w in waiting]) if pool.rated else {}
+    ladder = model.ladder(pool.players, pool.variant)
+    ordinals = (
+        tx.uow.ratings.ordinals(ladder, [w.seek.player_id for w in waiting]) if pool.rated else {}
+    )
     found = [w.seek for w in waiting]
     plan = policy.plan(found, ordinals, tx.now)
     if plan is None:

@@ -10,8 +10,8 @@ transaction, the pool held).
   far.
 - Bots: failing a full set, the seeks whose ``bots_after`` has passed (oldest first, as
   many as the game has players) make an unrated game with basic bots in the other seats.
-- Ratings plug in through :class:`service.application.seeks.ports.Ratings`; a player
-  without a rating has ``DEFAULT_ORDINAL`` (every player, until issue 30).
+- Ratings plug in through :class:`service.application.ratings.ports.Ratings` (the pool's
+  ladder); a player without a rating has ``DEFAULT_ORDINAL`` (the default rating's).
 """
 
 from __future__ import annotations

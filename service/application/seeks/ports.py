@@ -1,9 +1,8 @@
-"""What quick play needs from the store: the seeks, one row each, and the players'
-ratings (until ratings exist, issue 30, every player has the default ordinal)."""
+"""What quick play needs from the store: the seeks, one row each (the players' ratings
+are service/application/ratings/ports.py's)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -140,13 +139,4 @@ class Seeks(Protocol):
 
     def matched(self, player_id: UUID, since: datetime) -> list[Seek]:
         """The player's seeks matched at or after ``since``, oldest match first."""
-        ...
-
-
-class Ratings(Protocol):
-    """Players' ratings as pairing compares them (issue 30 brings ratings: until then
-    every player has the default ordinal, ``policy.DEFAULT_ORDINAL``)."""
-
-    def ordinals(self, player_ids: Sequence[UUID]) -> dict[UUID, float]:
-        """Each player's ordinal (the default for a player without a rating)."""
         ...

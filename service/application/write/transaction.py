@@ -26,7 +26,7 @@ from service.application.webhooks import events
 from service.application.webhooks.ports import UrlPolicy, WebhookEvent
 from service.application.write.dealing import decide_and_deal
 from service.application.write.ports import Dealer
-from service.rules import Command, public_status
+from service.rules import Command, Phase, public_status
 
 
 class Transaction:
@@ -187,6 +187,8 @@ class Transaction:
         listed = lobby.entry(game_id, before, after, self.now)
         if listed is not None:
             self.uow.lobby.put(listed)
+        if finished_rated(before, after):  # its ratings' update, the worker's to make
+            self.uow.ratings.finished(game_id, self.now)
         if after.version // SNAPSHOT_EVERY > before.version // SNAPSHOT_EVERY:
             self.uow.snapshots.put(snapshot(game_id, after))
         told = events.events_of(game_id, before, after, rows) + self._told.pop(game_id, [])
@@ -201,3 +203,15 @@ class Transaction:
         expected = self._ctx.expected
         if expected is not None and ANY_VERSION not in expected and version not in expected:
             raise StaleVersionError(f"the game is at version {version}", version)
+
+
+def finished_rated(before: Loaded, after: Loaded) -> bool:
+    """Whether the command finished a rated game (all rounds played, a resign or a clock
+    forfeit; not a game that expired waiting for players)."""
+    cfg = after.state.config
+    return (
+        cfg is not None
+        and cfg.rated
+        and after.state.phase is Phase.FINISHED
+        and before.state.phase is not Phase.FINISHED
+    )

@@ -1,0 +1,100 @@
+"""The store of ratings: players' ratings by ladder, their histories, and the queue of
+finished rated games waiting for their update (migration 0013)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+from uuid import UUID
+
+from service.application.ratings.model import Rating
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One update of one player's rating, by one game."""
+
+    game_id: UUID
+    at: datetime
+    before: Rating
+    after: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """A leaderboard's row."""
+
+    player_id: UUID
+    name: str
+    rating: Rating
+
+
+class Ratings(Protocol):
+    def ordinals(self, ladder: str, player_ids: Sequence[UUID]) -> dict[UUID, float]:
+        """Each player's ordinal in the ladder (the default's for a player without a
+        rating): what pairing compares with rated seeks' ranges."""
+        ...
+
+    def finished(self, game_id: UUID, at: datetime) -> None:
+        """A rated game finished (in the command's own transaction): queued for its
+        update, and the workers told."""
+        ...
+
+    def due_at(self) -> datetime | None:
+        """When the oldest finished rated game not rated yet finished (None: none)."""
+        ...
+
+    def next_due(self) -> UUID | None:
+        """The oldest finished rated game not rated yet, held until this unit of work
+        ends (another worker waits for it, then finds it rated): one update at a time,
+        in the order the games finished."""
+        ...
+
+    def hold(self, ladder: str, player_ids: Sequence[UUID]) -> dict[UUID, Rating]:
+        """The players' ratings in the ladder (the default for one without), held until
+        this unit of work ends."""
+        ...
+
+    def apply(
+        self,
+        game_id: UUID,
+        ladder: str,
+        before: Mapping[UUID, Rating],
+        after: Mapping[UUID, Rating],
+        at: datetime,
+    ) -> None:
+        """Write the game's update: the new ratings, a history entry per player, and the
+        game marked rated (in the order of application: :meth:`rated_games`)."""
+        ...
+
+    def of(self, player_id: UUID) -> dict[str, Rating]:
+        """The player's rating in each ladder they have played."""
+        ...
+
+    def history(self, player_id: UUID, ladder: str) -> list[Change]:
+        """The player's updates in the ladder, oldest first."""
+        ...
+
+    def leaderboard(
+        self, ladder: str, after: tuple[float, int, UUID] | None, limit: int
+    ) -> list[Ranked]:
+        """Players not provisional in the ladder by ordinal, highest first (ties: more
+        games, then player id), after the row ``(ordinal, games, player_id)``."""
+        ...
+
+    def rated_games(self) -> list[UUID]:
+        """Every rated game updated so far, in the order the updates were made; no
+        update is made by another unit of work until this one ends (a rebuild)."""
+        ...
+
+    def rewrite(
+        self,
+        ratings: Mapping[tuple[UUID, str], Rating],
+        changes: Sequence[tuple[UUID, UUID, Rating, Rating]],
+    ) -> None:
+        """A rebuild's result: every rating (by player and ladder) as given, and each
+        history entry ``(game_id, player_id, before, after)`` (the entries there are,
+        each rewritten where it is: its time and place in the history stay)."""
+        ...
