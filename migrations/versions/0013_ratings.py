@@ -2,7 +2,9 @@
 ladder (``ratings``), every update kept (``rating_history``: one row per player and game,
 so a game updates a player once), and the finished rated games (``rated_games``): a row
 written by the command that finished the game, rated once by a worker (``rated_at``,
-``rated_seq``: the order the updates were made, which a rebuild follows).
+``rated_seq``: the order the updates were made, which a rebuild follows); and each
+player's finished games (``player_results``, written by the command that finished the
+game: profiles' stats and recent games).
 
 Revision ID: 0013
 Revises: 0012
@@ -66,9 +68,24 @@ def upgrade() -> None:
         ["finished_at", "game_id"],
         postgresql_where=sa.text("rated_at IS NULL"),
     )
+    op.create_table(
+        "player_results",
+        sa.Column("player_id", sa.Uuid(), sa.ForeignKey("players.id"), nullable=False),
+        sa.Column("game_id", sa.Uuid(), sa.ForeignKey("games.id"), nullable=False),
+        sa.Column("seat", sa.SmallInteger(), nullable=False),
+        sa.Column("finished_at", TIME, nullable=False),
+        sa.Column("rated", sa.Boolean(), nullable=False),
+        sa.Column("won", sa.Boolean(), nullable=False),
+        sa.Column("abandoned", sa.Boolean(), nullable=False),
+        sa.PrimaryKeyConstraint("player_id", "game_id", name="player_results_pkey"),
+    )
+    op.create_index(
+        "player_results_recent", "player_results", ["player_id", "finished_at", "game_id"]
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("player_results")
     op.drop_table("rated_games")
     op.drop_table("rating_history")
     op.drop_table("ratings")

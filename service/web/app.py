@@ -24,6 +24,7 @@ from service.web.lobby import routes as lobby
 from service.web.ops import routes as ops
 from service.web.players import routes as players
 from service.web.ratelimit import RateLimiter
+from service.web.ratings import routes as ratings
 from service.web.records import routes as records
 from service.web.request import (
     Services,
@@ -113,6 +114,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     api.register_blueprint(sessions.blp)
     api.register_blueprint(lobby.blp)
     api.register_blueprint(seeks.blp)
+    api.register_blueprint(ratings.blp)
     api.spec.components.schemas["SignIn"].update(EXACTLY_ONE_WAY)
     app.register_blueprint(client.blp)  # the web client: not API, not in the contract
     errors.register(app)

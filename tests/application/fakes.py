@@ -66,7 +66,7 @@ from service.application.lobby.ports import LobbyEntry, LobbyFilter
 from service.application.ports import AppendConflictError, Position, StoredEvent
 from service.application.ratings.model import DEFAULT as DEFAULT_RATING
 from service.application.ratings.model import Rating
-from service.application.ratings.ports import Change, Ranked
+from service.application.ratings.ports import Change, FinishedGame, PlayerResult, Ranked, Stats
 from service.application.seeks.ports import (
     AlreadySeekingError,
     Pool,
@@ -271,6 +271,7 @@ class Database:
         self.ratings: dict[tuple[UUID, str], Rating] = {}
         self.rating_history: dict[tuple[UUID, str], list[Change]] = {}
         self.rated_games: dict[UUID, list[Any]] = {}
+        self.player_results: dict[tuple[UUID, UUID], PlayerResult] = {}
 
     def unit_of_work(self, *, snapshot: bool = False) -> FakeUnitOfWork:
         """The UnitOfWorkFactory: a write transaction, or a read-only snapshot."""
@@ -1329,6 +1330,40 @@ class FakeRatings:
             c.db.rated_games.setdefault(game_id, [at, None])
 
         self._uow.queue(write)
+
+    def results(self, rows: Sequence[PlayerResult]) -> None:
+        def write(c: Commit) -> None:
+            for r in rows:
+                c.db.player_results[(r.player_id, r.game_id)] = r
+
+        self._uow.queue(write)
+
+    def stats(self, player_id: UUID) -> Stats:
+        mine = [r for (p, _), r in self._db.player_results.items() if p == player_id]
+        return Stats(
+            len(mine),
+            sum(r.won for r in mine),
+            sum(r.rated for r in mine),
+            sum(r.abandoned for r in mine),
+        )
+
+    def finished_games(
+        self, player_id: UUID, before: tuple[datetime, UUID] | None, limit: int
+    ) -> list[FinishedGame]:
+        mine = sorted(
+            (r for (p, _), r in self._db.player_results.items() if p == player_id),
+            key=lambda r: (r.finished_at, r.game_id),
+            reverse=True,
+        )
+        if before is not None:
+            mine = [r for r in mine if (r.finished_at, r.game_id) < before]
+        games = self._uow.read().games
+        return [
+            FinishedGame(
+                r, games[r.game_id].players, games[r.game_id].scoring, games[r.game_id].variant
+            )
+            for r in mine[:limit]
+        ]
 
     def due_at(self) -> datetime | None:
         return min((f for f, seq in self._db.rated_games.values() if seq is None), default=None)

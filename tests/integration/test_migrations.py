@@ -39,6 +39,7 @@ TABLES = {
     "ratings",
     "rating_history",
     "rated_games",
+    "player_results",
 }
 TRIGGERS = {"events_append_only", "events_no_truncate"}
 

@@ -20,7 +20,13 @@ from service.adapters.postgres.session import Session, Statement
 from service.adapters.postgres.wakeups import CHANNEL
 from service.application.jobs.source import RATING_NOTE
 from service.application.ratings.model import DEFAULT, PROVISIONAL_GAMES, Rating, bot_player
-from service.application.ratings.ports import Change, Ranked
+from service.application.ratings.ports import (
+    Change,
+    FinishedGame,
+    PlayerResult,
+    Ranked,
+    Stats,
+)
 from service.rules import BotLevel
 
 # A bot level's player has no row in players: its name is its level's.
@@ -50,6 +56,42 @@ class SqlRatings:
             )
         )
         self._session.notify(CHANNEL, RATING_NOTE)
+
+    def results(self, rows: Sequence[PlayerResult]) -> None:
+        for r in rows:
+            self._session.write(
+                Statement(
+                    "INSERT INTO player_results (player_id, game_id, seat, finished_at, rated, "
+                    "won, abandoned) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                    (r.player_id, r.game_id, r.seat, r.finished_at, r.rated, r.won, r.abandoned),
+                )
+            )
+
+    def stats(self, player_id: UUID) -> Stats:
+        rows = self._session.fetch(
+            "SELECT count(*), count(*) FILTER (WHERE won), count(*) FILTER (WHERE rated), "
+            "count(*) FILTER (WHERE abandoned) FROM player_results WHERE player_id = %s",
+            [player_id],
+            one_row=True,
+        )
+        return Stats(*rows[0])
+
+    def finished_games(
+        self, player_id: UUID, before: tuple[datetime, UUID] | None, limit: int
+    ) -> list[FinishedGame]:
+        since = ""
+        params: list[Any] = [player_id]
+        if before is not None:
+            since = "AND (r.finished_at, r.game_id) < (%s, %s) "
+            params += [before[0], before[1]]
+        rows = self._session.fetch(
+            "SELECT r.player_id, r.game_id, r.seat, r.finished_at, r.rated, r.won, "
+            "r.abandoned, g.players, g.scoring, g.variant FROM player_results AS r "
+            f"JOIN games AS g ON g.id = r.game_id WHERE r.player_id = %s {since}"
+            "ORDER BY r.finished_at DESC, r.game_id DESC LIMIT %s",
+            [*params, limit],
+        )
+        return [FinishedGame(PlayerResult(*r[:7]), r[7], r[8], r[9]) for r in rows]
 
     def due_at(self) -> datetime | None:
         rows = self._session.fetch(

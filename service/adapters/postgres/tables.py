@@ -374,3 +374,17 @@ rated_games = Table(
     Column("rated_seq", BigInteger, nullable=True, unique=True),
     Index("rated_games_due", "finished_at", "game_id", postgresql_where=text("rated_at IS NULL")),
 )
+
+player_results = Table(
+    "player_results",
+    metadata,
+    Column("player_id", Uuid, ForeignKey("players.id"), nullable=False),
+    Column("game_id", Uuid, ForeignKey("games.id"), nullable=False),
+    Column("seat", SmallInteger, nullable=False),
+    Column("finished_at", DateTime(timezone=True), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("won", Boolean, nullable=False),
+    Column("abandoned", Boolean, nullable=False),
+    PrimaryKeyConstraint("player_id", "game_id", name="player_results_pkey"),
+    Index("player_results_recent", "player_id", "finished_at", "game_id"),
+)

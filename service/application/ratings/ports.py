@@ -31,6 +31,38 @@ class Ranked:
     rating: Rating
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """How a finished game went for one of its players (profiles: stats, recent games).
+    ``abandoned``: the player left (a bot played on), resigned or forfeited on the clock."""
+
+    player_id: UUID
+    game_id: UUID
+    seat: int
+    finished_at: datetime
+    rated: bool
+    won: bool
+    abandoned: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    games: int
+    wins: int
+    rated_games: int
+    abandoned: int
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """One of a player's finished games, as their profile lists it."""
+
+    result: PlayerResult
+    players: int
+    scoring: str
+    variant: str
+
+
 class Ratings(Protocol):
     def ordinals(self, ladder: str, player_ids: Sequence[UUID]) -> dict[UUID, float]:
         """Each player's ordinal in the ladder (the default's for a player without a
@@ -40,6 +72,22 @@ class Ratings(Protocol):
     def finished(self, game_id: UUID, at: datetime) -> None:
         """A rated game finished (in the command's own transaction): queued for its
         update, and the workers told."""
+        ...
+
+    def results(self, rows: Sequence[PlayerResult]) -> None:
+        """A game finished (in the command's own transaction): how it went for each of
+        its players."""
+        ...
+
+    def stats(self, player_id: UUID) -> Stats:
+        """The player's finished games counted."""
+        ...
+
+    def finished_games(
+        self, player_id: UUID, before: tuple[datetime, UUID] | None, limit: int
+    ) -> list[FinishedGame]:
+        """The player's finished games, the most recently finished first, after the one
+        (finished at, game id) ``before``."""
         ...
 
     def due_at(self) -> datetime | None:

@@ -7,6 +7,7 @@ does, around the handler, with the idempotency record.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
@@ -14,7 +15,7 @@ from uuid import UUID
 from service.application.commands import ANY_VERSION, Context
 from service.application.deps import Deps
 from service.application.errors import StaleVersionError
-from service.application.games import inbox, turnclocks
+from service.application.games import codec, inbox, turnclocks
 from service.application.games.cache import Loaded
 from service.application.games.loading import NEW_GAME, SNAPSHOT_EVERY, load, snapshot, turn_since
 from service.application.games.ports import GameSummary
@@ -22,6 +23,8 @@ from service.application.identity.principals import Principal
 from service.application.integrity import chain
 from service.application.lobby import projection as lobby
 from service.application.ports import Actor, StoredEvent, UnitOfWork
+from service.application.ratings import model
+from service.application.ratings.ports import PlayerResult
 from service.application.webhooks import events
 from service.application.webhooks.ports import UrlPolicy, WebhookEvent
 from service.application.write.dealing import decide_and_deal
@@ -187,8 +190,8 @@ class Transaction:
         listed = lobby.entry(game_id, before, after, self.now)
         if listed is not None:
             self.uow.lobby.put(listed)
-        if finished_rated(before, after):  # its ratings' update, the worker's to make
-            self.uow.ratings.finished(game_id, self.now)
+        if finished(before, after):
+            self._finished(game_id, after, rows)
         if after.version // SNAPSHOT_EVERY > before.version // SNAPSHOT_EVERY:
             self.uow.snapshots.put(snapshot(game_id, after))
         told = events.events_of(game_id, before, after, rows) + self._told.pop(game_id, [])
@@ -199,19 +202,41 @@ class Transaction:
         if wake != turnclocks.wake_at(before) or game_id in self.rewake:
             self.uow.wakeups.set(game_id, wake, after.version)
 
+    def _finished(self, game_id: UUID, after: Loaded, rows: Sequence[StoredEvent]) -> None:
+        """A game finished: how it went for each of its players (profiles), and, rated,
+        its ratings' update queued (the worker's to make, never the request's)."""
+        state = after.state
+        cfg = state.config
+        assert cfg is not None and state.winners is not None
+        held = {**self.uow.players.of_game(game_id), **dict(self.bound.get(game_id, ()))}
+        # A player's seat that a bot plays: the player left. A resign or a forfeit ends
+        # the game, so it is among this command's events.
+        quitters = model.culprits([codec.decode(row) for row in rows])
+        quitters |= {seat for seat in held if state.bots[seat] is not None}
+        self.uow.ratings.results(
+            [
+                PlayerResult(
+                    player_id,
+                    game_id,
+                    seat,
+                    self.now,
+                    cfg.rated,
+                    cfg.side_of(seat) in state.winners,
+                    seat in quitters,
+                )
+                for seat, player_id in sorted(held.items())
+            ]
+        )
+        if cfg.rated:
+            self.uow.ratings.finished(game_id, self.now)
+
     def _expect(self, version: int) -> None:
         expected = self._ctx.expected
         if expected is not None and ANY_VERSION not in expected and version not in expected:
             raise StaleVersionError(f"the game is at version {version}", version)
 
 
-def finished_rated(before: Loaded, after: Loaded) -> bool:
-    """Whether the command finished a rated game (all rounds played, a resign or a clock
+def finished(before: Loaded, after: Loaded) -> bool:
+    """Whether the command finished the game (all rounds played, a resign or a clock
     forfeit; not a game that expired waiting for players)."""
-    cfg = after.state.config
-    return (
-        cfg is not None
-        and cfg.rated
-        and after.state.phase is Phase.FINISHED
-        and before.state.phase is not Phase.FINISHED
-    )
+    return after.state.phase is Phase.FINISHED and before.state.phase is not Phase.FINISHED

@@ -24,6 +24,7 @@ from service.web.fields import (
     MAX_INT32,
     MAX_SEED,
     STATUSES,
+    JsonBoolean,
     JsonInteger,
     _card,
     _enum,
@@ -149,7 +150,7 @@ class CreateGameSchema(ma.Schema):
         load_default=Visibility.PRIVATE,
         metadata={"description": "private: whoever has the link; public: listed in the lobby"},
     )
-    rated = fields.Boolean(
+    rated = JsonBoolean(
         load_default=False,
         metadata={
             "description": "the result changes the players' ratings: every seat joined by a "

@@ -12,9 +12,10 @@ from dataclasses import replace
 from datetime import timedelta
 from uuid import UUID
 
-from service.application.commands import CreateGame, JoinSeat, Resign
+from service.application.commands import CreateGame, JoinSeat, Leave, Resign
 from service.application.identity.principals import PlayerHolder
 from service.application.ratings import model
+from service.application.ratings.ports import Stats
 from service.application.ratings.update import rate_next, rebuild
 from service.application.results import Created
 from service.rules import Scoring
@@ -100,3 +101,23 @@ def test_a_rebuild_of_random_games_ends_with_the_incremental_ratings(table: Tabl
     assert {k: [(h.game_id, h.before, h.after) for h in v] for k, v in histories.items()} == {
         k: [(h.game_id, h.before, h.after) for h in v] for k, v in table.db.rating_history.items()
     }
+
+
+def test_a_finished_game_counts_for_each_player_and_leaving_is_abandoning(table: Table) -> None:
+    a, b, c = (player(table, n) for n in "ABC")
+    created = table.run(CreateGame(3, Scoring.BASIC))
+    assert isinstance(created, Created)
+    game_id = created.game_id
+    table.dealer.script.append(ordered_deal(3))
+    for seat, holder in enumerate((a, b, c)):
+        table.run(JoinSeat(game_id, seat, None), holder)
+    table.run(Leave(game_id), table.deps.identity.in_game(a, game_id))  # a bot plays on
+    with table.deps.uow() as uow:
+        assert uow.ratings.stats(a.player_id) == Stats(0, 0, 0, 0)  # not finished yet
+    table.run(Resign(game_id), table.deps.identity.in_game(c, game_id))
+    with table.deps.uow() as uow:
+        assert uow.ratings.stats(a.player_id) == Stats(1, 1, 0, 1)  # left, and won
+        assert uow.ratings.stats(b.player_id) == Stats(1, 1, 0, 0)
+        assert uow.ratings.stats(c.player_id) == Stats(1, 0, 0, 1)  # resigned
+        [mine] = uow.ratings.finished_games(b.player_id, None, 10)
+    assert (mine.result.game_id, mine.result.seat, mine.players) == (game_id, 1, 3)

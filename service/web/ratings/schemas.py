@@ -1,0 +1,113 @@
+"""Ratings, profiles and leaderboards as the API shows them."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from service.application.ratings.model import LADDERS
+from service.rules import BotLevel, Scoring, Variant
+from service.web.fields import CURSOR_PATTERN, always_present
+
+
+class PageQuerySchema(ma.Schema):
+    cursor = fields.String(
+        validate=validate.Length(min=1, max=400),
+        metadata={"pattern": CURSOR_PATTERN, "description": "`next_cursor` of the page before"},
+    )
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+@always_present
+class MuSigmaSchema(ma.Schema):
+    mu = fields.Float()
+    sigma = fields.Float()
+
+
+@always_present
+class LadderRatingSchema(MuSigmaSchema):
+    ordinal = fields.Float(metadata={"description": "mu - 3 sigma: what ranks players"})
+    games = fields.Integer(metadata={"description": "rated games played in the ladder"})
+    provisional = fields.Boolean(metadata={"description": "fewer than 10 rated games"})
+
+
+@always_present
+class StatsSchema(ma.Schema):
+    games = fields.Integer(metadata={"description": "finished games played"})
+    wins = fields.Integer()
+    rated_games = fields.Integer()
+    abandoned = fields.Integer(
+        metadata={"description": "games the player left, resigned or lost by a clock forfeit"}
+    )
+
+
+@always_present
+class ProfileSchema(ma.Schema):
+    id = fields.UUID()
+    name = fields.String()
+    created_at = fields.DateTime(allow_none=True, metadata={"description": "null for a bot"})
+    bot = fields.String(
+        allow_none=True,
+        metadata={
+            "enum": [b.value for b in BotLevel],
+            "description": "a bot level's own player: its level (null for people)",
+        },
+    )
+    ratings = fields.Dict(
+        keys=fields.String(metadata={"enum": list(LADDERS)}),
+        values=fields.Nested(LadderRatingSchema),
+        metadata={"description": "by ladder: only those the player has played"},
+    )
+    stats = fields.Nested(StatsSchema)
+
+
+@always_present
+class HistoryEntrySchema(ma.Schema):
+    game_id = fields.UUID()
+    at = fields.DateTime(metadata={"description": "when the update was made"})
+    before = fields.Nested(MuSigmaSchema)
+    after = fields.Nested(MuSigmaSchema)
+
+
+@always_present
+class HistorySchema(ma.Schema):
+    history = fields.List(
+        fields.Nested(HistoryEntrySchema),
+        metadata={"description": "oldest first; each entry's before is the last one's after"},
+    )
+
+
+@always_present
+class FinishedGameSchema(ma.Schema):
+    game_id = fields.UUID()
+    seat = fields.Integer()
+    players = fields.Integer()
+    scoring = fields.String(metadata={"enum": [s.value for s in Scoring]})
+    variant = fields.String(metadata={"enum": [v.value for v in Variant]})
+    rated = fields.Boolean()
+    won = fields.Boolean(metadata={"description": "the player's side won"})
+    abandoned = fields.Boolean(metadata={"description": "left, resigned or forfeited"})
+    finished_at = fields.DateTime()
+
+
+@always_present
+class FinishedGamesSchema(ma.Schema):
+    games = fields.List(fields.Nested(FinishedGameSchema))
+    next_cursor = fields.String(allow_none=True)
+
+
+@always_present
+class RankedSchema(ma.Schema):
+    rank = fields.Integer(metadata={"description": "1 the highest"})
+    player_id = fields.UUID()
+    name = fields.String()
+    mu = fields.Float()
+    sigma = fields.Float()
+    ordinal = fields.Float()
+    games = fields.Integer()
+
+
+@always_present
+class LeaderboardSchema(ma.Schema):
+    players = fields.List(fields.Nested(RankedSchema))
+    next_cursor = fields.String(allow_none=True)

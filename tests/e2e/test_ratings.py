@@ -1,0 +1,143 @@
+"""Ratings end to end (issue 30; docs/api.md "Ratings, profiles and leaderboards"): a
+real `yokai worker` rates finished rated games (never the request), and anyone reads
+profiles, histories, finished games and leaderboards over HTTP; `yokai ratings rebuild`
+ends where the worker did."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from typing import Any
+
+import pytest
+
+from service.application.ratings.model import bot_player
+from service.rules import BotLevel
+from tests.support.api import Api, bearer
+from tests.support.workers import YOKAI, Setup, setup, wait_for
+
+__all__ = ["setup"]  # the fixture: a database of the test's own
+
+
+def new_player(api: Api, name: str) -> tuple[str, str]:
+    r = api.post("/v1/players", {"name": name})
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()["id"], r.get_json()["token"]
+
+
+def finished(api: Api, tokens: list[str], resigning: int, *, rated: bool = True) -> str:
+    """A game of ``tokens``' players, seat by seat, ended by ``resigning``'s resign."""
+    r = api.post("/v1/games", {"players": len(tokens), "rated": rated})
+    assert r.status_code == 201, r.get_json()
+    game_id: str = r.get_json()["id"]
+    for seat, token in enumerate(tokens):
+        joined = api.post(f"/v1/games/{game_id}/seats/{seat}", {}, **bearer(token))
+        assert joined.status_code == 201, joined.get_json()
+    r = api.post(f"/v1/games/{game_id}/resign", None, **bearer(tokens[resigning]))
+    assert r.status_code == 200, r.get_json()
+    return game_id
+
+
+def get(api: Api, path: str) -> Any:
+    r = api.get(path)
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()
+
+
+def history(api: Api, player_id: str, ladder: str = "standard-3p") -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = get(api, f"/v1/players/{player_id}/ratings/{ladder}")["history"]
+    return found
+
+
+def test_the_worker_rates_a_finished_rated_game_and_anyone_reads_it(setup: Setup) -> None:
+    api = setup.api
+    worker = setup.worker()
+    wait_for(lambda: "started" in worker.output(), "the worker to start")
+    (mio, mio_t), (ren, ren_t), (_, aiko_t) = (new_player(api, n) for n in ("Mio", "Ren", "Aiko"))
+    game_id = finished(api, [mio_t, ren_t, aiko_t], 1)
+    wait_for(lambda: history(api, ren), "the worker to rate the game", timeout=30)
+    [entry] = history(api, ren)
+    assert entry["game_id"] == game_id
+    assert entry["before"] == {"mu": 25.0, "sigma": pytest.approx(25 / 3)}
+    assert entry["after"]["mu"] < 25.0  # Ren resigned: last
+    assert history(api, mio)[0]["after"]["mu"] > 25.0
+    assert history(api, mio, "standard-4p") == []  # a ladder not played yet
+
+    profile = get(api, f"/v1/players/{ren}")
+    assert (profile["id"], profile["name"], profile["bot"]) == (ren, "Ren", None)
+    rating = profile["ratings"]["standard-3p"]
+    assert rating["mu"] == entry["after"]["mu"] and rating["games"] == 1
+    assert rating["provisional"] is True
+    assert rating["ordinal"] == pytest.approx(rating["mu"] - 3 * rating["sigma"])
+    assert profile["stats"] == {"games": 1, "wins": 0, "rated_games": 1, "abandoned": 1}
+    assert get(api, f"/v1/players/{mio}")["stats"] == {
+        "games": 1,
+        "wins": 1,
+        "rated_games": 1,
+        "abandoned": 0,
+    }
+
+    unrated = finished(api, [aiko_t, mio_t, ren_t], 0, rated=False)
+    games = get(api, f"/v1/players/{mio}/games")
+    assert [(g["game_id"], g["rated"], g["won"]) for g in games["games"]] == [
+        (unrated, False, True),
+        (game_id, True, True),
+    ]
+    page = get(api, f"/v1/players/{mio}/games?limit=1")
+    assert page["next_cursor"] is not None
+    rest = get(api, f"/v1/players/{mio}/games?limit=1&cursor={page['next_cursor']}")
+    assert [g["game_id"] for g in rest["games"]] == [game_id] and rest["next_cursor"] is None
+    assert get(api, f"/v1/players/{mio}")["ratings"]["standard-3p"]["games"] == 1
+
+
+def test_leaderboards_rank_players_past_their_tenth_game_and_a_rebuild_agrees(
+    setup: Setup,
+) -> None:
+    api = setup.api
+    worker = setup.worker()
+    wait_for(lambda: "started" in worker.output(), "the worker to start")
+    (a, a_t), (b, b_t), (c, c_t) = (new_player(api, n) for n in ("A", "B", "C"))
+    d, d_t = new_player(api, "D")
+    for n in range(11):  # C always resigns; D plays once, B ten times
+        seated = [a_t, b_t, c_t] if n else [d_t, a_t, c_t]
+        finished(api, seated, seated.index(c_t))
+    wait_for(lambda: len(history(api, c)) == 11, "the worker to rate eleven games", timeout=60)
+    board = get(api, "/v1/leaderboards/standard-3p")
+    assert [p["player_id"] for p in board["players"]] == [a, b, c]  # D: provisional
+    assert [p["rank"] for p in board["players"]] == [1, 2, 3]
+    assert board["players"][0]["name"] == "A" and board["next_cursor"] is None
+    first = get(api, "/v1/leaderboards/standard-3p?limit=2")
+    rest = get(api, f"/v1/leaderboards/standard-3p?limit=2&cursor={first['next_cursor']}")
+    assert [(p["rank"], p["player_id"]) for p in rest["players"]] == [(3, c)]
+    assert get(api, "/v1/leaderboards/standard-4p") == {"players": [], "next_cursor": None}
+
+    before = {p: get(api, f"/v1/players/{p}")["ratings"] for p in (a, b, c, d)}
+    env = {**os.environ, "DATABASE_URL": setup.url}
+    done = subprocess.run(
+        [*YOKAI, "ratings", "rebuild"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "11 games applied" in done.stdout
+    assert {p: get(api, f"/v1/players/{p}")["ratings"] for p in (a, b, c, d)} == before
+
+
+def test_refusals_name_what_is_not_there(setup: Setup) -> None:
+    api = setup.api
+    mio, _ = new_player(api, "Mio")
+    for path, code in [
+        ("/v1/players/7d0f3c2e-0000-4c55-9f21-6a8e2b0c9d13", "player_not_found"),
+        (f"/v1/players/{mio}/ratings/chess", "ladder_not_found"),
+        ("/v1/leaderboards/chess", "ladder_not_found"),
+        ("/v1/players/7d0f3c2e-0000-4c55-9f21-6a8e2b0c9d13/games", "player_not_found"),
+    ]:
+        r = api.get(path)
+        assert (r.status_code, r.get_json()["code"]) == (404, code), path
+    r = api.get("/v1/leaderboards/standard-3p?cursor=bm90LWEtY3Vyc29y")
+    assert (r.status_code, r.get_json()["code"]) == (422, "invalid_cursor")
+    bot = get(api, f"/v1/players/{bot_player(BotLevel.BASIC)}")
+    assert (bot["name"], bot["bot"], bot["created_at"]) == ("Basic bot", "basic", None)
