@@ -741,8 +741,18 @@ def _on_joined(state: GameState, e: SeatJoined) -> GameState:
         seeds = (*seeds[: e.seat], e.client_seed, *seeds[e.seat + 1 :])
     phase = Phase.DEALING if all(n is not None for n in names) else Phase.WAITING
     reserved = _unreserved(state.reserved, e.seat)
+    players = state.players
+    if e.player is not None:
+        players = players or (None,) * len(names)
+        players = (*players[: e.seat], e.player, *players[e.seat + 1 :])
     return replace(
-        state, names=names, bots=bots, phase=phase, client_seeds=seeds, reserved=reserved
+        state,
+        names=names,
+        bots=bots,
+        phase=phase,
+        client_seeds=seeds,
+        reserved=reserved,
+        players=players,
     )
 
 

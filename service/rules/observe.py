@@ -64,6 +64,7 @@ class SeatSummary:
     # service fills it in from when the turn began (None here).
     deadline: str | None = None
     reserved_for: str | None = None  # the invited player the seat waits for
+    player_id: str | None = None  # who joined it, where the join names them (rated, invited)
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +278,7 @@ def _public(state: GameState) -> PublicView:
             bosses=_ids(r.bosses[s]) if r is not None else (),
             bot=b.value if (b := state.bots[s]) is not None else None,
             reserved_for=state.reserved[s] if state.reserved else None,
+            player_id=state.players[s] if state.players else None,
         )
         for s in range(cfg.players)
     )

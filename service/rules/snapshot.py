@@ -20,8 +20,8 @@ from typing import Any
 from service.rules.cards import Card, card
 from service.rules.state import GameState
 
-SNAPSHOT_VERSION = 7  # 2: bots, clock; 3: fairness; 4: visibility; 5: reservations; 6: rematch;
-# 7: rated
+SNAPSHOT_VERSION = 8  # 2: bots, clock; 3: fairness; 4: visibility; 5: reservations; 6: rematch;
+# 7: rated; 8: the seats' players
 
 JSON = Any
 

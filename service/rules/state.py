@@ -82,6 +82,9 @@ class GameState:
     # By seat: the player (the service's id, as text) a seat is reserved for until they
     # join or decline; the rules know no more of players than that.
     reserved: tuple[str | None, ...] = ()
+    # By seat: the player who joined it, where the join names one (a rated game's seats,
+    # a reserved seat); empty until one does.
+    players: tuple[str | None, ...] = ()
     rematch: str | None = None  # the game that plays this finished one again
 
     def turn(self) -> int | None:

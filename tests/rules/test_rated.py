@@ -60,6 +60,8 @@ def test_a_rated_game_s_seats_are_for_players_and_bots_and_every_join_names_its_
     assert [j.player for j in joined] == ["player-mio", None]
     events += decide(fold(events), JoinSeat(2, "Ren", player="player-ren"))
     assert replay_checked(events) == fold(events)  # the joins' players replay as recorded
+    seats = observe(fold(events), PublicViewer()).seats
+    assert [s.player_id for s in seats] == ["player-mio", None, "player-ren"]
 
 
 def test_an_unrated_game_records_no_player_for_a_seat_kept_for_nobody() -> None:

@@ -36,6 +36,14 @@ class SeatSummarySchema(ma.Schema):
         allow_none=True,
         metadata={"format": "uuid", "description": "the invited player the seat waits for"},
     )
+    player_id = fields.String(
+        allow_none=True,
+        metadata={
+            "format": "uuid",
+            "description": "the player who joined the seat, where the game records it (a "
+            "rated game's seats, a seat kept for an invited player); else null",
+        },
+    )
 
 
 @always_present
