@@ -1,0 +1,108 @@
+"""The search bots (service/bots/search.py, issue 31): a decision is a function of the
+seat's view, its own feed and the seed: the same for the same seed, and the same when
+the hidden cards of the other seats are dealt otherwise (leak-proof by construction:
+the bot is given nothing else; and by test: the other deal gives the seat the same view
+and the same feed)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from service.bots.moves import PlayMove
+from service.bots.search import Budget, search_move
+from service.bots.selfplay import play_game
+from service.rules import Action, Phase, Scoring, SeatViewer, Variant, fold, observe, redact
+from service.rules.cards import Card
+from service.rules.events import CardPlayed, CardsPassed, Event, PassesExchanged, RoundDealt
+
+BUDGET = Budget(worlds=6)  # no time limit: the decision depends on the seed alone
+
+CASES = [
+    (3, Scoring.ADVANCED, Variant.STANDARD),
+    (4, Scoring.ADVANCED, Variant.STANDARD),
+    (4, Scoring.BASIC, Variant.SEVEN_FOLLOWERS),
+]
+
+
+def decisions(players: int, scoring: Scoring, variant: Variant, seed: int):  # type: ignore[no-untyped-def]
+    """Positions where a seat must play, with the game's events so far."""
+    rng = random.Random(seed)
+    events: list[Event] = []
+    for step in play_game(players, scoring, variant, rng=rng):
+        events += step.events
+        state = step.after
+        if state.phase is Phase.PLAYING and rng.random() < 0.2:
+            seat = state.turn()
+            assert seat is not None
+            yield state, list(events), seat
+
+
+def feed_of(seat: int, events: list[Event]) -> list[Event]:
+    start = max(i for i, e in enumerate(events) if isinstance(e, RoundDealt))
+    return [redact(e, SeatViewer(seat)) for e in events[start:]]
+
+
+def dealt_otherwise(seat: int, events: list[Event]) -> list[Event] | None:
+    """The same game with two hidden cards of two other seats swapped in the round's
+    deal: cards neither passed nor played yet, so every later event still holds."""
+    start = max(i for i, e in enumerate(events) if isinstance(e, RoundDealt))
+    dealt = events[start]
+    assert isinstance(dealt, RoundDealt)
+    seen: set[Card] = set()
+    for e in events[start:]:
+        if isinstance(e, CardPlayed):
+            seen.add(e.card)
+        elif isinstance(e, CardsPassed) and e.cards is not None:
+            seen.update(e.cards)
+        elif isinstance(e, PassesExchanged):
+            seen.update(p.card for p in e.passes if p.card is not None)
+    others = [s for s in range(len(dealt.hands)) if s != seat]
+    a, b = others[0], others[1]
+    hands = [list(h or ()) for h in dealt.hands]
+    free_a = [c for c in hands[a] if c not in seen]
+    free_b = [c for c in hands[b] if c not in seen and c.suit is not (free_a or [c])[0].suit]
+    if not free_a or not free_b:
+        return None
+    x, y = free_a[0], free_b[0]
+    hands[a][hands[a].index(x)], hands[b][hands[b].index(y)] = y, x
+    # A swap of suits could make a past play unlawful (a void shown): keep only swaps the
+    # rules accept by folding the changed history.
+    changed = [*events[:start], replace(dealt, hands=tuple(tuple(h) for h in hands))]
+    changed += events[start + 1 :]
+    try:
+        fold(changed)
+    except Exception:
+        return None
+    return changed
+
+
+@pytest.mark.parametrize(("players", "scoring", "variant"), CASES)
+def test_a_decision_depends_on_the_seats_view_feed_and_seed_alone(
+    players: int, scoring: Scoring, variant: Variant
+) -> None:
+    swapped = 0
+    for state, events, seat in decisions(players, scoring, variant, seed=3):
+        assert state.config is not None
+        view = observe(state, SeatViewer(seat))
+        assert view.action == Action.PLAY
+        feed = feed_of(seat, events)
+        move = search_move(state.config, view, feed, random.Random(11), BUDGET)
+        assert isinstance(move, PlayMove) and move.card in view.legal
+        again = search_move(state.config, view, feed, random.Random(11), BUDGET)
+        assert again == move  # the same seed, the same decision
+        other = dealt_otherwise(seat, events)
+        if other is None:
+            continue
+        their = fold(other)
+        assert their.round is not None and state.round is not None
+        assert their.round.hands != state.round.hands  # another world indeed
+        assert observe(their, SeatViewer(seat)) == view
+        assert feed_of(seat, other) == feed
+        assert (
+            search_move(state.config, view, feed_of(seat, other), random.Random(11), BUDGET) == move
+        )
+        swapped += 1
+    assert swapped >= 3
