@@ -40,6 +40,7 @@ from service.application.live.hub import Hub
 from service.application.live.recent import RecentCommits
 from service.application.ports import Clock, UnitOfWork
 from service.application.write.ports import Dealer
+from service.rules import BotLevel
 from service.settings import OPERATOR_TOKEN_MIN, ConfigurationError, Settings
 from service.worker import Worker
 
@@ -176,6 +177,8 @@ def build(
         changes=hub,
         recent=recent,
         seek_ttl=timedelta(hours=settings.seek_hours),
+        bot_move_ms=settings.bot_move_ms,
+        takeover=BotLevel(settings.takeover_level),
     )
     health = DatabaseHealth(engine, settings.database_url)
     return Container(deps, health, engine, listener, SqlStats(engine))

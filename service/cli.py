@@ -4,6 +4,7 @@ OpenAPI file."""
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import sys
@@ -32,7 +33,8 @@ from service.bootstrap import (
     operator_tokens,
     valid_operator_name,
 )
-from service.rules import PUBLIC_STATUSES
+from service.bots.match import match
+from service.rules import PUBLIC_STATUSES, BotLevel, Scoring, Variant
 from service.settings import ConfigurationError, Settings
 from service.web.app import openapi_yaml
 from service.worker import ALIVE_SECONDS, heartbeat_age
@@ -155,6 +157,21 @@ def export(since: str | None, status: str | None, output: str | None) -> int:
                 out.close()
         print(f"yokai export: {count} games", file=sys.stderr)
         return 0
+
+
+def bots_match(args: argparse.Namespace) -> int:
+    """`yokai bots match`: one JSON object (docs/cli.md); the search levels' time per
+    move is YOKAI_BOT_MOVE_MS's."""
+    variant = Variant(args.variant)
+    if variant is not Variant.STANDARD and args.players != 4:
+        print("yokai bots match: the Seven Followers variants are for 4 players", file=sys.stderr)
+        return 2
+    move_ms = Settings.from_env().bot_move_ms
+    found = match(
+        args.a, args.b, args.players, variant, Scoring(args.scoring), args.games, args.seed, move_ms
+    )
+    print(json.dumps(found))
+    return 0
 
 
 def ratings_rebuild() -> int:
@@ -324,6 +341,19 @@ def main(argv: list[str] | None = None) -> int:
     p_revoke = op_sub.add_parser("revoke", help="revoke a named operator token")
     p_revoke.add_argument("name")
     op_sub.add_parser("list", help="the operators kept in the database")
+    p_bots = sub.add_parser("bots", help="bot levels")
+    bots_sub = p_bots.add_subparsers(dest="bots_command", required=True)
+    p_match = bots_sub.add_parser(
+        "match", help="two levels against each other on duplicate deals; prints JSON"
+    )
+    levels = [b.value for b in BotLevel]
+    p_match.add_argument("--a", required=True, choices=levels)
+    p_match.add_argument("--b", required=True, choices=levels)
+    p_match.add_argument("--players", type=int, choices=(3, 4), default=4)
+    p_match.add_argument("--variant", choices=[v.value for v in Variant], default="standard")
+    p_match.add_argument("--scoring", choices=[s.value for s in Scoring], default="basic")
+    p_match.add_argument("--games", type=int, default=100)
+    p_match.add_argument("--seed", type=int, default=2026)
     p_ratings = sub.add_parser("ratings", help="players' ratings")
     ratings_sub = p_ratings.add_subparsers(dest="ratings_command", required=True)
     ratings_sub.add_parser("rebuild", help="recompute every ladder from the rated games")
@@ -358,6 +388,8 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return import_record(args.file)
     if args.command == "operator":
         return operator_command(args.operator_command, getattr(args, "name", None))
+    if args.command == "bots":
+        return bots_match(args)
     if args.command == "ratings":
         return ratings_rebuild()
     if args.command == "db":

@@ -161,6 +161,8 @@ class Settings:
     idempotency_keep_hours: int = 24  # outcomes under Idempotency-Keys are kept this long
     waiting_game_hours: int = 168  # a game waiting for players this long, unchanged, expires
     seek_hours: int = 24  # a seek (quick play) still open this long expires
+    bot_move_ms: float = 250.0  # the expert bot's time per move; the strong bot's a third
+    takeover_level: str = "basic"  # the bot that plays on for a player who leaves
     webhook_keep_days: int = 7  # finished deliveries and logged attempts are kept this long
     fairness_key: str | None = None  # seals fair games' server seeds (else a data-dir file)
     fairness_old_keys: str | None = None  # comma-separated: keys rotated out, still opened
@@ -226,6 +228,10 @@ class Settings:
             idempotency_keep_hours=_int(env, "YOKAI_IDEMPOTENCY_KEEP_HOURS", 24, minimum=1),
             waiting_game_hours=_int(env, "YOKAI_WAITING_GAME_HOURS", 168, minimum=1),
             seek_hours=_int(env, "YOKAI_SEEK_HOURS", 24, minimum=1),
+            bot_move_ms=_float(env, "YOKAI_BOT_MOVE_MS", 250.0),
+            takeover_level=_choice(
+                env, "YOKAI_TAKEOVER_LEVEL", ("basic", "random", "strong", "expert")
+            ),
             webhook_keep_days=_int(env, "YOKAI_WEBHOOK_KEEP_DAYS", 7, minimum=1),
             fairness_key=env.get("YOKAI_FAIRNESS_KEY") or None,
             fairness_old_keys=env.get("YOKAI_FAIRNESS_OLD_KEYS") or None,

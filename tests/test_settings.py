@@ -27,11 +27,20 @@ def test_yokai_data_dir_chooses_another_folder(tmp_path: Path) -> None:
         ("YOKAI_WEBHOOK_FIRST_RETRY_SECONDS", "soon"),
         ("YOKAI_WEBHOOK_LEASE_SECONDS", "5"),
         ("YOKAI_SEEK_HOURS", "0"),
+        ("YOKAI_BOT_MOVE_MS", "0"),
+        ("YOKAI_TAKEOVER_LEVEL", "grandmaster"),
     ],
 )
 def test_bad_values_are_refused_with_the_variables_name(name: str, value: str) -> None:
     with pytest.raises(ConfigurationError, match=name):
         Settings.from_env({name: value})
+
+
+def test_bots_think_a_quarter_second_and_basic_takes_over_unless_told_otherwise() -> None:
+    default = Settings.from_env({})
+    assert (default.bot_move_ms, default.takeover_level) == (250.0, "basic")
+    told = Settings.from_env({"YOKAI_BOT_MOVE_MS": "90", "YOKAI_TAKEOVER_LEVEL": "expert"})
+    assert (told.bot_move_ms, told.takeover_level) == (90.0, "expert")
 
 
 def test_seeks_expire_after_a_day_unless_told_otherwise() -> None:

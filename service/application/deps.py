@@ -15,6 +15,7 @@ from service.application.live.recent import RecentCommits
 from service.application.ports import Clock, UnitOfWorkFactory
 from service.application.webhooks.ports import UrlPolicy
 from service.application.write.ports import Dealer
+from service.rules import BotLevel
 
 
 @dataclass(frozen=True)
@@ -30,3 +31,5 @@ class Deps:
     changes: Hub = field(default_factory=Hub)  # what streams and long-polls wait on
     recent: RecentCommits = field(default_factory=RecentCommits)  # shared by streams
     seek_ttl: timedelta = timedelta(hours=24)  # a seek expires after this (YOKAI_SEEK_HOURS)
+    bot_move_ms: float | None = None  # the expert bot's time per move (YOKAI_BOT_MOVE_MS)
+    takeover: BotLevel = BotLevel.BASIC  # the bot for a seat whose player leaves

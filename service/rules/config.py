@@ -41,6 +41,8 @@ class BotLevel(StrEnum):
 
     RANDOM = "random"
     BASIC = "basic"
+    STRONG = "strong"  # searches sampled worlds (service/bots/search.py)
+    EXPERT = "expert"  # the same, with three times the worlds and the time
 
 
 MAX_TURN_SECONDS = 14 * 24 * 3600  # two weeks

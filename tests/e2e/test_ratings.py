@@ -141,3 +141,13 @@ def test_refusals_name_what_is_not_there(setup: Setup) -> None:
     assert (r.status_code, r.get_json()["code"]) == (422, "invalid_cursor")
     bot = get(api, f"/v1/players/{bot_player(BotLevel.BASIC)}")
     assert (bot["name"], bot["bot"], bot["created_at"]) == ("Basic bot", "basic", None)
+
+
+def test_the_bot_levels_are_listed_each_a_player_of_its_own(setup: Setup) -> None:
+    """Issue 31: GET /v1/bots; each level's player has a profile."""
+    listed = get(setup.api, "/v1/bots")["bots"]
+    assert [b["level"] for b in listed] == ["random", "basic", "strong", "expert"]
+    for b in listed:
+        assert b["description"]
+        profile = get(setup.api, f"/v1/players/{b['player_id']}")
+        assert (profile["bot"], profile["created_at"]) == (b["level"], None)

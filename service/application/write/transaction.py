@@ -29,7 +29,7 @@ from service.application.webhooks import events
 from service.application.webhooks.ports import UrlPolicy, WebhookEvent
 from service.application.write.dealing import decide_and_deal
 from service.application.write.ports import Dealer
-from service.rules import Command, Phase, public_status
+from service.rules import BotLevel, Command, Phase, public_status
 
 
 class Transaction:
@@ -88,6 +88,16 @@ class Transaction:
     @property
     def webhook_urls(self) -> UrlPolicy:
         return self._deps.webhook_urls
+
+    @property
+    def bot_move_ms(self) -> float | None:
+        """The expert bot's time per move (YOKAI_BOT_MOVE_MS; None: the level's own)."""
+        return self._deps.bot_move_ms
+
+    @property
+    def takeover(self) -> BotLevel:
+        """The bot that plays on for a player who leaves (YOKAI_TAKEOVER_LEVEL)."""
+        return self._deps.takeover
 
     @property
     def seek_ttl(self) -> timedelta:

@@ -9,9 +9,12 @@ from uuid import UUID
 from flask import Response
 
 from service.application.ratings import queries
-from service.application.ratings.model import LADDERS, Rating
+from service.application.ratings.model import LADDERS, Rating, bot_player
+from service.bots.levels import DESCRIPTIONS
+from service.rules import BotLevel
 from service.web.api import Blueprint
 from service.web.ratings.schemas import (
+    BotsSchema,
     FinishedGamesSchema,
     HistorySchema,
     LeaderboardSchema,
@@ -25,6 +28,7 @@ blp = Blueprint(
     "ratings", __name__, url_prefix="/v1", description="Ratings, profiles and leaderboards"
 )
 
+BOTS = BotsSchema()
 PROFILE, HISTORY, GAMES, BOARD = (
     ProfileSchema(),
     HistorySchema(),
@@ -47,6 +51,26 @@ def _rating(r: Rating) -> dict[str, Any]:
         "games": r.games,
         "provisional": r.provisional,
     }
+
+
+@blp.route("/bots", methods=["GET"])
+@blp.response(200, BotsSchema)
+@blp.doc(operationId="list_bots")
+@blp.problems(429)
+def bots() -> Response:
+    """The bot levels: each plays as a player of its own (its `player_id`: a profile and
+    ratings like anyone's), from `random` to `expert`."""
+    body = {
+        "bots": [
+            {
+                "level": level.value,
+                "player_id": bot_player(level),
+                "description": DESCRIPTIONS[level.value],
+            }
+            for level in BotLevel
+        ]
+    }
+    return json_response(BOTS, body)
 
 
 @blp.route("/players/<id:player_id>", methods=["GET"])

@@ -111,3 +111,15 @@ class RankedSchema(ma.Schema):
 class LeaderboardSchema(ma.Schema):
     players = fields.List(fields.Nested(RankedSchema))
     next_cursor = fields.String(allow_none=True)
+
+
+@always_present
+class BotOfferSchema(ma.Schema):
+    level = fields.String(metadata={"enum": [b.value for b in BotLevel]})
+    player_id = fields.UUID(metadata={"description": "the player the level plays as"})
+    description = fields.String()
+
+
+@always_present
+class BotsSchema(ma.Schema):
+    bots = fields.List(fields.Nested(BotOfferSchema), metadata={"description": "weakest first"})

@@ -11,15 +11,18 @@ after a crash) finds nothing left to do. Racing appends are settled by the
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
+from uuid import UUID
 
 from service import rules
 from service.application.commands import Advance, ExpireGame
-from service.application.games import turnclocks
+from service.application.games import codec, turnclocks
 from service.application.identity.principals import Principal, require_operator
 from service.application.ports import SYSTEM, TIMEOUT, Actor, ActorKind
 from service.application.results import Advanced
 from service.application.write.transaction import Transaction
-from service.bots import BOTS, Move, PassMove
+from service.bots import Move, PassMove, level_move
+from service.rules.events import RoundDealt
 
 _CHANCE = random.SystemRandom()  # for the random bot: nothing to predict
 
@@ -39,7 +42,7 @@ def advance(cmd: Advance, actor: Actor, tx: Transaction) -> Advanced:
         seat = bots[0]
         level = state.bots[seat]
         assert level is not None
-        move = _move(state, seat, level)
+        move = _move(state, seat, level, lambda: _feed(tx, cmd.game_id, seat), tx.bot_move_ms)
         after = tx.apply(cmd.game_id, game, move, Actor(ActorKind.BOT, seat))
         return Advanced(cmd.game_id, after.version, True)
     due_by = turnclocks.deadline(game)
@@ -52,7 +55,7 @@ def advance(cmd: Advance, actor: Actor, tx: Transaction) -> Advanced:
         after = tx.decide(cmd.game_id, game, rules.TimeOut(late, outcome), TIMEOUT)
         if outcome is rules.OnTimeout.AUTOPLAY:
             for seat in late:  # each late seat's move, as the basic bot makes it
-                move = _move(after.state, seat, rules.BotLevel.BASIC)
+                move = _move(after.state, seat, rules.BotLevel.BASIC, list, None)
                 after = tx.decide(cmd.game_id, after, move, TIMEOUT)
         tx.flush()
         return Advanced(cmd.game_id, after.version, True)
@@ -78,13 +81,29 @@ def expire(cmd: ExpireGame, actor: Actor, tx: Transaction) -> Advanced:
     return Advanced(cmd.game_id, after.version, True)
 
 
-def _move(state: rules.GameState, seat: int, level: rules.BotLevel) -> rules.Command:
-    """The seat's move as the bot of ``level`` makes it, from the seat's view alone."""
+def _move(
+    state: rules.GameState,
+    seat: int,
+    level: rules.BotLevel,
+    feed: Callable[[], Sequence[rules.Event]],
+    move_ms: float | None,
+) -> rules.Command:
+    """The seat's move as the bot of ``level`` makes it, from the seat's view (and, for
+    the search levels, the seat's own feed of the round) alone."""
+    assert state.config is not None
     view = rules.observe(state, rules.SeatViewer(seat))
-    move = BOTS[level.value](view, _CHANCE)
+    move = level_move(level.value, state.config, view, feed, _CHANCE, move_ms)
     if move is None:  # pragma: no cover - a bot always answers a seat that must act
         raise RuntimeError(f"the {level} bot made no move for seat {seat}")
     return _command(seat, move)
+
+
+def _feed(tx: Transaction, game_id: UUID, seat: int) -> list[rules.Event]:
+    """The seat's own feed of the round under way: its events as the seat sees them."""
+    events = [codec.decode(row) for row in tx.uow.events.load(game_id)]
+    start = max(i for i, e in enumerate(events) if isinstance(e, RoundDealt))
+    viewer = rules.SeatViewer(seat)
+    return [rules.redact(e, viewer) for e in events[start:]]
 
 
 def _command(seat: int, move: Move) -> rules.Command:

@@ -12,7 +12,12 @@ from service.application.ports import Actor
 from service.application.results import Acted
 from service.application.write.transaction import Transaction
 
-BOT_NAMES = {rules.BotLevel.RANDOM: "Random bot", rules.BotLevel.BASIC: "Basic bot"}
+BOT_NAMES = {
+    rules.BotLevel.RANDOM: "Random bot",
+    rules.BotLevel.BASIC: "Basic bot",
+    rules.BotLevel.STRONG: "Strong bot",
+    rules.BotLevel.EXPERT: "Expert bot",
+}
 
 
 def bot_name(level: rules.BotLevel, seat: int) -> str:
@@ -46,7 +51,7 @@ def leave(cmd: Leave, actor: Actor, tx: Transaction) -> Acted:
     assert actor.seat is not None
     game = tx.load(cmd.game_id)
     held_seat(game.state, actor.seat)
-    after = tx.apply(cmd.game_id, game, rules.Leave(actor.seat, rules.BotLevel.BASIC), actor)
+    after = tx.apply(cmd.game_id, game, rules.Leave(actor.seat, tx.takeover), actor)
     return Acted(cmd.game_id, after.version, actor.seat)
 
 
