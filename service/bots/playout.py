@@ -21,7 +21,7 @@ from service.rules.engine import trick_winner
 _ACE = card("green-1")
 
 
-def _strength(c: Card) -> int:
+def strength(c: Card) -> int:
     """How strong a card is to spend: the A strongest, bosses next, then by rank."""
     return 100 if c is _ACE else c.rank + (20 if c.is_boss else 0)
 
@@ -130,12 +130,12 @@ class Playout:
         current = trick_winner(self.trick, self.trump_suit)
         if self.n == 4 and self.cfg.side_of(current) == side and losers:
             bosses = [c for c in losers if c.is_boss]
-            return bosses[0] if bosses else min(losers, key=_strength)
+            return bosses[0] if bosses else min(losers, key=strength)
         if winners and taken < 6 and (at_stake or any(c.is_boss for c in winners)):
-            return min(winners, key=_strength)
+            return min(winners, key=strength)
         if losers:
-            return min(losers, key=_strength)
-        return min(winners, key=_strength)
+            return min(losers, key=strength)
+        return min(winners, key=strength)
 
     def _sides(self, per_seat: list[int]) -> list[int]:
         totals = [0] * self.cfg.sides

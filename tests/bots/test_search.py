@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from service.bots.moves import PlayMove
+from service.bots.moves import PassMove, PlayMove
 from service.bots.search import Budget, search_move
 from service.bots.selfplay import play_game
 from service.rules import Action, Phase, Scoring, SeatViewer, Variant, fold, observe, redact
@@ -38,6 +38,12 @@ def decisions(players: int, scoring: Scoring, variant: Variant, seed: int):  # t
             seat = state.turn()
             assert seat is not None
             yield state, list(events), seat
+        elif state.phase is Phase.PASSING and rng.random() < 0.3:
+            assert state.config is not None
+            for seat in range(state.config.players):
+                if observe(state, SeatViewer(seat)).action == Action.PASS:
+                    yield state, list(events), seat
+                    break
 
 
 def feed_of(seat: int, events: list[Event]) -> list[Event]:
@@ -83,14 +89,18 @@ def dealt_otherwise(seat: int, events: list[Event]) -> list[Event] | None:
 def test_a_decision_depends_on_the_seats_view_feed_and_seed_alone(
     players: int, scoring: Scoring, variant: Variant
 ) -> None:
-    swapped = 0
+    swapped = passes = 0
     for state, events, seat in decisions(players, scoring, variant, seed=3):
         assert state.config is not None
         view = observe(state, SeatViewer(seat))
-        assert view.action == Action.PLAY
         feed = feed_of(seat, events)
         move = search_move(state.config, view, feed, random.Random(11), BUDGET)
-        assert isinstance(move, PlayMove) and move.card in view.legal
+        if view.action == Action.PLAY:
+            assert isinstance(move, PlayMove) and move.card in view.legal
+        else:  # three distinct cards of the hand
+            assert isinstance(move, PassMove) and len(set(move.cards)) == 3
+            assert set(move.cards) <= set(view.hand)
+            passes += 1
         again = search_move(state.config, view, feed, random.Random(11), BUDGET)
         assert again == move  # the same seed, the same decision
         other = dealt_otherwise(seat, events)
@@ -105,4 +115,4 @@ def test_a_decision_depends_on_the_seats_view_feed_and_seed_alone(
             search_move(state.config, view, feed_of(seat, other), random.Random(11), BUDGET) == move
         )
         swapped += 1
-    assert swapped >= 3
+    assert swapped >= 3 and passes >= 1
