@@ -74,10 +74,18 @@ let signedOut = false;
 export function keepPlayer({ id, name, token, token_id = null }) {
   localStorage.setItem(PLAYER, JSON.stringify({ id, name, token, token_id }));
   signedOut = false;
+  playerChanged();
 }
 
 export function forgetPlayer() {
   localStorage.removeItem(PLAYER);
+  playerChanged();
+}
+
+/** Tell the page ("yokai:player-changed") that this browser's player is another one, or
+ * none: the header's "My profile" follows. */
+function playerChanged() {
+  window.dispatchEvent(new CustomEvent("yokai:player-changed"));
 }
 
 /** Whether this browser's player token was refused (revoked elsewhere) since the page

@@ -50,6 +50,23 @@ export function t(key, params = {}) {
   );
 }
 
+/** The message `key` as a list of texts and elements: a placeholder whose param is an
+ * element (a link to a player, say) is that element, where the translation puts it. */
+export function tNodes(key, params = {}) {
+  const template = messages[key] ?? english[key] ?? key;
+  const out = [];
+  let at = 0;
+  for (const found of template.matchAll(/\{(\w+)\}/g)) {
+    if (!Object.hasOwn(params, found[1])) continue;
+    out.push(template.slice(at, found.index));
+    const value = params[found[1]];
+    out.push(value instanceof Node ? value : String(value));
+    at = found.index + found[0].length;
+  }
+  out.push(template.slice(at));
+  return out.filter((part) => part !== "");
+}
+
 /** A time as this language writes it. */
 export function formatTime(iso) {
   if (!iso) return "";

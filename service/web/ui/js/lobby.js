@@ -10,7 +10,8 @@ import { becomePlayer, forgetPlayer, get, player, post, wasSignedOut } from "./a
 import { remaining, tickCountdowns } from "./board.js";
 import { fill, h } from "./dom.js";
 import { declineSeat, forgetPastPlayers, pastPlayers, playNow, publicTables, takeSeat } from "./finding.js";
-import { formatTime, t } from "./i18n.js";
+import { formatTime, t, tNodes } from "./i18n.js";
+import { playerLink } from "./ratings.js";
 import { takeSignInOutcome } from "./signin.js";
 import { openStream } from "./sse.js";
 import { problemBox } from "./table.js";
@@ -60,7 +61,8 @@ export function lobbyPage(main, params) {
         { class: "panel identity", "aria-labelledby": "me-title" },
         h("h2", { id: "me-title" }, t("me_title")),
         outcome,
-        h("p", { id: "me-name", dataset: { player: who.id } }, t("playing_as", { name: who.name })),
+        h("p", { id: "me-name", dataset: { player: who.id } }, tNodes("playing_as", { name: playerLink(who.id, who.name) })),
+        h("p", {}, h("a", { href: `#/players/${who.id}`, id: "my-profile" }, t("my_profile"))),
         h("p", { class: "my-id" }, t("my_player_id"), " ", h("code", { id: "my-player-id" }, who.id)),
         accountActions({ redraw: draw }),
         signInChoices({ linking: true }),

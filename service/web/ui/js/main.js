@@ -3,11 +3,14 @@
 //   #/                 the lobby          #/game/<id>   a game (my seat, or the public)
 //   #/ops              operators' list    #/ops/<id>    a game's audit, state and check
 //   #/ops/players/<id> a player's audit, suspension
+//   #/players/<id>     a player's profile #/leaderboards?ladder=  the players ranked
 
 import { h, fill } from "./dom.js";
+import { player } from "./api.js";
 import { chooseLanguage, t, useLanguage } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
 import { opsGamePage, opsListPage, opsPlayerPage } from "./ops.js";
+import { leaderboardPage, profilePage } from "./profile.js";
 import { completeSignIn, returningFromProvider } from "./signin.js";
 import { gamePage } from "./table.js";
 
@@ -21,6 +24,8 @@ function route() {
   const parts = path.split("/").filter(Boolean);
   translateShell();
   if (parts[0] === "game" && parts[1]) leave = gamePage(main, parts[1]);
+  else if (parts[0] === "players" && parts[1]) leave = profilePage(main, parts[1]);
+  else if (parts[0] === "leaderboards") leave = leaderboardPage(main, params);
   else if (parts[0] === "ops" && parts[1] === "players") leave = opsPlayerPage(main, parts[2] || "");
   else if (parts[0] === "ops" && parts[1]) leave = opsGamePage(main, parts[1]);
   else if (parts[0] === "ops") leave = opsListPage(main, params);
@@ -31,6 +36,13 @@ function route() {
 function translateShell() {
   document.getElementById("nav-lobby").textContent = t("nav_lobby");
   document.getElementById("nav-ops").textContent = t("nav_ops");
+  document.getElementById("nav-leaderboards").textContent = t("nav_leaderboards");
+  // "My profile": this browser's player's, when it has one.
+  const mine = document.getElementById("nav-profile");
+  const who = player();
+  mine.textContent = t("nav_profile");
+  mine.hidden = !who;
+  mine.setAttribute("href", who ? `#/players/${who.id}` : "#/");
   document.getElementById("lang-label").textContent = t("language");
   document.querySelector(".skip").textContent = t("skip_to_content");
   document.querySelector(".nav").setAttribute("aria-label", t("page_title"));
@@ -48,6 +60,7 @@ async function boot() {
   // This browser's player token was refused (revoked elsewhere): the page shows it
   // signed out.
   window.addEventListener("yokai:signed-out", route);
+  window.addEventListener("yokai:player-changed", translateShell);
   if (returningFromProvider()) {
     fill(main, h("p", { class: "loading", role: "status" }, t("signing_in")));
     await completeSignIn();

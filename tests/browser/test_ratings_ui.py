@@ -1,0 +1,182 @@
+"""Issue 30 item 4: ratings in the web client, in headless Chromium against a real `yokai
+serve` (its embedded worker rates each rated game once it has finished).
+
+Three players made over HTTP play a rated three-player game, ended at once by a resign;
+the browser holds one of them. Its profile shows the rating (provisional) once the
+worker has made it, with a point on the history chart and the game among its finished
+games, whose table shows each seat's rating next to the name. A rated public table in
+the lobby does too; the new-game form and Play now make rated games and seeks. Three
+players with ten rated games each are on the leaderboard, a page at a time, each name
+opening the player's profile. Every wait is Playwright's (expect, wait_for_function)
+with a deadline; nothing is timed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import Served
+
+pytestmark = pytest.mark.browser
+
+WAIT = 30_000  # ms: the worker rates a finished game within about a second
+LADDER = "standard-3p"
+RATING = re.compile(r"^-?\d+\??$")
+
+
+def _expect() -> Any:
+    from playwright.sync_api import expect  # noqa: PLC0415 - skipped without it
+
+    return expect
+
+
+def _console_error(errors: list[str], message: Any) -> None:
+    """A script error, a CSP violation... Not a 403: a player opening a game asks for its
+    seat's view first."""
+    if message.type == "error" and "status of 403" not in message.text:
+        errors.append(message.text)
+
+
+class Pages:
+    """Browser contexts of one test, closed at the end."""
+
+    def __init__(self, browser: Any, served: Served) -> None:
+        self.browser = browser
+        self.served = served
+        self.contexts: list[Any] = []
+
+    def open(self, who: dict[str, Any] | None = None) -> Any:
+        """A page on the lobby; with ``who`` (a player made over HTTP), the browser
+        holds that player, as if it had made them."""
+        context = self.browser.new_context(viewport={"width": 1280, "height": 900})
+        self.contexts.append(context)
+        if who is not None:
+            kept = json.dumps({"id": who["id"], "name": who["name"], "token": who["token"]})
+            context.add_init_script(
+                f"if (!localStorage.getItem('yokai.player')) "
+                f"localStorage.setItem('yokai.player', {json.dumps(kept)});"
+            )
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda m: _console_error(errors, m))
+        page.errors = errors
+        page.goto(self.served.base + "/")
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser: Any, served: Served) -> Iterator[Pages]:
+    opened = Pages(browser, served)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def _player(served: Served, name: str) -> dict[str, Any]:
+    made: dict[str, Any] = served.call("POST", "/v1/players", {"name": name})
+    return made
+
+
+def _rated_game(served: Served, players: list[dict[str, Any]], visibility: str = "private") -> str:
+    """A rated game, every seat joined by one of ``players`` (in seat order); returns its
+    id. Fewer players than seats leave the last seats open."""
+    game: dict[str, Any] = served.call(
+        "POST", "/v1/games", {"players": 3, "rated": True, "visibility": visibility}
+    )
+    for seat, who in enumerate(players):
+        served.call("POST", f"/v1/games/{game['id']}/seats/{seat}", {}, token=who["token"])
+    return str(game["id"])
+
+
+def _resigned(served: Served, game_id: str, who: dict[str, Any]) -> None:
+    """The game ended by ``who``'s resign (their player token acts for their seat)."""
+    view = served.call("POST", f"/v1/games/{game_id}/resign", {}, token=who["token"])
+    assert view["status"] == "finished"
+
+
+def _wait_until_rated(page: Any, player_id: str, games: int) -> None:
+    """Until the worker has rated ``games`` games of the player's in the ladder: asked by
+    the page itself, over and over, until Playwright's deadline."""
+    page.wait_for_function(
+        """async ([id, ladder, games]) => {
+             const r = await fetch(`/v1/players/${id}`, {cache: "no-store"});
+             const p = await r.json();
+             return (p.ratings[ladder]?.games || 0) >= games;
+           }""",
+        arg=[player_id, LADDER, games],
+        polling=250,
+        timeout=WAIT,
+    )
+
+
+def test_the_leaderboard_lists_players_with_ten_rated_games(
+    pages: Pages, served: Served, artifacts: Path
+) -> None:
+    expect = _expect()
+    trio = [_player(served, n) for n in ("Daichi", "Emi", "Fumi")]
+    for n in range(10):
+        _resigned(served, _rated_game(served, trio), trio[n % 3])
+    page = pages.open(trio[0])
+    for who in trio:
+        _wait_until_rated(page, who["id"], 10)
+
+    # Two at a time: "More" brings the third, and there is no more.
+    page.locator("#nav-leaderboards").click()
+    expect(page.locator("#leaderboard-ladder")).to_have_value(LADDER)
+    page.goto(f"{served.base}/#/leaderboards?ladder={LADDER}&limit=2")
+    rows = page.locator("#leaderboard tbody tr")
+    expect(rows).to_have_count(2)
+    expect(page.locator("#leaderboard-more")).to_be_visible()
+    page.click("#leaderboard-more")
+    expect(rows).to_have_count(3)
+    expect(page.locator("#leaderboard-more")).to_be_hidden()
+    board = served.call("GET", f"/v1/leaderboards/{LADDER}")["players"]
+    assert {p["player_id"] for p in board} == {who["id"] for who in trio}
+    expect(rows.locator(".rank")).to_have_text(["1", "2", "3"])
+    expect(rows.locator("a.player-link")).to_have_text([p["name"] for p in board])
+    expect(rows.locator(".ordinal")).to_have_text([str(round(p["ordinal"])) for p in board])
+    expect(rows.locator(".games")).to_have_text(["10", "10", "10"])
+    page.screenshot(path=str(artifacts / "ratings-leaderboard.png"), full_page=True)
+
+    # Another ladder: nobody there yet.
+    page.select_option("#leaderboard-ladder", "standard-4p")
+    expect(page.locator("#leaderboard-empty")).to_be_visible()
+    expect(page.locator("#leaderboard")).to_be_hidden()
+    page.go_back()
+    expect(rows).to_have_count(2)
+
+    # The leader's name opens their profile: ten rated games, no longer provisional,
+    # ten points on the chart.
+    rows.first.locator("a.player-link").click()
+    expect(page.locator("#profile-name")).to_have_text(board[0]["name"])
+    row = page.locator(f"#ratings tr[data-ladder='{LADDER}']")
+    expect(row.locator(".games")).to_have_text("10")
+    expect(row.locator(".badge.provisional")).to_have_count(0)
+    expect(page.locator("svg.rating-chart circle.point")).to_have_count(10)
+    expect(page.locator("#profile-games li")).to_have_count(10)
+    page.screenshot(path=str(artifacts / "ratings-profile-10.png"), full_page=True)
+    assert page.errors == []
+
+    # A browser without a player has no "My profile" until it makes one.
+    newcomer = pages.open()
+    expect(newcomer.locator("#nav-profile")).to_be_hidden()
+    newcomer.get_by_label("Your name").fill("Gin")
+    newcomer.get_by_role("button", name="Start").click()
+    expect(newcomer.locator("#me-name")).to_have_text("Playing as Gin")
+    newcomer.locator("#nav-profile").click()
+    expect(newcomer.locator("#profile-name")).to_have_text("Gin")
+    expect(newcomer.locator("#no-ratings")).to_be_visible()
+    expect(newcomer.locator("#stats [data-stat='games'] dd")).to_have_text("0")
+    assert newcomer.errors == []
