@@ -121,6 +121,95 @@ def _wait_until_rated(page: Any, player_id: str, games: int) -> None:
     )
 
 
+def test_a_rated_game_shows_on_the_profile_and_at_the_table(
+    pages: Pages, served: Served, artifacts: Path
+) -> None:
+    expect = _expect()
+    aki, ben, chie = (_player(served, n) for n in ("Aki", "Ben", "Chie"))
+    page = pages.open(aki)
+    expect(page.locator("#me-name")).to_have_text("Playing as Aki")
+
+    game_id = _rated_game(served, [aki, ben, chie])
+    assert all(s["player_id"] for s in served.call("GET", f"/v1/games/{game_id}")["seats"])
+    _resigned(served, game_id, ben)
+    _wait_until_rated(page, aki["id"], 1)
+
+    # "My profile", from the header.
+    page.locator("#nav-profile").click()
+    expect(page).to_have_url(re.compile(f"#/players/{aki['id']}$"))
+    expect(page.locator("#profile-name")).to_have_text("Aki")
+    row = page.locator(f"#ratings tr[data-ladder='{LADDER}']")
+    profile = served.call("GET", f"/v1/players/{aki['id']}")
+    rating = profile["ratings"][LADDER]
+    expect(row.locator(".ordinal")).to_have_text(str(round(rating["ordinal"])))
+    expect(row.locator(".games")).to_have_text("1")
+    expect(row.locator(".badge.provisional")).to_have_text("provisional")
+    expect(row.locator(".mu")).to_have_text(f"{rating['mu']:.1f}")
+    expect(page.locator("#stats [data-stat='rated_games'] dd")).to_have_text("1")
+    chart = page.locator(f"svg.rating-chart[data-ladder='{LADDER}']")
+    expect(chart.locator("circle.point")).to_have_count(1)
+    expect(chart.locator("circle.start")).to_have_count(1)
+    finished = page.locator(f"#profile-games li[data-game='{game_id}']")
+    expect(finished.locator(".badge.rated")).to_have_text("rated")
+    page.screenshot(path=str(artifacts / "ratings-profile.png"), full_page=True)
+
+    # The finished game's table: each seat's rating next to the name, which links to
+    # the player's profile.
+    finished.get_by_role("link").click()
+    expect(page).to_have_url(re.compile(f"#/game/{game_id}$"))
+    expect(page.locator(".game")).to_have_attribute("data-status", "finished", timeout=WAIT)
+    expect(page.locator("#rated-game")).to_be_visible()
+    for seat, who in enumerate((aki, ben, chie)):
+        box = page.locator(f".board .seat[data-seat='{seat}']")
+        expect(box.locator(".name a")).to_have_attribute("href", f"#/players/{who['id']}")
+        expect(box.locator(".badge.rating")).to_have_text(RATING)
+    expect(page.locator(".board .seat[data-seat='0'] .badge.rating")).to_have_text(
+        f"{round(rating['ordinal'])}?"
+    )
+    page.screenshot(path=str(artifacts / "ratings-table.png"), full_page=True)
+    page.locator(".board .seat[data-seat='1'] .name a").click()
+    expect(page.locator("#profile-name")).to_have_text("Ben")
+    expect(page.locator(f"#ratings tr[data-ladder='{LADDER}'] .games")).to_have_text("1")
+
+    # A rated public table in the lobby: its seated player's rating, the name a link.
+    table_id = _rated_game(served, [chie], visibility="public")
+    page.locator("#nav-lobby").click()
+    entry = page.locator(f".table-entry[data-game='{table_id}']")
+    expect(entry.locator(".badge.rated")).to_have_text("rated", timeout=WAIT)
+    seat = entry.locator(".table-seats li[data-seat='0']")
+    expect(seat).to_contain_text("Seat 1: Chie")
+    expect(seat.locator("a.player-link")).to_have_attribute("href", f"#/players/{chie['id']}")
+    expect(seat.locator(".badge.rating")).to_have_text(RATING)
+    expect(entry.locator(".table-seats li[data-seat='1'] .badge.rating")).to_have_count(0)
+    entry.screenshot(path=str(artifacts / "ratings-lobby-table.png"))
+
+    # A rated game from the new-game form: me against two bots.
+    page.select_option("#new-players", "3")
+    page.check("#new-rated")
+    page.click("#create-game")
+    expect(page).to_have_url(re.compile(r"#/game/[0-9a-f-]{36}$"))
+    made = page.url.rsplit("/", 1)[1]
+    expect(page.locator(".game")).to_have_attribute("data-seat", "0", timeout=WAIT)
+    expect(page.locator("#rated-game")).to_be_visible()
+    view = served.call("GET", f"/v1/games/{made}")
+    assert view["rated"] is True
+    assert view["seats"][0]["player_id"] == aki["id"]
+    expect(page.locator(".board .seat[data-seat='0'] .badge.rating")).to_have_text(RATING)
+
+    # A rated seek from Play now, cancelled.
+    page.locator("#nav-lobby").click()
+    page.select_option("#seek-players", "3")
+    page.check("#seek-rated")
+    page.click("#play-now")
+    seeking = page.locator("#seeking")
+    expect(seeking.locator(".badge.rated")).to_have_text("rated", timeout=WAIT)
+    seek_id = seeking.get_attribute("data-seek")
+    assert served.call("GET", f"/v1/seeks/{seek_id}", token=aki["token"])["rated"] is True
+    page.click("#cancel-seek")
+    expect(page.locator("#seek-ended")).to_be_visible(timeout=WAIT)
+    assert page.errors == []
+
+
 def test_the_leaderboard_lists_players_with_ten_rated_games(
     pages: Pages, served: Served, artifacts: Path
 ) -> None:

@@ -5,6 +5,7 @@
 import { cardFace, sortCards, suitName } from "./cards.js";
 import { h } from "./dom.js";
 import { formatList, formatTime, t } from "./i18n.js";
+import { ladderOf, playerLink, ratingBadge } from "./ratings.js";
 
 const PLACES = { 4: ["south", "west", "north", "east"], 3: ["south", "west", "east"] };
 
@@ -61,6 +62,9 @@ function seatBox(view, seat, { bottom, me, hands, history }) {
     badges.push(h("span", { class: "badge bot" }, t("bot_badge", { level: t(`bot_level.${info.bot}`) })));
   }
   if (seat === me) badges.push(h("span", { class: "badge you" }, t("you")));
+  // A seat the game records its player for (every seat of a rated game): their rating
+  // in the game's ladder, their name a link to their profile.
+  if (info.player_id) badges.push(ratingBadge(info.player_id, ladderOf(view.variant, view.players)));
   let doing = null;
   if (!info.joined) doing = t("seat_open");
   else if (view.status === "passing") doing = info.passed ? t("seat_passed") : t("seat_choosing");
@@ -73,7 +77,7 @@ function seatBox(view, seat, { bottom, me, hands, history }) {
       dataset: { seat },
       "aria-label": seatName(view, seat),
     },
-    h("h3", { class: "name" }, seatName(view, seat)),
+    h("h3", { class: "name" }, info.player_id ? playerLink(info.player_id, seatName(view, seat)) : seatName(view, seat)),
     h("div", { class: "badges" }, badges),
     doing && h("p", { class: "doing" }, doing),
     info.deadline &&
@@ -175,6 +179,7 @@ function sealsInfo(view) {
 export function tableHead(view) {
   const facts = [
     h("span", { class: "status" }, t(`status.${view.status}`)),
+    view.rated && h("span", { id: "rated-game" }, h("span", { class: "badge rated" }, t("rated"))),
     view.round && h("span", {}, t("round_n", { n: view.round.number })),
     h("span", {}, t(`variant.${view.variant}`)),
     h("span", {}, t(`scoring.${view.scoring}`)),

@@ -5,7 +5,8 @@
 
 import { ApiError, del, get, player, post } from "./api.js";
 import { fill, h, pause } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tNodes } from "./i18n.js";
+import { ladderOf, playerLink, ratingBadge } from "./ratings.js";
 import { openStream } from "./sse.js";
 import { problemBox } from "./table.js";
 
@@ -52,6 +53,19 @@ export function publicTables() {
     return seat.name || t("seat_open");
   }
 
+  /** A seat of a table: who sits there; a player the lobby names with a link to their
+   * profile, and at a rated table their rating in the game's ladder. */
+  function seatItem(table, seat) {
+    const label = seatLabel(seat);
+    const who = seat.player_id && seat.name ? playerLink(seat.player_id, label) : label;
+    return h(
+      "li",
+      { dataset: { seat: seat.seat } },
+      tNodes("seat_line", { n: seat.seat + 1, who }),
+      table.rated && seat.player_id && seat.name && [" ", ratingBadge(seat.player_id, ladderOf(table.variant, table.players))],
+    );
+  }
+
   function tableItem(table) {
     const me = player();
     const mine = me && table.seats.some((s) => s.player_id === me.id);
@@ -69,11 +83,12 @@ export function publicTables() {
           scoring: t(`scoring.${table.scoring}`),
         }),
         table.clock && h("span", { class: "badge" }, t("table_clock", { seconds: table.clock.turn_seconds })),
+        table.rated && h("span", { class: "badge rated" }, t("rated")),
       ),
       h(
         "ol",
         { class: "table-seats" },
-        table.seats.map((s) => h("li", { dataset: { seat: s.seat } }, t("seat_line", { n: s.seat + 1, who: seatLabel(s) }))),
+        table.seats.map((s) => seatItem(table, s)),
       ),
       mine
         ? h("a", { href: `#/game/${table.game_id}`, class: "open-mine" }, t("open_my_table"))
@@ -297,6 +312,7 @@ export function playNow() {
         }),
         " ",
         elapsed,
+        seek.rated && h("span", { class: "badge rated" }, t("rated")),
         seek.bots_after_seconds && h("p", { class: "bots-after" }, t("seek_bots_after", { seconds: seek.bots_after_seconds })),
       ),
       cancel,
@@ -350,6 +366,7 @@ export function playNow() {
         t("seek_bots"),
       ),
       h("label", { class: "field" }, h("span", {}, t("seek_bots_seconds")), seconds),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated", id: "seek-rated" }), " ", t("rated_use")),
       h("p", {}, h("button", { type: "submit", class: "primary", id: "play-now" }, t("play_now"))),
     );
     f.addEventListener("submit", async (e) => {
@@ -358,6 +375,7 @@ export function playNow() {
       const el = f.elements;
       const ask = { players: Number(el.players.value), scoring: el.scoring.value, variant: el.variant.value };
       if (el.bots.checked) ask.bots_after_seconds = Number(el.bots_after_seconds.value);
+      if (el.rated.checked) ask.rated = true;
       const button = f.querySelector("#play-now");
       button.disabled = true;
       try {

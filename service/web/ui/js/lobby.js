@@ -179,6 +179,7 @@ export function lobbyPage(main, params) {
         select("on_timeout", [["autoplay", t("on_timeout.autoplay")], ["forfeit", t("on_timeout.forfeit")]], "autoplay", t("on_timeout")),
       ),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "public", id: "new-public" }), " ", t("public_use")),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated", id: "new-rated" }), " ", t("rated_use")),
       seatsBox,
       pastList,
       h("button", { type: "submit", class: "primary", id: "create-game" }, t("create_game")),
@@ -239,6 +240,7 @@ export function lobbyPage(main, params) {
       const body = { players, scoring: f.scoring.value, variant: f.variant.value, bots: [] };
       if (f.clock.checked) body.clock = { turn_seconds: Number(f.turn_seconds.value), on_timeout: f.on_timeout.value };
       if (f.public.checked) body.visibility = "public";
+      if (f.rated.checked) body.rated = true;
       const mine = [];
       const invite = [];
       for (let seat = 0; seat < players; seat += 1) {
@@ -347,6 +349,7 @@ export function lobbyPage(main, params) {
           status: t(`status.${entry.status}`),
         }),
       ),
+      entry.rated && h("span", { class: "badge rated" }, t("rated")),
       entry.invited ? invitationButtons(entry) : entry.my_turn && h("span", { class: "badge turn" }, t(`my_action.${entry.action}`)),
       entry.deadline &&
         h("span", { class: "deadline", dataset: { deadline: entry.deadline } }, h("span", { class: "left", role: "timer" }, remaining(entry.deadline))),
