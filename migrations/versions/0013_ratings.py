@@ -52,9 +52,7 @@ def upgrade() -> None:
         sa.Column("after_sigma", sa.Double(), nullable=False),
         sa.UniqueConstraint("game_id", "player_id", name="rating_history_once"),
     )
-    op.create_index(
-        "rating_history_by_player", "rating_history", ["player_id", "ladder", "id"]
-    )
+    op.create_index("rating_history_by_player", "rating_history", ["player_id", "ladder", "id"])
     op.create_table(
         "rated_games",
         sa.Column("game_id", sa.Uuid(), sa.ForeignKey("games.id"), primary_key=True),
