@@ -192,6 +192,8 @@ export function lobbyPage(main, params) {
         ["open", t("seat_choice.open")],
         ["basic", t("seat_choice.basic")],
         ["random", t("seat_choice.random")],
+        ["strong", t("seat_choice.strong")],
+        ["expert", t("seat_choice.expert")],
         ["invite", t("seat_choice.invite")],
       ];
       fill(
@@ -245,7 +247,7 @@ export function lobbyPage(main, params) {
       const invite = [];
       for (let seat = 0; seat < players; seat += 1) {
         const choice = f[`seat${seat}`].value;
-        if (choice === "basic" || choice === "random") body.bots.push({ seat, level: choice });
+        if (["random", "basic", "strong", "expert"].includes(choice)) body.bots.push({ seat, level: choice });
         if (choice === "me") mine.push(seat);
         if (choice === "invite") invite.push({ player_id: f[`invite${seat}`].value.trim(), seat });
       }
