@@ -12,6 +12,9 @@ Run it against a running service with an operator token, e.g.:
     YOKAI_OPERATOR_TOKEN=$OP bash scripts/serve.sh &
     .venv/bin/python -m bench.worker_bench --api http://127.0.0.1:8000 --token "$OP" --games 20
 
+``--level`` chooses the bots' level (``basic`` by default; ``expert`` shows how many
+games of search bots one worker carries within the turn goal).
+
 With ``--clocks N`` it also creates N four-player games whose seats are joined and
 never act, with a ``--turn-seconds`` autoplay clock, lets them run ``--clock-seconds``,
 and prints how late each timeout was acted on: the recording time of the TurnTimedOut
@@ -125,11 +128,12 @@ def main() -> None:
     parser.add_argument("--clocks", type=int, default=0, help="games with turn clocks")
     parser.add_argument("--turn-seconds", type=int, default=2)
     parser.add_argument("--clock-seconds", type=float, default=30)
+    parser.add_argument("--level", default="basic", choices=("random", "basic", "strong", "expert"))
     args = parser.parse_args()
     if args.clocks:
         clocks(args.api, args.token, args.clocks, args.turn_seconds, args.clock_seconds)
 
-    bots = [{"seat": s, "level": "basic"} for s in range(4)]
+    bots = [{"seat": s, "level": args.level} for s in range(4)]
     started = time.monotonic()
     ids = [
         call(args.api, "POST", "/v1/games", args.token, {"players": 4, "bots": bots})["id"]
