@@ -346,9 +346,8 @@ def main(argv: list[str] | None = None) -> int:
     p_match = bots_sub.add_parser(
         "match", help="two levels against each other on duplicate deals; prints JSON"
     )
-    levels = [b.value for b in BotLevel]
-    p_match.add_argument("--a", required=True, choices=levels)
-    p_match.add_argument("--b", required=True, choices=levels)
+    for side in ("--a", "--b"):
+        p_match.add_argument(side, required=True, choices=[b.value for b in BotLevel])
     p_match.add_argument("--players", type=int, choices=(3, 4), default=4)
     p_match.add_argument("--variant", choices=[v.value for v in Variant], default="standard")
     p_match.add_argument("--scoring", choices=[s.value for s in Scoring], default="basic")

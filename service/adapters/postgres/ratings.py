@@ -19,7 +19,13 @@ from uuid import UUID
 from service.adapters.postgres.session import Session, Statement
 from service.adapters.postgres.wakeups import CHANNEL
 from service.application.jobs.source import RATING_NOTE
-from service.application.ratings.model import DEFAULT, PROVISIONAL_GAMES, Rating, bot_player
+from service.application.ratings.model import (
+    BOT_PLAYERS,
+    DEFAULT,
+    PROVISIONAL_GAMES,
+    Rating,
+    bot_player_name,
+)
 from service.application.ratings.ports import (
     Change,
     FinishedGame,
@@ -27,10 +33,9 @@ from service.application.ratings.ports import (
     Ranked,
     Stats,
 )
-from service.rules import BotLevel
 
 # A bot level's player has no row in players: its name is its level's.
-_BOT_NAMES = {bot_player(level): f"{level.value.capitalize()} bot" for level in BotLevel}
+_BOT_NAMES = {player: bot_player_name(level) for player, level in BOT_PLAYERS.items()}
 
 
 class SqlRatings:

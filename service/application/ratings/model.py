@@ -62,6 +62,15 @@ def bot_player(level: BotLevel) -> UUID:
     return uuid5(_BOTS, level.value)
 
 
+BOT_PLAYERS = {bot_player(level): level for level in BotLevel}
+"""Each bot level by the player it rates as."""
+
+
+def bot_player_name(level: BotLevel) -> str:
+    """The name a bot level's player goes by (it has no row in the players' table)."""
+    return f"{level.value.capitalize()} bot"
+
+
 def seat_players(events: Sequence[Event]) -> dict[int, UUID]:
     """Who sat where in a rated game: each join names its player, or a bot its level."""
     seated: dict[int, UUID] = {}

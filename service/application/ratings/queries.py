@@ -15,11 +15,8 @@ from service.application.deps import Deps
 from service.application.errors import InvalidInputError, NotFoundError
 from service.application.identity.players import PlayerNotFoundError
 from service.application.paging import decode_cursor, encode
-from service.application.ratings.model import LADDERS, Rating, bot_player
+from service.application.ratings.model import BOT_PLAYERS, LADDERS, Rating, bot_player_name
 from service.application.ratings.ports import Change, FinishedGame, Ranked, Stats
-from service.rules import BotLevel
-
-_BOTS = {bot_player(level): level for level in BotLevel}
 
 
 class LadderNotFoundError(NotFoundError):
@@ -49,18 +46,17 @@ def profile(deps: Deps, player_id: UUID) -> Profile:
         ratings, stats = uow.ratings.of(player_id), uow.ratings.stats(player_id)
     if found is not None:
         return Profile(player_id, found.name, found.created_at, None, ratings, stats)
-    level = _BOTS.get(player_id)
+    level = BOT_PLAYERS.get(player_id)
     if level is None:
         raise PlayerNotFoundError(f"no player {player_id}")
-    name = f"{level.value.capitalize()} bot"
-    return Profile(player_id, name, None, level.value, ratings, stats)
+    return Profile(player_id, bot_player_name(level), None, level.value, ratings, stats)
 
 
 def history(deps: Deps, player_id: UUID, ladder: str) -> list[Change]:
     """The player's updates in the ladder, oldest first (empty: not played yet)."""
     _ladder(ladder)
     with deps.uow(snapshot=True) as uow:
-        if uow.players.get(player_id) is None and player_id not in _BOTS:
+        if uow.players.get(player_id) is None and player_id not in BOT_PLAYERS:
             raise PlayerNotFoundError(f"no player {player_id}")
         return uow.ratings.history(player_id, ladder)
 
