@@ -21,6 +21,7 @@ from service.rules.commands import (
     CreateGame,
     DealRound,
     DeclineSeat,
+    EraseSeat,
     Expire,
     JoinSeat,
     Leave,
@@ -45,6 +46,7 @@ from service.rules.config import (
     client_seed_problem,
 )
 from service.rules.engine import (
+    ERASED_NAME,
     Action,
     deal_due,
     deal_problem,
@@ -93,6 +95,7 @@ from service.rules.state import INITIAL, GameState, Phase
 
 __all__ = [
     "CLIENT_SEED_MAX",
+    "ERASED_NAME",
     "INITIAL",
     "MAX_TURN_SECONDS",
     "OPERATOR",
@@ -110,6 +113,7 @@ __all__ = [
     "CreateGame",
     "DealRound",
     "DeclineSeat",
+    "EraseSeat",
     "Event",
     "EventDataError",
     "Expire",

@@ -77,6 +77,14 @@ class Leave:
 
 
 @dataclass(frozen=True, slots=True)
+class EraseSeat:
+    """Record that the seat's player was erased (a person no longer plays it: the seat
+    is a bot's, or the game is over or still waiting, where the seat is freed)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Resign:
     seat: int
 
@@ -116,6 +124,7 @@ Command = (
     | PassCards
     | PlayCard
     | Leave
+    | EraseSeat
     | Resign
     | TimeOut
     | RevealSeed

@@ -28,6 +28,7 @@ from service.rules.commands import (
     CreateGame,
     DealRound,
     DeclineSeat,
+    EraseSeat,
     Expire,
     JoinSeat,
     Leave,
@@ -62,6 +63,7 @@ from service.rules.events import (
     RoundEnded,
     RoundEndReason,
     SeatDeclined,
+    SeatErased,
     SeatJoined,
     SeatLeft,
     SeatResigned,
@@ -163,6 +165,8 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
             return _timeout(state, command)
         case Leave():
             return _leave(state, command)
+        case EraseSeat():
+            return _erase(state, command)
         case Resign():
             return _resign(state, command)
         case RevealSeed():
@@ -343,6 +347,41 @@ def _leave(state: GameState, cmd: Leave) -> tuple[Event, ...]:
     """A seat's player leaves: a bot plays the seat from now on, and the game goes on."""
     _playing_seat(state, cmd.seat, "leave")
     return (SeatLeft(cmd.seat, cmd.bot),)
+
+
+ERASED_NAME = "erased player"
+"""What an erased player's seats are called (docs/privacy.md)."""
+
+
+def _erase(state: GameState, cmd: EraseSeat) -> tuple[Event, ...]:
+    """Record that the seat's player was erased. A person still playing the seat leaves
+    first (the caller makes the seat a bot's): the record changes no play."""
+    cfg = _config(state)
+    _check_seat(cfg, cmd.seat)
+    name = state.names[cmd.seat]
+    if name is None or name == ERASED_NAME:
+        raise _refuse(Violation.SEAT_EMPTY, f"no player's name to erase on seat {cmd.seat}")
+    under_way = state.phase not in (Phase.WAITING, Phase.FINISHED, Phase.EXPIRED)
+    if under_way and state.bots[cmd.seat] is None:
+        raise _refuse(Violation.WRONG_PHASE, f"a person plays seat {cmd.seat}: it leaves first")
+    return (SeatErased(cmd.seat),)
+
+
+def _on_erased(state: GameState, e: SeatErased) -> GameState:
+    seat = e.seat
+    _expect(0 <= seat < len(state.names) and state.names[seat] is not None, "seat held")
+    if state.phase is Phase.WAITING:  # the seat is free again
+        players = state.players
+        if players:
+            players = (*players[:seat], None, *players[seat + 1 :])
+        return replace(
+            state,
+            names=(*state.names[:seat], None, *state.names[seat + 1 :]),
+            bots=(*state.bots[:seat], None, *state.bots[seat + 1 :]),
+            client_seeds=(*state.client_seeds[:seat], None, *state.client_seeds[seat + 1 :]),
+            players=players,
+        )
+    return replace(state, names=(*state.names[:seat], ERASED_NAME, *state.names[seat + 1 :]))
 
 
 def _resign(state: GameState, cmd: Resign) -> tuple[Event, ...]:
@@ -665,6 +704,8 @@ def evolve(state: GameState, event: Event) -> GameState:
             return _on_created(state, event)
         case SeatLeft():
             return _on_left(state, event)
+        case SeatErased():
+            return _on_erased(state, event)
         case TurnTimedOut():
             _expect(expected_action(state, event.seat) is not None, "a timed-out seat was due")
             return state

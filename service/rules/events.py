@@ -100,6 +100,17 @@ class SeatLeft:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatErased:
+    """The personal data of the seat's player was erased (docs/privacy.md): the seat's
+    name reads ERASED_NAME from now on; in a game still waiting for players the seat is
+    free again. It records that an erasure happened (who and when are the event's
+    actor and time), never what was erased."""
+
+    TYPE: ClassVar[str] = "SeatErased"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class TurnTimedOut:
     """The seat's turn clock ran out; ``outcome`` says what follows (the seat's move made
     for it, or the forfeit's round and game end)."""
@@ -212,6 +223,7 @@ Event = (
     | RoundEnded
     | GameEnded
     | SeatLeft
+    | SeatErased
     | TurnTimedOut
     | SeatResigned
     | SeatDeclined
@@ -277,6 +289,8 @@ def to_data(event: Event) -> JSON:
         case TurnTimedOut(seat, outcome):
             return {"seat": seat, "outcome": outcome.value}
         case SeatResigned(seat):
+            return {"seat": seat}
+        case SeatErased(seat):
             return {"seat": seat}
         case GameCreated(
             players, scoring, variant, seed, deals, clock, fairness, visibility, reserved, rated
@@ -450,6 +464,7 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
     "SeatLeft": lambda d: SeatLeft(_int(d["seat"]), BotLevel(_str(d["bot"]))),
     "TurnTimedOut": lambda d: TurnTimedOut(_int(d["seat"]), OnTimeout(_str(d["outcome"]))),
     "SeatResigned": lambda d: SeatResigned(_int(d["seat"])),
+    "SeatErased": lambda d: SeatErased(_int(d["seat"])),
     "SeatDeclined": lambda d: SeatDeclined(_int(d["seat"]), _str(d["player"])),
     "GameCreated": _game_created,
     "SuitSealed": lambda d: SuitSealed(_int(d["team"]), Suit(_str(d["suit"]))),

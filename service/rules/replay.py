@@ -9,6 +9,7 @@ from service.rules.commands import (
     CreateGame,
     DealRound,
     DeclineSeat,
+    EraseSeat,
     Expire,
     JoinSeat,
     Leave,
@@ -30,6 +31,7 @@ from service.rules.events import (
     Rematched,
     RoundDealt,
     SeatDeclined,
+    SeatErased,
     SeatJoined,
     SeatLeft,
     SeatResigned,
@@ -68,6 +70,8 @@ def _command_of(events: Sequence[Event], i: int) -> Command | None:
             return Leave(seat, bot)
         case SeatResigned(seat):
             return Resign(seat)
+        case SeatErased(seat):
+            return EraseSeat(seat)
         case CardPlayed(seat, card):
             return PlayCard(seat, card)
         case CardsPassed(seat, cards) if cards is not None:

@@ -56,6 +56,7 @@ from service.rules.events import (
     RoundDealt,
     RoundEnded,
     SeatDeclined,
+    SeatErased,
     SeatJoined,
     SeatLeft,
     SeatResigned,
@@ -147,6 +148,7 @@ SAMPLES: list[Event] = [
     SeatLeft(3, BotLevel.BASIC),
     TurnTimedOut(0, OnTimeout.AUTOPLAY),
     SeatResigned(2),
+    SeatErased(1),
     RoundEnded(2, RoundEndReason.FORFEIT, (1,), (0, 0), ()),
     RoundEnded(1, RoundEndReason.RESIGN, (), (0, 0, 0), ()),
     # Provably fair games (docs/fairness.md).

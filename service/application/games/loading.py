@@ -29,7 +29,7 @@ NEW_GAME = Loaded(INITIAL, 0, GENESIS)
 SNAPSHOT_EVERY = 64
 """A command whose events cross a multiple of this many leaves a snapshot of the game."""
 
-KEEPS_THE_CLOCK = frozenset({"CardsPassed", "SeatLeft"})
+KEEPS_THE_CLOCK = frozenset({"CardsPassed", "SeatLeft", "SeatErased"})
 """Events after which the seats that must act are the ones that had to before, since the
 same time: another seat's pass, a bot taking a seat over. Every other event either
 starts a turn (a deal, a card played, the exchange) or ends the game."""
