@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import timedelta
+from uuid import UUID
 
 from sqlalchemy import Engine
 
@@ -25,9 +26,13 @@ from service.adapters.integrity.chain_keys import KEY_FILE, chain_keys
 from service.adapters.migrate import DatabaseHealth
 from service.adapters.postgres import roles
 from service.adapters.postgres.engine import make_engine
+from service.adapters.postgres.legacy import SqlLegacyStore
 from service.adapters.postgres.listener import Listener
+from service.adapters.postgres.privacy import SqlKeyVault
 from service.adapters.postgres.stats import SqlStats
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
+from service.adapters.privacy.erasure_list import FILE as ERASURES
+from service.adapters.privacy.erasure_list import ErasureList
 from service.adapters.webhooks.delivery import HttpSender
 from service.adapters.webhooks.url_policy import AddressPolicy
 from service.application.deps import Deps
@@ -39,6 +44,8 @@ from service.application.jobs.anchoring import Anchoring
 from service.application.live.hub import Hub
 from service.application.live.recent import RecentCommits
 from service.application.ports import Clock, UnitOfWork
+from service.application.privacy import erasure, legacy
+from service.application.privacy.sealer import Sealer
 from service.application.write.ports import Dealer
 from service.rules import BotLevel
 from service.settings import OPERATOR_TOKEN_MIN, ConfigurationError, Settings
@@ -54,6 +61,7 @@ class Container:
     engine: Engine
     listener: Listener
     stats: SqlStats
+    erased: ErasureList | None = None
 
     def close(self) -> None:
         self.listener.stop()
@@ -163,6 +171,8 @@ def build(
         )
         dealer = ShufflingDealer(vault)
     deps_clock = clock or SystemClock()
+    erased = ErasureList(settings.erasure_list or settings.data_dir.resolve() / ERASURES)
+    privacy_keys = SqlKeyVault(engine, erased)
     deps = Deps(
         uow=unit_of_work,
         clock=deps_clock,
@@ -179,9 +189,41 @@ def build(
         seek_ttl=timedelta(hours=settings.seek_hours),
         bot_move_ms=settings.bot_move_ms,
         takeover=BotLevel(settings.takeover_level),
+        vault=privacy_keys,
+        sealer=Sealer(privacy_keys),
     )
     health = DatabaseHealth(engine, settings.database_url)
-    return Container(deps, health, engine, listener, SqlStats(engine))
+    return Container(deps, health, engine, listener, SqlStats(engine), erased)
+
+
+def reseal(settings: Settings, container: Container) -> legacy.ResealReport:
+    """`yokai privacy reseal`: seal the personal data of what was written before it was
+    sealed, as the tables' owner (service/application/privacy/legacy.py)."""
+    sealer = container.deps.sealer
+    assert sealer is not None  # built with every container
+    owner = make_engine(settings.migration_database_url or database_url(settings), 1)
+    try:
+        return legacy.reseal(SqlLegacyStore(owner), sealer, container.deps.chain)
+    finally:
+        owner.dispose()
+
+
+def reapply_erasures(container: Container) -> None:
+    """Erase again whoever the erasure list outside the database names (docs/privacy.md:
+    a restored backup must not bring them back). A store that cannot be reached now is
+    left to the next start, said in the log."""
+    if container.erased is None:
+        return
+    players = [UUID(s[1:]) for s in container.erased.subjects() if s.startswith("p")]
+    if not players:
+        return
+    try:
+        done = erasure.reapply(container.deps, players)
+    except Exception:
+        log.exception("the erasure list could not be applied: it is tried at the next start")
+        return
+    if done:
+        log.warning("erased %d players again from the erasure list (a restored backup?)", done)
 
 
 EMBEDDED_APP_ROLE = "yokai_app"
@@ -268,6 +310,7 @@ def anchoring(settings: Settings) -> Anchoring | None:
 def worker(settings: Settings, container: Container) -> tuple[Worker, HttpSender]:
     """The worker of these settings on ``container``, and its webhook sender (to close
     once the worker has stopped: its attempts have ended and been recorded)."""
+    reapply_erasures(container)
     sender = HttpSender(allow_private=settings.webhook_allow_private)
     runner = Worker(
         container.deps,
@@ -279,6 +322,7 @@ def worker(settings: Settings, container: Container) -> tuple[Worker, HttpSender
         keep_keys=timedelta(hours=settings.idempotency_keep_hours),
         waiting=timedelta(hours=settings.waiting_game_hours),
         webhook_keep=timedelta(days=settings.webhook_keep_days),
+        address_days=timedelta(days=settings.audit_address_days),
         heartbeat=settings.worker_heartbeat,
         anchoring=anchoring(settings),
     )

@@ -25,6 +25,7 @@ from service.application.handrecords import queries
 from service.application.identity.bearer import new_operator_token, token_digest
 from service.application.identity.principals import CLI_OPERATOR, DEFAULT_OPERATOR, Operator
 from service.application.integrity import audit
+from service.application.privacy import reveal
 from service.application.ratings import update as rating_updates
 from service.application.write.registry import execute
 from service.bootstrap import (
@@ -150,7 +151,8 @@ def export(since: str | None, status: str | None, output: str | None) -> int:
         try:
             count = 0
             for item in queries.export(container.deps, Operator(), status, start):
-                out.write(queries.export_line(*item).decode())
+                line = reveal.json_bytes(container.deps.vault, queries.export_line(*item))
+                out.write(line.decode())
                 count += 1
         finally:
             if output:
@@ -181,6 +183,24 @@ def ratings_rebuild() -> int:
         count = rating_updates.rebuild(container.deps)
         print(f"yokai ratings rebuild: {count} games applied")
         return 0
+
+
+def privacy_reseal() -> int:
+    """Seal the names, client addresses and client request ids written before they were
+    sealed (docs/privacy.md); exit 1 when a game's chain did not verify (left as it is)."""
+    with bootstrap.built(Settings.from_env()) as (settings, container):
+        ready, why = container.health.ready()
+        if not ready:
+            print(f"yokai privacy: {why}", file=sys.stderr)
+            return 2
+        report = bootstrap.reseal(settings, container)
+    for game_id, why in report.skipped:
+        print(f"game {game_id}: not resealed, its chain is broken: {why}", file=sys.stderr)
+    print(
+        f"yokai privacy reseal: {report.players} player names, {report.events} events "
+        f"of {report.games} games sealed"
+    )
+    return 1 if report.skipped else 0
 
 
 def import_record(path: str) -> int:
@@ -356,6 +376,13 @@ def main(argv: list[str] | None = None) -> int:
     p_ratings = sub.add_parser("ratings", help="players' ratings")
     ratings_sub = p_ratings.add_subparsers(dest="ratings_command", required=True)
     ratings_sub.add_parser("rebuild", help="recompute every ladder from the rated games")
+    p_privacy = sub.add_parser("privacy", help="personal data (docs/privacy.md)")
+    privacy_sub = p_privacy.add_subparsers(dest="privacy_command", required=True)
+    privacy_sub.add_parser(
+        "reseal",
+        help="seal the personal data written before it was sealed (run once after "
+        "upgrading past migration 0014, as the tables' owner)",
+    )
     p_openapi = sub.add_parser("openapi", help="print the OpenAPI document (YAML)")
     p_openapi.add_argument("--output", "-o")
     args = parser.parse_args(argv)
@@ -391,6 +418,8 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return bots_match(args)
     if args.command == "ratings":
         return ratings_rebuild()
+    if args.command == "privacy":
+        return privacy_reseal()
     if args.command == "db":
         return create_app_role(args.role, args.password_env)
     return openapi(args.output)

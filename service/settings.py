@@ -176,6 +176,8 @@ class Settings:
     strict_secrets: bool = False
     # Where the worker anchors every game's chain head, outside the database, each period.
     anchor_dir: Path | None = None
+    erasure_list: Path | None = None  # docs/privacy.md (default: data folder's erasures.list)
+    audit_address_days: int = 30  # client addresses and request ids readable this long
     anchor_seconds: int = 300
     # Sign-in with OpenID Connect (docs/api.md "Accounts"): the issuers whose ID tokens
     # are accepted, and the `aud` values accepted in them (none: sign-in is off).
@@ -240,6 +242,8 @@ class Settings:
             chain_key_file=_path(env, "YOKAI_CHAIN_KEY_FILE"),
             strict_secrets=env.get("YOKAI_STRICT_SECRETS", "0") == "1",
             anchor_dir=_path(env, "YOKAI_ANCHOR_DIR"),
+            erasure_list=_path(env, "YOKAI_ERASURE_LIST"),
+            audit_address_days=_int(env, "YOKAI_AUDIT_ADDRESS_DAYS", 30, minimum=1),
             anchor_seconds=_int(env, "YOKAI_ANCHOR_SECONDS", 300, minimum=1),
             oidc_issuers=_issuers(env, "YOKAI_OIDC_ISSUERS"),
             oidc_audiences=tuple((env.get("YOKAI_OIDC_AUDIENCE") or "").split()),

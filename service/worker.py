@@ -117,6 +117,7 @@ class Worker:
         keep_keys: timedelta = timedelta(hours=24),
         waiting: timedelta = timedelta(days=7),
         webhook_keep: timedelta = timedelta(days=7),
+        address_days: timedelta = timedelta(days=30),
         heartbeat: Path | None = None,
         anchoring: JobSource | None = None,
     ) -> None:
@@ -128,7 +129,12 @@ class Worker:
             DueGames(lease=lease, worker=self.name),
             Pairing(worker=self.name),
             RatingUpdates(),
-            Housekeeping(keep=keep_keys, waiting=waiting, webhook_keep=webhook_keep),
+            Housekeeping(
+                keep=keep_keys,
+                waiting=waiting,
+                webhook_keep=webhook_keep,
+                address_days=address_days,
+            ),
         ]
         if anchoring is not None:  # the chain heads, anchored outside the database
             default.append(anchoring)

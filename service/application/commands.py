@@ -180,6 +180,14 @@ class CreateLinkCode:
 
 
 @dataclass(frozen=True, slots=True)
+class ErasePlayer:
+    """Erase a player's personal data for good (docs/privacy.md): the player themself
+    (DELETE /v1/me: ``player_id`` None, the sender's) or an operator."""
+
+    player_id: UUID | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class SuspendPlayer:
     """An operator suspends a player (``reason`` is kept in the player's audit), or
     (``suspend`` false) lifts the suspension."""
@@ -253,6 +261,7 @@ Command = (
     | SignInWithCode
     | CreateLinkCode
     | SuspendPlayer
+    | ErasePlayer
     | DeclineSeat
     | Rematch
     | CreateSeek

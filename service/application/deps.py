@@ -13,6 +13,8 @@ from service.application.integrity.chain import ChainKeys
 from service.application.live.hub import Hub
 from service.application.live.recent import RecentCommits
 from service.application.ports import Clock, UnitOfWorkFactory
+from service.application.privacy.ports import KeyVault
+from service.application.privacy.sealer import Sealer
 from service.application.webhooks.ports import UrlPolicy
 from service.application.write.ports import Dealer
 from service.rules import BotLevel
@@ -33,3 +35,5 @@ class Deps:
     seek_ttl: timedelta = timedelta(hours=24)  # a seek expires after this (YOKAI_SEEK_HOURS)
     bot_move_ms: float | None = None  # the expert bot's time per move (YOKAI_BOT_MOVE_MS)
     takeover: BotLevel = BotLevel.BASIC  # the bot for a seat whose player leaves
+    vault: KeyVault | None = None  # the keys personal data is sealed under (docs/privacy.md)
+    sealer: Sealer | None = None  # seals under the vault's keys (None: kept in the clear)

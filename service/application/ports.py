@@ -25,6 +25,7 @@ from service.application.identity.ports import (
     PlayerTokens,
 )
 from service.application.lobby.ports import Lobby
+from service.application.privacy.ports import Erasures
 from service.application.ratings.ports import Ratings
 from service.application.seeks.ports import Seeks
 from service.application.webhooks.ports import Webhooks
@@ -77,6 +78,9 @@ class StoredEvent:
     chain_key: str | None = None
     client_request_id: str | None = None  # the client's X-Request-ID, as it was sent
     client_address: str | None = None  # the client's address (after trusted proxies)
+    # Migration 0014: an event written before personal data was sealed, sealed since
+    # (service/application/privacy/legacy.py): "<key id>:<MAC>" attests it.
+    resealed: str | None = None
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -189,6 +193,9 @@ class UnitOfWork(Protocol):
 
     @property
     def operators(self) -> Operators: ...
+
+    @property
+    def erasures(self) -> Erasures: ...
 
     def __enter__(self) -> Self: ...
 

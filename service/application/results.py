@@ -117,6 +117,12 @@ class PlayerSuspended:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerErased:
+    player_id: UUID
+    games: int  # the games that now record the erasure
+
+
+@dataclass(frozen=True, slots=True)
 class Rematched:
     """The game that plays a finished one again, at ``version``; ``created``: by this
     command (else it was there already)."""
@@ -161,6 +167,7 @@ Result = (
     | SignedIn
     | LinkCodeCreated
     | PlayerSuspended
+    | PlayerErased
     | WebhookCreated
     | WebhookDeleted
     | SeekCreated

@@ -14,7 +14,9 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import logs, metrics
 from service.application.identity.principals import Operator, PlayerHolder, SeatHolder
-from service.bootstrap import Container, build
+from service.application.privacy import reveal
+from service.application.privacy.ports import KeyVault
+from service.bootstrap import Container, build, reapply_erasures
 from service.settings import MAX_BODY_BYTES, Settings
 from service.web import client, errors
 from service.web.api import Api
@@ -77,6 +79,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
             app.wsgi_app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies
         )
     container = container or build(settings)
+    reapply_erasures(container)
     app.extensions["yokai"] = Services(
         deps=container.deps,
         health=container.health,
@@ -181,11 +184,27 @@ def create_app(settings: Settings | None = None, container: Container | None = N
             response.headers["X-RateLimit-Limit"] = str(verdict.limit)
             response.headers["X-RateLimit-Remaining"] = str(verdict.remaining)
             response.headers["X-RateLimit-Reset"] = str(math.ceil(verdict.reset_at))
+        _reveal(response, container.deps.vault)
         _log_request(response)
         _count_request(response)
         return response
 
     return app
+
+
+def _reveal(response: Response, vault: KeyVault | None) -> None:
+    """Open the personal data the body holds sealed (docs/privacy.md), with the keys
+    that exist now: the one place every non-streamed answer passes (streams open theirs
+    message by message)."""
+    if vault is None or response.is_streamed or response.direct_passthrough:
+        return
+    body = response.get_data()
+    if reveal.MARK not in body:
+        return
+    if response.mimetype == "text/plain":
+        response.set_data(reveal.text_bytes(vault, body))
+    else:
+        response.set_data(reveal.json_bytes(vault, body))
 
 
 # What anyone may see and a cache may keep, if it asks again first (ETag): the public

@@ -387,6 +387,7 @@ def test_a_players_token_streams_the_seat_the_player_holds(
     with SseStream(host, f"/v1/games/{game['id']}/stream", me) as stream:
         view = stream.until("view")[-1].data
     assert view["seat"] == 1
+    assert view["seats"][1]["name"] == "kai"  # sealed at rest, opened as it is sent
     assert view == api.get(f"/v1/games/{game['id']}/view", **me).get_json()
     # A player holding no seat of a game is refused, as for its /view.
     other = api.create(3)

@@ -40,6 +40,7 @@ TABLES = {
     "rating_history",
     "rated_games",
     "player_results",
+    "privacy_keys",
 }
 TRIGGERS = {"events_append_only", "events_no_truncate"}
 

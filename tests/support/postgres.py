@@ -83,8 +83,9 @@ def app_database_url(database_url: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def settings(app_database_url: str) -> Settings:
+def settings(app_database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Settings:
     return Settings(
+        erasure_list=tmp_path_factory.mktemp("privacy") / "erasures.list",
         database_url=app_database_url,
         operator_token=OPERATOR_TOKEN,
         rate_limit="",
@@ -174,3 +175,24 @@ def sql(database_url: str) -> Iterator[Any]:
 
     yield run
     engine.dispose()
+
+
+def pg_tool(name: str) -> str:
+    """A PostgreSQL client program (pg_dump, pg_restore) of the embedded server's own
+    version when it is installed, else the system's."""
+    import pgserver  # noqa: PLC0415 - only to find its programs
+
+    bundled = Path(pgserver.__file__).parent / "pginstall" / "bin" / name
+    if bundled.exists():
+        return str(bundled)
+    found = shutil.which(name)
+    if found is None:  # pragma: no cover - both are installed by the project
+        raise RuntimeError(f"{name} is not installed")
+    return found
+
+
+def migrated_database(server_url: str, prefix: str) -> str:
+    """A new database on the test server, migrated to head (owned by the suite's user)."""
+    url = new_database(server_url, prefix)
+    migrate.upgrade(url)
+    return url

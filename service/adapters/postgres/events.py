@@ -19,6 +19,8 @@ _COLUMNS = (
     "request_id, idempotency_key, prev_hash, hash, chain_key, actor_id, client_request_id, "
     "client_address"
 )
+# What reads take: every column written, and the attestation of a resealed event.
+_SELECTED = _COLUMNS + ", resealed"
 # One statement for a command's events, with a row of scalar parameters each (adapting
 # scalars costs far less than adapting lists to arrays); one text per number of rows.
 _ROW = "(" + ", ".join(["%s"] * 16) + ")"
@@ -28,14 +30,14 @@ _INSERT = f"INSERT INTO events ({_COLUMNS}) VALUES "
 # commits later. Below the oldest transaction still running every transaction has ended,
 # so nothing can appear there any more (the transaction-id watermark).
 _READ_ALL = (
-    f"SELECT transaction_id, position, {_COLUMNS} FROM events "
+    f"SELECT transaction_id, position, {_SELECTED} FROM events "
     "WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint {after}"
     "ORDER BY transaction_id, position LIMIT %s"
 )
 # The game's version and its events after a seq up to that version, in one statement.
 _PAGE = (
     f"SELECT g.version, e.* FROM games AS g LEFT JOIN LATERAL ("
-    f"SELECT {_COLUMNS} FROM events WHERE game_id = g.id AND seq > %s AND seq <= g.version "
+    f"SELECT {_SELECTED} FROM events WHERE game_id = g.id AND seq > %s AND seq <= g.version "
     "ORDER BY seq LIMIT %s) AS e ON true WHERE g.id = %s ORDER BY e.seq"
 )
 _ACTORS = {kind.value: kind for kind in ActorKind}
@@ -61,6 +63,7 @@ def _stored(r: Sequence[Any]) -> StoredEvent:
         chain_key=r[12],
         client_request_id=r[14],
         client_address=r[15],
+        resealed=r[16] if len(r) > 16 else None,
     )
 
 
@@ -122,7 +125,7 @@ class SqlEventStore:
     def load(
         self, game_id: UUID, *, after: int = 0, upto: int | None = None, limit: int | None = None
     ) -> list[StoredEvent]:
-        sql = f"SELECT {_COLUMNS} FROM events WHERE game_id = %s AND seq > %s"
+        sql = f"SELECT {_SELECTED} FROM events WHERE game_id = %s AND seq > %s"
         params: list[Any] = [game_id, after]
         if upto is not None:
             sql += " AND seq <= %s"
@@ -170,7 +173,7 @@ class SqlEventStore:
 
     def commits(self, game_id: UUID, after: int) -> list[list[StoredEvent]]:
         rows = self._session.fetch(
-            f"SELECT transaction_id, {_COLUMNS} FROM events WHERE game_id = %s AND seq > %s "
+            f"SELECT transaction_id, {_SELECTED} FROM events WHERE game_id = %s AND seq > %s "
             "ORDER BY seq",
             [game_id, after],
             order="seq",

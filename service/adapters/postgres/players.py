@@ -16,7 +16,7 @@ from service.application.games.ports import InboxCursor, InboxEntry, SeatTurn
 from service.application.identity.ports import PlayerRecord, PlayerToken
 from service.application.live.hub import token_key
 
-_PLAYER = "id, name, created_at, suspended_at, suspended_reason"
+_PLAYER = "id, name, created_at, suspended_at, suspended_reason, erased_at"
 
 
 class SqlPlayers:
@@ -40,7 +40,7 @@ class SqlPlayers:
 
     def find(self, token_sha256: str) -> PlayerRecord | None:
         rows = self._session.fetch(
-            "SELECT p.id, p.name, p.created_at, p.suspended_at, p.suspended_reason "
+            "SELECT p.id, p.name, p.created_at, p.suspended_at, p.suspended_reason, p.erased_at "
             "FROM player_tokens AS t JOIN players AS p "
             "ON p.id = t.player_id WHERE t.token_sha256 = %s AND t.revoked_at IS NULL",
             [token_sha256],

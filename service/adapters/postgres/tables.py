@@ -67,6 +67,7 @@ events = Table(
     Column("actor_id", Text, nullable=True),
     Column("client_request_id", Text, nullable=True),
     Column("client_address", Text, nullable=True),
+    Column("resealed", Text, nullable=True),  # migration 0014 (docs/privacy.md)
     # The global order: the appending transaction's id (pg_current_xact_id()), then the
     # append order. Not covered by the hash chain: the database assigns both.
     Column("position", BigInteger, Identity(always=True), nullable=False),
@@ -185,6 +186,17 @@ players = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("suspended_at", DateTime(timezone=True), nullable=True),
     Column("suspended_reason", Text, nullable=True),
+    Column("erased_at", DateTime(timezone=True), nullable=True),  # migration 0014
+)
+
+privacy_keys = Table(
+    "privacy_keys",
+    metadata,
+    Column("subject", Text, primary_key=True),
+    Column("key", LargeBinary, nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("destroyed_at", DateTime(timezone=True), nullable=True),
+    CheckConstraint("(key IS NULL) = (destroyed_at IS NOT NULL)", name="privacy_keys_destroyed"),
 )
 
 player_tokens = Table(

@@ -13,6 +13,7 @@ from service.adapters.postgres.idempotency import SqlIdempotencyStore
 from service.adapters.postgres.lobby import SqlLobby
 from service.adapters.postgres.operators import SqlOperators
 from service.adapters.postgres.players import SqlInbox, SqlPlayers
+from service.adapters.postgres.privacy import SqlErasures
 from service.adapters.postgres.ratings import SqlRatings
 from service.adapters.postgres.seeks import SqlSeeks
 from service.adapters.postgres.session import Session
@@ -73,6 +74,7 @@ class SqlUnitOfWork:
         self.wakeups = SqlWakeups(self._session)
         self.webhooks = SqlWebhooks(self._session)
         self.operators = SqlOperators(self._session)
+        self.erasures = SqlErasures(self._session)
 
     def __enter__(self) -> Self:
         return self

@@ -36,11 +36,12 @@ def authorize_create_player(cmd: CreatePlayer, principal: Principal) -> Actor:
 def create_player(cmd: CreatePlayer, actor: Actor, tx: Transaction) -> PlayerCreated:
     """A new player and their secret token (made here; only its digest is stored)."""
     token = new_token()
-    player = PlayerRecord(uuid4(), cmd.name, tx.now)
+    player_id = uuid4()
+    player = PlayerRecord(player_id, tx.seal_name(player_id, cmd.name), tx.now)
     tx.uow.players.add(
         player, PlayerToken(uuid4(), player.id, "created", tx.now, token_digest(token))
     )
-    return PlayerCreated(player.id, player.name, token)
+    return PlayerCreated(player.id, cmd.name, token)
 
 
 def authorize_own(cmd: RenamePlayer | RevokeToken, principal: Principal) -> Actor:
@@ -51,7 +52,7 @@ def authorize_own(cmd: RenamePlayer | RevokeToken, principal: Principal) -> Acto
 
 def rename(cmd: RenamePlayer, actor: Actor, tx: Transaction) -> PlayerRenamed:
     player = require_player(tx.principal)
-    tx.uow.players.rename(player.player_id, cmd.name)
+    tx.uow.players.rename(player.player_id, tx.seal_name(player.player_id, cmd.name))
     _audit(tx, player.player_id, "renamed", actor)
     return PlayerRenamed(player.player_id, cmd.name)
 

@@ -20,6 +20,7 @@ class PlayerRecord:
     created_at: datetime
     suspended_at: datetime | None = None
     suspended_reason: str | None = None
+    erased_at: datetime | None = None  # docs/privacy.md
 
 
 class PlayerSuspendedError(ForbiddenError):

@@ -84,12 +84,13 @@ def sign_in(cmd: SignIn, actor: Actor, tx: Transaction) -> SignedIn:
         return _new_token(tx, holder.player_id, "oidc", new_player=False)
     if linked is not None:
         return _new_token(tx, linked, "oidc", new_player=False)
-    player = PlayerRecord(uuid4(), cmd.name, tx.now)
+    player_id = uuid4()
+    player = PlayerRecord(player_id, tx.seal_name(player_id, cmd.name), tx.now)
     token = new_token()
     made = PlayerToken(uuid4(), player.id, "oidc", tx.now, token_digest(token))
     tx.uow.players.add(player, made)
     tx.uow.identities.add(cmd.issuer, cmd.subject, player.id, tx.now)
-    return SignedIn(player.id, player.name, token, made.id, True)
+    return SignedIn(player.id, cmd.name, token, made.id, True)
 
 
 def sign_in_with_code(cmd: SignInWithCode, actor: Actor, tx: Transaction) -> SignedIn:

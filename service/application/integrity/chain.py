@@ -234,7 +234,9 @@ class ChainCheck:
 
 
 def check(events: list[StoredEvent], keys: ChainKeys) -> ChainCheck:
-    """Recompute the chain of a game's events (all of them, oldest first)."""
+    """Recompute the chain of a game's events (all of them, oldest first). A resealed
+    event (:func:`attest`) is held to its attestation instead of its hash: its hash is
+    still the one the next event's covers."""
     prev = GENESIS
     unkeyed = keyed = 0
 
@@ -246,7 +248,6 @@ def check(events: list[StoredEvent], keys: ChainKeys) -> ChainCheck:
             return bad(expected_seq, f"sequence gap: expected seq {expected_seq}, found {e.seq}")
         if e.prev_hash != prev:
             return bad(e.seq, "prev_hash does not match the previous event's hash")
-        unchained = Unchained(e.type, e.schema_version, e.data, e.actor)
         if e.chain_key is None:
             if keyed:
                 return bad(
@@ -254,11 +255,8 @@ def check(events: list[StoredEvent], keys: ChainKeys) -> ChainCheck:
                     "hashed without a key after keyed events: a chain recomputed by someone "
                     "without the chain key",
                 )
-            if _beyond_v1(e):
+            if _beyond_v1(e) and e.resealed is None:
                 return bad(e.seq, "hashed without a key, yet holds fields only keyed events have")
-            recomputed = event_hash(
-                prev, e.game_id, e.seq, unchained, e.recorded_at, origin_of(e), None
-            )
             unkeyed += 1
         else:
             if e.chain_key not in keys.ids:
@@ -267,14 +265,71 @@ def check(events: list[StoredEvent], keys: ChainKeys) -> ChainCheck:
                     f"hashed under chain key {e.chain_key}, which this service does not have "
                     "(YOKAI_CHAIN_KEY, YOKAI_CHAIN_OLD_KEYS)",
                 )
-            recomputed = event_hash(
-                prev, e.game_id, e.seq, unchained, e.recorded_at, origin_of(e), keys, e.chain_key
-            )
             keyed += 1
-        if recomputed is None or not hmac.compare_digest(recomputed, e.hash):
-            return bad(e.seq, "content does not match its hash")
+        if e.resealed is not None:
+            holds = attested(keys, e)
+            if holds is None:
+                return bad(e.seq, "resealed under a chain key this service does not have")
+            if not holds:
+                return bad(e.seq, "content does not match its attestation (resealed)")
+        else:
+            unchained = Unchained(e.type, e.schema_version, e.data, e.actor)
+            kid = e.chain_key
+            recomputed = event_hash(
+                prev,
+                e.game_id,
+                e.seq,
+                unchained,
+                e.recorded_at,
+                origin_of(e),
+                None if kid is None else keys,
+                kid,
+            )
+            if recomputed is None or not hmac.compare_digest(recomputed, e.hash):
+                return bad(e.seq, "content does not match its hash")
         prev = e.hash
     return ChainCheck(None, unkeyed, keyed)
+
+
+def _resealed_content(e: StoredEvent) -> bytes:
+    actor = e.actor
+    return b"yokai resealed\n" + canonical(
+        {
+            "game_id": str(e.game_id),
+            "seq": e.seq,
+            "prev_hash": e.prev_hash,
+            "hash": e.hash,
+            "chain_key": e.chain_key,
+            "type": e.type,
+            "schema_version": e.schema_version,
+            "data": e.data,
+            "recorded_at": timestamp(e.recorded_at),
+            "actor": {"kind": actor.kind.value, "seat": actor.seat, "id": actor.id},
+            "request_id": e.request_id,
+            "client_request_id": e.client_request_id,
+            "client_address": e.client_address,
+            "idempotency_key": e.idempotency_key,
+        }
+    )
+
+
+def attest(keys: ChainKeys, e: StoredEvent) -> str:
+    """The attestation of an event whose personal data was sealed after it was written
+    (docs/privacy.md): the event's hash stays (the next event covers it), and an HMAC
+    under the current key covers that hash with the event's new content. Given only for
+    an event whose old content matched its hash (the caller checks the chain first)."""
+    mac = keys.mac(keys.current, _resealed_content(e))
+    assert mac is not None
+    return f"{keys.current}:{mac}"
+
+
+def attested(keys: ChainKeys, e: StoredEvent) -> bool | None:
+    """Whether the event's attestation holds (None: under a key this service lacks)."""
+    kid, _, mac = (e.resealed or "").partition(":")
+    expected = keys.mac(kid, _resealed_content(e))
+    if expected is None:
+        return None
+    return hmac.compare_digest(expected, mac)
 
 
 def first_broken_link(events: list[StoredEvent], keys: ChainKeys) -> tuple[int, str] | None:

@@ -26,12 +26,15 @@ class Housekeeping(ByTheClock):
     webhook attempts logged (and deliveries finished, as rows written before finished
     ones were deleted at once) more than ``webhook_keep`` ago; the lobby's rows of games
     that left it more than ``lobby_keep`` ago (streams and long-polls have told of it);
-    and ends games left waiting for players, unchanged, for ``waiting`` (GameExpired)."""
+    and ends games left waiting for players, unchanged, for ``waiting`` (GameExpired);
+    and destroys the day keys client addresses and request ids were sealed under once
+    the day is ``address_days`` behind (docs/privacy.md: they read null from then on)."""
 
     keep: timedelta = timedelta(hours=24)
     waiting: timedelta = timedelta(days=7)
     webhook_keep: timedelta = timedelta(days=7)
     lobby_keep: timedelta = timedelta(hours=1)
+    address_days: timedelta = timedelta(days=30)
     every: timedelta = timedelta(minutes=10)
     batch: int = 1000
     _next: datetime | None = None
@@ -51,6 +54,12 @@ class Housekeeping(ByTheClock):
             log.info(
                 "forgot %d lobby rows of games that left it %s ago", forgotten, self.lobby_keep
             )
+        if deps.vault is not None:
+            dropped = deps.vault.destroy_days_before((now - self.address_days).date())
+            if dropped:
+                log.info(
+                    "client addresses of %d days older than %s dropped", dropped, self.address_days
+                )
         expired = self._expire_waiting(deps, now - self.waiting)
         if expired:
             log.info("expired %d games left waiting for players since %s", expired, self.waiting)

@@ -13,6 +13,8 @@ from typing import Protocol
 from standardwebhooks import Webhook
 
 from service.application.deps import Deps
+from service.application.privacy import reveal
+from service.application.privacy.ports import KeyVault
 from service.application.webhooks.ports import (
     WebhookAttempt,
     WebhookDelivery,
@@ -49,10 +51,14 @@ class Sender(Protocol):
         network's or the receiver's trouble."""
 
 
-def signed(delivery: WebhookDelivery, now: datetime) -> tuple[bytes, dict[str, str]]:
+def signed(
+    delivery: WebhookDelivery, now: datetime, vault: KeyVault | None = None
+) -> tuple[bytes, dict[str, str]]:
     """The body and the Standard Webhooks headers of an attempt (the message id is the
-    same for every attempt of a delivery; the timestamp is the attempt's)."""
+    same for every attempt of a delivery; the timestamp is the attempt's). Personal data
+    is opened as the attempt is made (an erased player's name reads erased)."""
     body = json.dumps(delivery.payload, separators=(",", ":"), sort_keys=True)
+    body = reveal.json_text(vault, body)
     signature = Webhook(delivery.secret).sign(delivery.message_id, now, body)
     headers = {
         "webhook-id": delivery.message_id,

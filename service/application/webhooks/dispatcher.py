@@ -144,7 +144,7 @@ class WebhookDeliveries:
                 self._ended(delivery, None)
                 continue
             try:
-                body, headers = signed(delivery, now)
+                body, headers = signed(delivery, now, deps.vault)
                 self.sender.start(
                     delivery.url, body, headers, functools.partial(self._sent, deps, delivery, now)
                 )

@@ -18,6 +18,7 @@ from service.application.commands import (
     CreateWebhook,
     DeclineSeat,
     DeleteWebhook,
+    ErasePlayer,
     ExpireGame,
     ImportRecord,
     JoinSeat,
@@ -40,6 +41,7 @@ from service.application.games import rematch as rematching
 from service.application.games.handlers import advance, create, play, seats
 from service.application.handrecords import importing
 from service.application.identity import players, sessions
+from service.application.privacy import erasure
 from service.application.results import (
     Acted,
     Advanced,
@@ -49,6 +51,7 @@ from service.application.results import (
     LinkCodeCreated,
     Paired,
     PlayerCreated,
+    PlayerErased,
     PlayerRenamed,
     PlayerSuspended,
     Rematched,
@@ -89,6 +92,7 @@ HANDLERS: dict[type[Command], idempotency.Registered] = {
     CreateSeek: idempotency.Registered(seeks.authorize_player, seeks.create),
     CancelSeek: idempotency.Registered(seeks.authorize_player, seeks.cancel),
     PairSeeks: idempotency.Registered(seeks.authorize_pair, seeks.pair),
+    ErasePlayer: erasure.HANDLER,
 }
 
 
@@ -126,6 +130,8 @@ def execute(deps: Deps, command: CreateSeek, ctx: Context) -> Executed[SeekCreat
 def execute(deps: Deps, command: CancelSeek, ctx: Context) -> Executed[SeekCancelled]: ...
 @overload
 def execute(deps: Deps, command: PairSeeks, ctx: Context) -> Executed[Paired]: ...
+@overload
+def execute(deps: Deps, command: ErasePlayer, ctx: Context) -> Executed[PlayerErased]: ...
 def execute(deps: Deps, command: Command, ctx: Context) -> Executed[Result]:
     """Do ``command`` for ``ctx.principal``: its events and projections in one
     transaction, once per idempotency key. Raises the refusal (an ApplicationError or

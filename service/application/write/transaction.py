@@ -8,6 +8,7 @@ does, around the handler, with the idempotency record.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
@@ -19,17 +20,17 @@ from service.application.games import codec, inbox, turnclocks
 from service.application.games.cache import Loaded
 from service.application.games.loading import NEW_GAME, SNAPSHOT_EVERY, load, snapshot, turn_since
 from service.application.games.ports import GameSummary
-from service.application.identity.principals import Principal
+from service.application.identity.principals import PlayerHolder, Principal, SeatHolder
 from service.application.integrity import chain
 from service.application.lobby import projection as lobby
-from service.application.ports import Actor, StoredEvent, UnitOfWork
+from service.application.ports import Actor, ActorKind, StoredEvent, UnitOfWork
 from service.application.ratings import model
 from service.application.ratings.ports import PlayerResult
 from service.application.webhooks import events
 from service.application.webhooks.ports import UrlPolicy, WebhookEvent
 from service.application.write.dealing import decide_and_deal
 from service.application.write.ports import Dealer
-from service.rules import BotLevel, Command, Phase, public_status
+from service.rules import BotLevel, Command, JoinSeat, Phase, public_status
 
 
 class Transaction:
@@ -53,9 +54,8 @@ class Transaction:
         self.now = now
         self._deps = deps
         self._ctx = ctx
-        self._origin = chain.Origin(
-            ctx.request_id, key_digest, ctx.client_request_id, ctx.client or None
-        )
+        self._key_digest = key_digest
+        self._origin: chain.Origin | None = None  # sealed at the first event (origin())
         self._fresh = fresh
         self.optimistic = False
         """Whether a game was taken from the cache without asking the store."""
@@ -126,6 +126,42 @@ class Transaction:
         self._expect(loaded.version)
         return loaded
 
+    def seal_name(self, player_id: UUID, name: str) -> str:
+        """A name the player goes by, as it is stored: sealed under the player's key
+        (service/application/privacy/sealing.py), so that erasing them erases it."""
+        sealer = self._deps.sealer
+        return name if sealer is None else sealer.name(player_id, name)
+
+    def destroy_keys(self, subjects: list[str]) -> None:
+        """Destroy the keys of these subjects now, ahead of the commit
+        (service/application/privacy/erasure.py says why)."""
+        if self._deps.vault is not None:
+            self._deps.vault.destroy(subjects)
+
+    def origin(self, game_id: UUID) -> chain.Origin:
+        """Where the command came from, as its events record it: the client's address and
+        request id sealed under the day's key and, when a player sent it (by their token
+        or their seat's), the player's key."""
+        if self._origin is None:
+            ctx, sealer = self._ctx, self._deps.sealer
+            address, client_id = ctx.client or None, ctx.client_request_id
+            if sealer is not None and (address is not None or client_id is not None):
+                player = self._sender(game_id)
+                address = sealer.request(address, self.now, player)
+                client_id = sealer.request(client_id, self.now, player)
+            self._origin = chain.Origin(ctx.request_id, self._key_digest, client_id, address)
+        return self._origin
+
+    def _sender(self, game_id: UUID) -> UUID | None:
+        principal = self._ctx.principal
+        if isinstance(principal, PlayerHolder):
+            return principal.player_id
+        if isinstance(principal, SeatHolder):
+            if principal.player_id is not None:
+                return principal.player_id
+            return self.uow.players.of_game(principal.game_id).get(principal.seat)
+        return None
+
     def new_game(self) -> Loaded:
         """A game before its first event."""
         self._expect(0)
@@ -144,9 +180,12 @@ class Transaction:
         """As :meth:`apply`, but only keeps the events: a handler that makes several
         commands of one game decides the first ones, and applies the last, so that they
         are appended together (one commit, one notification, one projection update)."""
+        if isinstance(command, JoinSeat) and actor.kind is ActorKind.PLAYER and actor.id:
+            command = replace(command, name=self.seal_name(UUID(actor.id), command.name))
         events, state = decide_and_deal(game_id, game.state, command, actor, self._deps.dealer)
+        origin = self.origin(game_id)
         rows = chain.link(
-            game_id, game.version, game.last_hash, events, self.now, self._origin, self._deps.chain
+            game_id, game.version, game.last_hash, events, self.now, origin, self._deps.chain
         )
         self._before.setdefault(game_id, game)
         self._pending.setdefault(game_id, []).extend(rows)

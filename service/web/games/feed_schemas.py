@@ -76,11 +76,18 @@ class AuditEventSchema(FeedEventSchema):
         },
     )
     client_request_id = fields.String(
-        allow_none=True, metadata={"description": "the `X-Request-ID` the client sent, if any"}
+        allow_none=True,
+        metadata={
+            "description": "the `X-Request-ID` the client sent, if any; null once its player "
+            "was erased or after YOKAI_AUDIT_ADDRESS_DAYS (docs/privacy.md)"
+        },
     )
     client_address = fields.String(
         allow_none=True,
-        metadata={"description": "the client's address (after YOKAI_TRUSTED_PROXIES)"},
+        metadata={
+            "description": "the client's address (after YOKAI_TRUSTED_PROXIES); null once "
+            "its player was erased or after YOKAI_AUDIT_ADDRESS_DAYS (docs/privacy.md)"
+        },
     )
     idempotency_key = fields.String(
         allow_none=True, metadata={"description": "SHA-256 (hex) of the Idempotency-Key header"}

@@ -31,6 +31,8 @@ from service.application.live.streams import (
     Stream,
     ViewMessage,
 )
+from service.application.privacy import reveal
+from service.application.privacy.ports import KeyVault
 from service.metrics import STREAMS
 from service.web.api import BEARER, Blueprint
 from service.web.errors import RateLimitedError, RequestProblemError
@@ -148,9 +150,12 @@ class EventStreamBody:
     """The response body: the stream's messages as SSE; closing it (the client went
     away, the server stops) closes the stream and gives back its place."""
 
-    def __init__(self, stream: Stream[Any], release: Callable[[], None]) -> None:
+    def __init__(
+        self, stream: Stream[Any], release: Callable[[], None], vault: KeyVault | None = None
+    ) -> None:
         self._stream = stream
         self._release = release
+        self._vault = vault  # personal data is opened as each message goes out
 
     def __iter__(self) -> Iterator[bytes]:
         # A command's events go out with its view, in one write (one system call and one
@@ -159,10 +164,10 @@ class EventStreamBody:
         for message in self._stream:
             pending.append(encode(message))
             if not isinstance(message, EventMessage):
-                yield b"".join(pending)
+                yield reveal.json_bytes(self._vault, b"".join(pending))
                 pending.clear()
         if pending:  # pragma: no cover - a stream's events are always followed by a view
-            yield b"".join(pending)
+            yield reveal.json_bytes(self._vault, b"".join(pending))
 
     def close(self) -> None:
         try:
@@ -172,7 +177,8 @@ class EventStreamBody:
 
 
 def event_stream(stream: Stream[Any], release: Callable[[], None]) -> Response:
-    response = Response(EventStreamBody(stream, release), mimetype="text/event-stream")
+    vault = deps().vault
+    response = Response(EventStreamBody(stream, release, vault), mimetype="text/event-stream")
     # What a stream carries depends on the token (a seat's hand): no cache keeps it.
     response.headers["Cache-Control"] = "private, no-store"
     response.headers["X-Accel-Buffering"] = "no"  # a proxy must not hold messages back

@@ -10,6 +10,7 @@ from flask import Response, jsonify
 from service.application.commands import (
     CreateLinkCode,
     CreatePlayer,
+    ErasePlayer,
     RenamePlayer,
     RevokeToken,
     SuspendPlayer,
@@ -133,6 +134,20 @@ def rename(body: dict[str, Any]) -> Response:
     return json_response(PLAYER, {"id": done.player_id, "name": done.name})
 
 
+@blp.route("/me", methods=["DELETE"])
+@blp.response(204)
+@blp.doc(security=BEARER, operationId="erase_me", parameters=[IDEMPOTENCY_KEY])
+@blp.problems(400, 401, 403, 422, 429)
+def erase_me() -> Response:
+    """Erase the player for good (docs/privacy.md): the names they played under, their
+    linked identities and the client addresses of their requests become unreadable
+    everywhere at once; their tokens stop; their seats in running games go to bots as on
+    `leave`, their seats in games still waiting are freed. Every game stays playable and
+    verifiable; views that showed the name get a new version (ETag)."""
+    execute(deps(), ErasePlayer(), command_context(_PLAYER_TOKEN))
+    return Response(status=204)
+
+
 @blp.route("/me/tokens", methods=["GET"])
 @blp.arguments(TokensQuerySchema(), location="query")
 @blp.response(200, TokenListSchema, headers={"ETag": {"schema": {"type": "string"}}})
@@ -197,6 +212,18 @@ def unsuspend_player(player_id: str) -> Response:
     """Lift a player's suspension (operators)."""
     command = SuspendPlayer(UUID(player_id), False)
     return _suspension(execute(deps(), command, command_context(_OPERATOR_TOKEN)).result)
+
+
+@blp.route("/players/<id:player_id>/erase", methods=["POST"])
+@blp.response(204)
+@blp.doc(security=BEARER, operationId="erase_player", parameters=[IDEMPOTENCY_KEY])
+@blp.problems(400, 401, 403, 404, 422, 429)
+def erase_player(player_id: str) -> Response:
+    """Erase a player for good (operators), as `DELETE /v1/me` does; the player's audit
+    records who erased them and when (not what). Erasing an erased player changes
+    nothing."""
+    execute(deps(), ErasePlayer(UUID(player_id)), command_context(_OPERATOR_TOKEN))
+    return Response(status=204)
 
 
 def _suspension(done: PlayerSuspended) -> Response:

@@ -14,6 +14,7 @@ from service.application.games.queries import views
 from service.application.handrecords import queries
 from service.application.handrecords.as_json import to_json
 from service.application.handrecords.text import to_text
+from service.application.privacy import reveal
 from service.application.write.registry import execute
 from service.settings import MAX_BODY_BYTES
 from service.web.api import BEARER, Blueprint
@@ -141,11 +142,12 @@ def export(query: dict[str, Any]) -> Response:
     """
     lines = queries.export(deps(), principal(), query.get("status"), query.get("since"))
     first = next(lines, None)  # refusals (401, 403) before any byte is sent
+    vault = deps().vault  # personal data opened line by line (docs/privacy.md)
 
     def body() -> Iterator[bytes]:
         item = first
         while item is not None:
-            yield queries.export_line(*item)
+            yield reveal.json_bytes(vault, queries.export_line(*item))
             item = next(lines, None)
 
     return Response(body(), mimetype=NDJSON)

@@ -17,6 +17,8 @@ import pytest
 from standardwebhooks import Webhook, WebhookVerificationError
 
 from service.application.deps import Deps
+from service.application.privacy import sealing
+from service.application.privacy.sealer import Sealer
 from service.application.webhooks.delivery import (
     FIRST_RETRY,
     MAX_RETRY,
@@ -28,7 +30,9 @@ from service.application.webhooks.delivery import (
 from service.application.webhooks.dispatcher import WebhookDeliveries
 from service.application.webhooks.endpoints import new_secret
 from service.application.webhooks.ports import WebhookDelivery
+from service.rules import ERASED_NAME
 from tests.application.fakes import Database, FixedClock
+from tests.application.privacy.test_sealing import DictVault
 
 NOW = datetime.now(UTC)  # the verifier refuses timestamps over 5 minutes off its clock
 
@@ -54,6 +58,22 @@ def test_a_delivery_is_signed_as_the_standard_webhooks_verifier_expects() -> Non
     assert Webhook(secret).verify(body, headers) == json.loads(body)
     assert headers["webhook-id"] == "msg_0123abcd"
     assert headers["webhook-timestamp"] == str(int(NOW.timestamp()))
+
+
+def test_personal_data_is_opened_as_each_attempt_is_signed() -> None:
+    """docs/privacy.md: a payload stored with a sealed name is delivered with the name,
+    and with "erased player" once the player's key is gone; the signature covers what
+    is sent."""
+    vault = DictVault()
+    player = uuid4()
+    sealed = Sealer(vault).name(player, "Aiko")
+    secret = new_secret()
+    stored = replace(delivery(secret), payload={"type": "turn", "data": {"name": sealed}})
+    body, headers = signed(stored, NOW, vault)
+    assert Webhook(secret).verify(body, headers)["data"]["name"] == "Aiko"
+    vault.destroy([sealing.player_subject(player)])
+    body, headers = signed(stored, NOW, vault)
+    assert Webhook(secret).verify(body, headers)["data"]["name"] == ERASED_NAME
 
 
 def test_a_signature_with_another_secret_or_body_does_not_verify() -> None:

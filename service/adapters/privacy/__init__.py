@@ -1,0 +1,1 @@
+"""What privacy keeps outside the database (docs/privacy.md)."""

@@ -1,0 +1,122 @@
+"""Sealed personal data (service/application/privacy/sealing.py): a token opens with its
+subject's key while the key exists, and reads as erased once it is gone; answers are
+opened whole, whatever they are (JSON, text, data)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Collection, Mapping
+from datetime import UTC, date, datetime
+from uuid import uuid4
+
+import pytest
+
+from service.application.privacy import sealing
+from service.application.privacy.sealer import Sealer
+from service.rules import ERASED_NAME
+
+
+class DictVault:
+    """Keys in a dict: the sealing code's own logic, apart from where keys are kept
+    (the PostgreSQL vault is tested in tests/e2e/test_privacy.py)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, bytes | None] = {}
+        self.fetches: list[set[str]] = []
+
+    def key(self, subject: str) -> bytes:
+        key = self.kept.setdefault(subject, os.urandom(32))
+        return key if key is not None else os.urandom(32)
+
+    def keys(self, subjects: Collection[str]) -> Mapping[str, bytes]:
+        self.fetches.append(set(subjects))
+        return {s: k for s in subjects if (k := self.kept.get(s)) is not None}
+
+    def destroy(self, subjects: Collection[str]) -> int:
+        n = sum(self.kept.get(s) is not None for s in subjects)
+        for s in subjects:
+            self.kept[s] = None
+        return n
+
+    def destroy_days_before(self, day: date) -> int:
+        old = [s for s in self.kept if s.startswith("d") and s < "d" + day.strftime("%Y%m%d")]
+        return self.destroy(old)
+
+
+NOW = datetime(2026, 11, 26, 21, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def vault() -> DictVault:
+    return DictVault()
+
+
+def test_a_sealed_name_reads_in_the_clear_until_its_key_is_destroyed(vault: DictVault) -> None:
+    player = uuid4()
+    token = Sealer(vault).name(player, 'Zoë "Z" Ōta')
+    assert "Zo" not in token and token.startswith("pd1.n.p")
+    body = json.dumps({"seats": [{"name": token}, {"name": "Bot"}]})
+    assert json.loads(sealing.Revealer(vault.keys).json(body))["seats"][0]["name"] == 'Zoë "Z" Ōta'
+    vault.destroy([sealing.player_subject(player)])
+    opened = json.loads(sealing.Revealer(vault.keys).json(body))
+    assert opened == {"seats": [{"name": ERASED_NAME}, {"name": "Bot"}]}
+
+
+def test_an_address_reads_while_both_its_day_key_and_its_player_key_exist(
+    vault: DictVault,
+) -> None:
+    player, sealer = uuid4(), Sealer(vault)
+    mine = sealer.request("203.0.113.7", NOW, player)
+    anyone = sealer.request("198.51.100.2", NOW, None)
+    body = json.dumps({"a": mine, "b": anyone})
+    assert json.loads(sealing.Revealer(vault.keys).json(body)) == {
+        "a": "203.0.113.7",
+        "b": "198.51.100.2",
+    }
+    vault.destroy([sealing.player_subject(player)])
+    assert json.loads(sealing.Revealer(vault.keys).json(body)) == {"a": None, "b": "198.51.100.2"}
+    vault.destroy_days_before(date(2026, 11, 27))
+    assert json.loads(sealing.Revealer(vault.keys).json(body)) == {"a": None, "b": None}
+
+
+def test_a_token_moved_to_another_subject_does_not_open(vault: DictVault) -> None:
+    a, b = uuid4(), uuid4()
+    sealer = Sealer(vault)
+    sealer.name(b, "B")  # b has a key too
+    token = sealer.name(a, "Aiko")
+    moved = token.replace(sealing.player_subject(a), sealing.player_subject(b))
+    assert sealing.Revealer(vault.keys).value(moved) == ERASED_NAME
+
+
+def test_a_name_sealed_already_is_not_sealed_again(vault: DictVault) -> None:
+    player, sealer = uuid4(), Sealer(vault)
+    token = sealer.name(player, "Aiko")
+    assert sealer.name(player, token) == token
+
+
+def test_tokens_inside_longer_strings_and_plain_text_are_opened(vault: DictVault) -> None:
+    player = uuid4()
+    token = Sealer(vault).name(player, 'Ai "ko"')
+    body = json.dumps({"detail": f"seat 2 ({token}) left"})
+    assert json.loads(sealing.Revealer(vault.keys).json(body)) == {
+        "detail": 'seat 2 (Ai "ko") left'
+    }
+    record = f'[Seat "0"]\n[Name "{token}"]\n'
+    assert sealing.Revealer(vault.keys).text(record) == '[Seat "0"]\n[Name "Ai "ko""]\n'
+    data = {"events": [{"data": {"name": token}}], "n": 3}
+    assert sealing.Revealer(vault.keys).data(data) == {
+        "events": [{"data": {"name": 'Ai "ko"'}}],
+        "n": 3,
+    }
+
+
+def test_an_answer_fetches_its_keys_once_and_one_without_tokens_none(vault: DictVault) -> None:
+    sealer = Sealer(vault)
+    names = [sealer.name(uuid4(), f"p{i}") for i in range(4)]
+    vault.fetches.clear()
+    sealing.Revealer(vault.keys).json(json.dumps(names))
+    assert len(vault.fetches) == 1 and len(vault.fetches[0]) == 4
+    vault.fetches.clear()
+    sealing.Revealer(vault.keys).json(json.dumps(["plain", "pd1 is not a token"]))
+    assert vault.fetches == []
