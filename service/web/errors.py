@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from http import HTTPStatus
 from typing import Any
 from uuid import UUID
 
@@ -28,6 +27,7 @@ from service.application.identity.sessions import IdentityInUseError
 from service.application.ports import StoreUnavailableError
 from service.rules import RuleViolationError, Violation
 from service.settings import MAX_BODY_BYTES
+from service.web.problems.catalogue import title
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +122,7 @@ def problem(
 ) -> Response:
     body: dict[str, Any] = {
         "type": f"/problems/{code}",
-        "title": HTTPStatus(status).phrase,
+        "title": title(code, status),
         "status": status,
         "detail": detail,
         "code": code,
