@@ -1,11 +1,12 @@
 """The problem types (docs/api.md, "Problem details"): every code the service can answer
-with has a human title and a page at its `type` URI. No database: nothing here reaches
-one."""
+with has a human title and a page at its `type` URI, and the web layer's own 404 and 405
+say what is wrong in the project's words. No database: nothing here reaches one."""
 
 from __future__ import annotations
 
 import ast
 import re
+import uuid
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,24 @@ def test_a_problem_carries_its_codes_title_and_a_type_that_resolves(
     page = client.get(body["type"])
     assert page.status_code == 200
     assert page.get_data(as_text=True).startswith(body["title"])
+
+
+def test_a_404_says_what_is_not_there_in_the_projects_words(client: FlaskClient) -> None:
+    r = client.get("/v1/nothing/here")
+    body = r.get_json(force=True)
+    assert (r.status_code, body["code"]) == (404, "not_found")
+    assert body["detail"] == (
+        "nothing is at /v1/nothing/here: the API's paths are in /v1/openapi.json"
+    )
+    assert "requested URL" not in body["detail"]  # not Werkzeug's stock sentence
+
+
+def test_a_405_says_which_methods_the_resource_allows(client: FlaskClient) -> None:
+    path = f"/v1/games/{uuid.uuid4()}"
+    r = client.delete(path)
+    body = r.get_json(force=True)
+    assert (r.status_code, body["code"]) == (405, "method_not_allowed")
+    allowed = [m.strip() for m in r.headers["Allow"].split(",")]
+    assert "GET" in allowed and "DELETE" not in allowed
+    assert body["detail"] == f"{path} does not take DELETE: it allows {', '.join(allowed)}"
+    assert body["title"] == "This method is not allowed here"
