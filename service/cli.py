@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from uuid import UUID, uuid4
 
-from service import bootstrap, supervisor
+from service import bootstrap, cli_args, supervisor
 from service.adapters import migrate
 from service.adapters.integrity import anchor_files
 from service.adapters.postgres import operators as pg_operators
@@ -35,10 +35,10 @@ from service.bootstrap import (
     valid_operator_name,
 )
 from service.bots.match import match
-from service.rules import PUBLIC_STATUSES, BotLevel, Scoring, Variant
+from service.rules import Scoring, Variant
 from service.settings import ConfigurationError, Settings
 from service.web.app import openapi_yaml
-from service.worker import ALIVE_SECONDS, heartbeat_age
+from service.worker import heartbeat_age
 
 log = logging.getLogger("yokai.cli")
 
@@ -253,9 +253,17 @@ def operator_command(action: str, name: str | None) -> int:
     owner = settings.migration_database_url or bootstrap.database_url(settings)
     try:
         if action == "list":
+            found_any = False
             for found, created, revoked in pg_operators.listing(owner):
                 state = f"revoked {revoked.isoformat()}" if revoked else "active"
                 print(f"{found}\tcreated {created.isoformat()}\t{state}")
+                found_any = True
+            if not found_any:  # on stderr: the listing itself stays empty for scripts
+                print(
+                    "yokai operator list: no operators in the database (yokai operator "
+                    "create NAME makes one; those of YOKAI_OPERATOR_TOKEN(S) are not listed)",
+                    file=sys.stderr,
+                )
             return 0
         assert name is not None
         if action == "revoke":
@@ -304,87 +312,7 @@ def openapi(output: str | None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="yokai", description="Yokai Septet game server")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p_serve = sub.add_parser("serve", help="apply migrations, then serve the API with gunicorn")
-    p_serve.add_argument("--host", default="127.0.0.1")
-    p_serve.add_argument("--port", type=int, default=8000)
-    p_worker = sub.add_parser(
-        "worker", help="run the worker: bots, clocks, webhooks (until SIGTERM)"
-    )
-    p_worker.add_argument(
-        "--check-alive",
-        action="store_true",
-        help="do not run: exit 0 if the worker's heartbeat is recent, else 1 (a probe)",
-    )
-    p_worker.add_argument(
-        "--max-age",
-        type=float,
-        default=ALIVE_SECONDS,
-        metavar="SECONDS",
-        help=f"with --check-alive: the oldest heartbeat still alive (default {ALIVE_SECONDS:g})",
-    )
-    sub.add_parser("migrate", help="apply the database migrations, then exit")
-    p_verify = sub.add_parser("verify", help="check hash chains and replay stored games")
-    p_verify.add_argument("game_ids", nargs="*", metavar="GAME_ID")
-    p_verify.add_argument("--all", action="store_true", help="every game in the database")
-    p_verify.add_argument(
-        "--anchors",
-        metavar="PATH",
-        help="a folder (YOKAI_ANCHOR_DIR) or file of anchors: each anchored head must hold",
-    )
-    p_verify.add_argument(
-        "--allow-unkeyed",
-        action="store_true",
-        help="accept chains hashed without a key to their end (from before the chain key)",
-    )
-    p_export = sub.add_parser("export", help="write every game's record as NDJSON")
-    p_export.add_argument("--since", help="games that changed at or after this ISO 8601 time")
-    p_export.add_argument("--status", choices=PUBLIC_STATUSES)
-    p_export.add_argument("--output", "-o", help="a file (default: standard output)")
-    p_import = sub.add_parser("import", help="import a finished game's hand record")
-    p_import.add_argument("file", help="a record as text (docs/record-format.md)")
-    p_db = sub.add_parser("db", help="database administration")
-    db_sub = p_db.add_subparsers(dest="db_command", required=True)
-    p_role = db_sub.add_parser(
-        "create-app-role",
-        help="create the service's least-privilege role; print its DATABASE_URL",
-    )
-    p_role.add_argument("role", nargs="?", default="yokai_app")
-    p_role.add_argument(
-        "--password-env", metavar="VAR", help="take the password from this variable"
-    )
-    p_operator = sub.add_parser("operator", help="operator tokens kept in the database")
-    op_sub = p_operator.add_subparsers(dest="operator_command", required=True)
-    p_create = op_sub.add_parser("create", help="make a named operator token; print it once")
-    p_create.add_argument("name")
-    p_revoke = op_sub.add_parser("revoke", help="revoke a named operator token")
-    p_revoke.add_argument("name")
-    op_sub.add_parser("list", help="the operators kept in the database")
-    p_bots = sub.add_parser("bots", help="bot levels")
-    bots_sub = p_bots.add_subparsers(dest="bots_command", required=True)
-    p_match = bots_sub.add_parser(
-        "match", help="two levels against each other on duplicate deals; prints JSON"
-    )
-    for side in ("--a", "--b"):
-        p_match.add_argument(side, required=True, choices=[b.value for b in BotLevel])
-    p_match.add_argument("--players", type=int, choices=(3, 4), default=4)
-    p_match.add_argument("--variant", choices=[v.value for v in Variant], default="standard")
-    p_match.add_argument("--scoring", choices=[s.value for s in Scoring], default="basic")
-    p_match.add_argument("--games", type=int, default=100)
-    p_match.add_argument("--seed", type=int, default=2026)
-    p_ratings = sub.add_parser("ratings", help="players' ratings")
-    ratings_sub = p_ratings.add_subparsers(dest="ratings_command", required=True)
-    ratings_sub.add_parser("rebuild", help="recompute every ladder from the rated games")
-    p_privacy = sub.add_parser("privacy", help="personal data (docs/privacy.md)")
-    privacy_sub = p_privacy.add_subparsers(dest="privacy_command", required=True)
-    privacy_sub.add_parser(
-        "reseal",
-        help="seal the personal data written before it was sealed (run once after "
-        "upgrading past migration 0014, as the tables' owner)",
-    )
-    p_openapi = sub.add_parser("openapi", help="print the OpenAPI document (YAML)")
-    p_openapi.add_argument("--output", "-o")
+    parser = cli_args.parser()
     args = parser.parse_args(argv)
     try:
         return _run(parser, args)

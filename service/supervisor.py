@@ -4,6 +4,7 @@ worker loop of this process, its metrics served meanwhile."""
 
 from __future__ import annotations
 
+import http.client
 import logging
 import os
 import shutil
@@ -11,6 +12,8 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from importlib import resources
 from pathlib import Path
 from types import FrameType
@@ -50,7 +53,14 @@ def _children_env(settings: Settings) -> dict[str, str]:
 def serve(settings: Settings, host: str, port: int) -> int:
     """Migrate, then run gunicorn and (unless YOKAI_EMBEDDED_WORKER=0) one `yokai worker`
     beside it; signals are passed on to both, and the worker is stopped when gunicorn
-    ends. Gunicorn's exit status."""
+    ends. Gunicorn's exit status: 0 when stopped by SIGTERM or Ctrl-C (SIGINT)."""
+    try:
+        return _serve(settings, host, port)
+    except KeyboardInterrupt:  # Ctrl-C before gunicorn started: what was started is stopped
+        return 0
+
+
+def _serve(settings: Settings, host: str, port: int) -> int:
     logs.configure(settings.log_level, settings.log_format)
     settings, embedded = bootstrap.database(settings)
     worker: subprocess.Popen[bytes] | None = None
@@ -68,21 +78,27 @@ def serve(settings: Settings, host: str, port: int) -> int:
         if GUNICORN_CONF.exists():
             command += ["--config", str(GUNICORN_CONF)]
         command.append("service.web.wsgi:app")
-        child = subprocess.Popen(command, env=env)
+        # The children have a process group of their own: a terminal's Ctrl-C (SIGINT to
+        # its foreground group) reaches this process only, which stops them as SIGTERM
+        # does. Sent to gunicorn's gevent workers directly, it would end each with a
+        # SystemExit traceback, and gunicorn without letting requests finish.
+        child = subprocess.Popen(command, env=env, process_group=0)
         if settings.embedded_worker:
             # Its metrics are in this instance's folder: gunicorn's /metrics has them.
             worker_env = {k: v for k, v in env.items() if k != WORKER_METRICS_PORT_ENV}
             worker = subprocess.Popen(
-                [sys.executable, "-m", "service.cli", "worker"], env=worker_env
+                [sys.executable, "-m", "service.cli", "worker"], env=worker_env, process_group=0
             )
 
         def forward(signum: int, _: FrameType | None) -> None:
-            child.send_signal(signum)
+            sent = signal.SIGTERM if signum == signal.SIGINT else signum
+            child.send_signal(sent)
             if worker is not None and signum != signal.SIGHUP:
-                worker.send_signal(signum)
+                worker.send_signal(sent)
 
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, forward)
+        threading.Thread(target=_announce, args=(host, port, child), daemon=True).start()
         return child.wait()
     finally:
         if worker is not None:
@@ -91,6 +107,29 @@ def serve(settings: Settings, host: str, port: int) -> int:
             embedded.stop()
         if metrics_dir is not None:
             shutil.rmtree(metrics_dir, ignore_errors=True)
+
+
+_WILDCARDS = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1", "[::]": "::1"}
+
+
+def _announce(host: str, port: int, gunicorn: subprocess.Popen[bytes]) -> None:
+    """Once gunicorn answers /healthz, print where to open the service (on stderr: the
+    log lines' stream, and nothing a script reads from stdout)."""
+    local = _WILDCARDS.get(host, host).strip("[]")
+    while gunicorn.poll() is None:
+        connection = http.client.HTTPConnection(local, port, timeout=2)
+        try:
+            connection.request("GET", "/healthz")
+            if connection.getresponse().status == 200:
+                shown = f"[{local}]" if ":" in local else local
+                where = f" (serving on {host or '*'}:{port})" if host in _WILDCARDS else ""
+                print(f"open http://{shown}:{port}/{where}", file=sys.stderr, flush=True)
+                return
+        except OSError:
+            pass
+        finally:
+            connection.close()
+        time.sleep(0.2)
 
 
 def _stop(process: subprocess.Popen[bytes], grace: float = 30.0) -> None:

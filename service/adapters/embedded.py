@@ -18,6 +18,14 @@ from service.adapters.postgres.engine import sqlalchemy_url
 log = logging.getLogger(__name__)
 
 
+def _quiet_pgserver() -> None:
+    """pgserver logs every command it runs (initdb, pg_ctl) with its whole output, at
+    INFO: a screenful of log lines at each start. Only its warnings and errors (a failed
+    command, with its output) are kept, unless the service logs at DEBUG."""
+    if not log.isEnabledFor(logging.DEBUG):
+        logging.getLogger("pgserver").setLevel(logging.WARNING)
+
+
 class EmbeddedPostgres:
     def __init__(self, data_dir: Path, database: str = "yokai") -> None:
         self.data_dir = data_dir
@@ -34,12 +42,15 @@ class EmbeddedPostgres:
 
         pgdata = self.data_dir / "pgdata"
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        log.info("starting embedded PostgreSQL in %s", pgdata)
+        fresh = not (pgdata / "PG_VERSION").exists()
+        _quiet_pgserver()
         self._server = pgserver.get_server(  # type: ignore[attr-defined]
             pgdata, cleanup_mode="stop"
         )
         self.create_database(self._server.get_uri(), self.database)
         url: str = self._server.get_uri(database=self.database)
+        made = "made and started" if fresh else "started"
+        log.info("embedded PostgreSQL %s in %s (its log: %s)", made, pgdata, pgdata / "log")
         return url
 
     def stop(self) -> None:

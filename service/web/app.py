@@ -25,6 +25,7 @@ from service.web.live import routes as live
 from service.web.lobby import routes as lobby
 from service.web.ops import routes as ops
 from service.web.players import routes as players
+from service.web.problems import routes as problems
 from service.web.ratelimit import RateLimiter
 from service.web.ratings import routes as ratings
 from service.web.records import routes as records
@@ -118,6 +119,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     api.register_blueprint(lobby.blp)
     api.register_blueprint(seeks.blp)
     api.register_blueprint(ratings.blp)
+    api.register_blueprint(problems.blp)
     api.spec.components.schemas["SignIn"].update(EXACTLY_ONE_WAY)
     app.register_blueprint(client.blp)  # the web client: not API, not in the contract
     errors.register(app)
@@ -208,8 +210,17 @@ def _reveal(response: Response, vault: KeyVault | None) -> None:
 
 
 # What anyone may see and a cache may keep, if it asks again first (ETag): the public
-# view, the contract, the probes. Everything else depends on a token or changes state.
-_SHAREABLE = frozenset({"games.get_game", "ops.healthz", "ops.readyz", "api-docs.openapi_json"})
+# view, the contract, the probes, the problem types' pages. Everything else depends on a
+# token or changes state.
+_SHAREABLE = frozenset(
+    {
+        "games.get_game",
+        "ops.healthz",
+        "ops.readyz",
+        "api-docs.openapi_json",
+        "problems.problem_page",
+    }
+)
 
 
 request_log = logging.getLogger("yokai.request")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from http import HTTPStatus
 from typing import Any
 from uuid import UUID
 
@@ -28,6 +27,7 @@ from service.application.identity.sessions import IdentityInUseError
 from service.application.ports import StoreUnavailableError
 from service.rules import RuleViolationError, Violation
 from service.settings import MAX_BODY_BYTES
+from service.web.problems.catalogue import title
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +122,7 @@ def problem(
 ) -> Response:
     body: dict[str, Any] = {
         "type": f"/problems/{code}",
-        "title": HTTPStatus(status).phrase,
+        "title": title(code, status),
         "status": status,
         "detail": detail,
         "code": code,
@@ -144,11 +144,28 @@ def problem(
 def _application_error(exc: ApplicationError) -> Response:
     status = next(code for kind, code in _APP_STATUS if isinstance(exc, kind))
     headers = {}
+    detail = exc.detail
     if isinstance(exc, UnauthenticatedError):
         headers["WWW-Authenticate"] = 'Bearer realm="yokai"'
+        if exc.code == "invalid_token":
+            detail = _no_bearer_token() or detail
     if isinstance(exc, StaleVersionError):
         headers["ETag"] = f'"{exc.current}"'
-    return problem(status, exc.code, exc.detail, headers=headers)
+    return problem(status, exc.code, detail, headers=headers)
+
+
+def _no_bearer_token() -> str | None:
+    """Why the Authorization header holds no bearer token at all (another scheme, no
+    token after the scheme), or None: such a header counts as an invalid token
+    (service/web/request.py), and the client is told how to send one."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return None
+    why = "no token after Bearer" if scheme.lower() == "bearer" else "not a Bearer token"
+    return f"the Authorization header holds {why}: use Authorization: Bearer <token>"
 
 
 def _rule_violation(exc: RuleViolationError) -> Response:
@@ -190,14 +207,27 @@ def _http_exception(exc: HTTPException) -> Response:
         return _internal(exc)
     code = _HTTP_CODES.get(status, "http_error")
     detail = exc.description or exc.name
-    if status == 404 and (unknown := _unknown(request.path)) is not None:
-        code, detail = unknown
+    path = request.path[:_PATH_SHOWN]
+    if status == 404:
+        unknown = _unknown(request.path)
+        code, detail = unknown or ("not_found", f"nothing is at {path}: {_SEE_API}")
     if status == 413:
         detail = f"the request body is larger than {MAX_BODY_BYTES} bytes"
     headers = {}
-    if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
-        headers["Allow"] = ", ".join(sorted(exc.valid_methods))
+    if isinstance(exc, MethodNotAllowed):
+        allowed = sorted(exc.valid_methods or ())
+        if allowed:
+            headers["Allow"] = ", ".join(allowed)
+        detail = f"{path} does not take {request.method[:16]}" + (
+            f": it allows {', '.join(allowed)}" if allowed else ""
+        )
     return problem(status, code, detail, headers=headers)
+
+
+_PATH_SHOWN = 200
+"""How much of a path a detail repeats."""
+
+_SEE_API = "the API's paths are in /v1/openapi.json"
 
 
 def _rate_limited(exc: RateLimitedError) -> Response:

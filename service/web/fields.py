@@ -219,10 +219,14 @@ SEAT = {
 class ProblemSchema(ma.Schema):
     """RFC 9457 problem details."""
 
-    type = fields.String()
-    title = fields.String()
+    type = fields.String(
+        metadata={"description": "`/problems/<code>`: the code's page (plain text)"}
+    )
+    title = fields.String(
+        metadata={"description": "the code's own short sentence, for people: a client may show it"}
+    )
     status = fields.Integer()
-    detail = fields.String()
+    detail = fields.String(metadata={"description": "what happened this time, for people"})
     code = fields.String(metadata={"description": "stable machine-readable code"})
     errors = fields.Dict(metadata={"description": "field errors (422 on invalid content)"})
     request_id = fields.String()

@@ -265,7 +265,7 @@ def test_a_first_sign_in_makes_a_player_and_refusals_are_shown(
         _sign_in_with_provider(d, provider, "Bob")
         problem = d.locator('[role="alert"][data-code="identity_in_use"]')
         expect(problem).to_be_visible(timeout=WAIT)
-        expect(problem.locator(".title")).to_have_text("Conflict")
+        expect(problem.locator(".title")).to_have_text("That identity belongs to another player")
         expect(d.locator("#me-name")).to_have_text("Playing as Eve")
         assert d.url == f"{signing.base}/#/"
 

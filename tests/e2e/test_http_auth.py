@@ -72,6 +72,9 @@ CALLERS = [
     Caller("operator", Kind.OPERATOR, lambda api, game: OPERATOR),
 ]
 
+NO_BEARER = frozenset({"empty-bearer", "basic-scheme", "token-scheme"})
+"""Callers whose Authorization header holds no bearer token at all: told how to send one."""
+
 OPERATOR_ONLY = frozenset({Kind.OPERATOR})
 SEAT_ONLY = frozenset({Kind.SEAT})
 SEAT_OR_OPERATOR = frozenset({Kind.SEAT, Kind.OPERATOR})
@@ -163,9 +166,12 @@ def test_who_may_call_each_endpoint(api: Api, endpoint: Endpoint, caller: Caller
             assert r.get_json()["seat"] == SEAT
         return
     status, code = endpoint.refusal(caller.kind)
-    assert_problem(r, status, code)
+    body = assert_problem(r, status, code)
     if status == 401:
         assert r.headers.get("WWW-Authenticate", "").lower().startswith("bearer")
+    if code == "invalid_token":
+        hint = "use Authorization: Bearer <token>"
+        assert (hint in body["detail"]) == (caller.name in NO_BEARER), body["detail"]
     assert _traces(api, game) == before  # a refused command changed nothing
 
 

@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 
 from service import cli
+from service.adapters import migrate
 from service.application.identity.bearer import token_digest
 from service.bootstrap import build, operator_tokens
 from service.settings import ConfigurationError, Settings
 from tests.support.api import OPERATOR, OPERATOR_TOKEN, Api, bearer
-from tests.support.postgres import MakeApp
+from tests.support.postgres import MakeApp, new_database
 
 ALICE = "alice-token-" + "a" * 32
 BOB = "bob-token-" + "b" * 32
@@ -99,6 +100,20 @@ def test_an_operator_made_in_the_database_acts_until_revoked(
     assert code == 2 and "no active operator" in err
     code, out, _ = yokai_operator("list", capsys=capsys)
     assert "night-shift\tcreated" in out and "\trevoked " in out
+
+
+def test_an_empty_operator_list_says_so(
+    server_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not silence, which reads as a command that did nothing; on stderr, so the listing
+    a script reads stays empty."""
+    url = new_database(server_url, "yokai_no_operators")
+    migrate.upgrade(url)
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.delenv("YOKAI_MIGRATION_DATABASE_URL", raising=False)
+    code, out, err = yokai_operator("list", capsys=capsys)
+    assert (code, out) == (0, "")
+    assert "no operators in the database" in err
 
 
 @pytest.mark.parametrize("name", ["operator", "cli", "Bad Name", "_x", "x" * 64])

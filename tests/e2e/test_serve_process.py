@@ -268,12 +268,11 @@ def test_serve_without_database_url_runs_an_embedded_server(tmp_path: Path) -> N
     data = tmp_path / "data"
     env.update({"YOKAI_DATA_DIR": str(data), "YOKAI_WORKERS": "1", "YOKAI_ANCHOR_SECONDS": "1"})
     port = free_port()
-    process = subprocess.Popen(
-        [*YOKAI, "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [*YOKAI, "serve", "--port", str(port)], env=env, stdout=out, stderr=subprocess.STDOUT
+        )
     served = Served(process, f"http://127.0.0.1:{port}")
     try:
         deadline = time.monotonic() + 120
@@ -297,6 +296,12 @@ def test_serve_without_database_url_runs_an_embedded_server(tmp_path: Path) -> N
     finally:
         code = stop(served)
     assert code == 0
+    # One line says the server was made and started, not each of pgserver's commands
+    # (initdb, pg_ctl) with its whole output: that is logged only when one fails.
+    output = log.read_text()
+    assert "embedded PostgreSQL made and started in" in output
+    assert '"level": "INFO", "logger": "pgserver"' not in output, output
+    assert "Running commandline" not in output and "/initdb" not in output, output
     # The embedded PostgreSQL was stopped on exit.
     assert not (data / "pgdata" / "postmaster.pid").exists()
     assert (data / "chain.key").stat().st_mode & 0o777 == 0o600
@@ -311,6 +316,52 @@ def test_serve_without_database_url_runs_an_embedded_server(tmp_path: Path) -> N
     )
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert f"game {created['id']}: intact (1 events; anchored at version 1)" in verified.stdout
+
+
+def test_serve_says_where_to_open_it_and_ctrl_c_stops_it_quietly(
+    server_url: str, tmp_path: Path
+) -> None:
+    """As in a terminal: once it answers, `yokai serve` prints where to open it (on
+    stderr); Ctrl-C, a SIGINT to the terminal's whole foreground process group (here the
+    new session's), stops it with exit status 0 and no traceback of any process."""
+    port = free_port()
+    out_path, err_path = tmp_path / "stdout", tmp_path / "stderr"
+    env = {
+        **os.environ,
+        "DATABASE_URL": new_database(server_url, "yokai_ctrl_c"),
+        "YOKAI_WORKERS": "2",
+    }
+    with out_path.open("wb") as out, err_path.open("wb") as err:
+        process = subprocess.Popen(
+            [*YOKAI, "serve", "--port", str(port)],
+            env=env,
+            cwd=tmp_path,
+            stdout=out,
+            stderr=err,
+            start_new_session=True,
+        )
+    line = f"open http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 90
+        while line not in err_path.read_text():
+            assert process.poll() is None, err_path.read_text()
+            assert time.monotonic() < deadline, "serve never said where to open it"
+            time.sleep(0.2)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as r:
+            assert r.status == 200  # the web client is where the line says
+        os.killpg(process.pid, signal.SIGINT)
+        assert process.wait(timeout=60) == 0
+    finally:
+        if process.poll() is None:  # it passes SIGTERM on to its children
+            process.terminate()
+            try:
+                process.wait(timeout=60)
+            finally:
+                process.kill()
+    errors = err_path.read_text()
+    assert errors.count(line) == 1
+    assert "Traceback" not in errors and "SystemExit" not in errors, errors
+    assert out_path.read_text() == ""  # standard output stays for what scripts read
 
 
 def _sse_stream(served: Served, path: str, headers: dict[str, str] | None = None) -> SseStream:

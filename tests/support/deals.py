@@ -20,6 +20,7 @@ from typing import Any
 from werkzeug.test import TestResponse
 
 from service.rules import SEVEN_FOLLOWERS_DECK, STANDARD_DECK
+from service.web.problems.catalogue import PROBLEM_TYPES
 from tests.support.api import Api, Game
 
 PROBLEM_JSON = "application/problem+json"
@@ -87,4 +88,7 @@ def assert_problem(r: TestResponse, status: int, code: str | None = None) -> dic
     assert body["status"] == status, body
     if code is not None:
         assert body["code"] == code, body
+    # Its type is the code's page, and its title the code's own (GET /problems/<code>).
+    assert body["type"] == f"/problems/{body['code']}", body
+    assert body["title"] == PROBLEM_TYPES[body["code"]].title, body
     return body
