@@ -24,7 +24,13 @@ pytestmark = pytest.mark.browser
 
 WAIT = 60_000  # ms: bots move within a second; a whole round is far quicker than this
 SUITS = ["green", "purple", "pink", "yellow", "black", "red", "blue"]
-LEGAL_NAME = re.compile(r"^(green|purple|pink|yellow|black|red|blue) (A|\d+)( \(second\))?, legal$")
+# English names cards by their suits' elements, as the cards show them (issue 33); a 7
+# says it is a Boss Yokai.
+LEGAL_NAME = re.compile(
+    r"^(Wind|Earth|Charm|Lightning|Darkness|Fire|Snow) (A|\d+)( \(second\))?"
+    r"(, a Boss Yokai)?, legal$"
+)
+BOT_NAME = re.compile(r"^(Random|Basic|Strong|Expert) bot \d+$")
 
 
 def _expect() -> Any:
@@ -95,6 +101,45 @@ def _watch(browser: Any, served: Served, game_id: str) -> Any:
     return watcher
 
 
+def _seat_name(view: dict[str, Any], seat: int) -> str:
+    """A seat's name as the English page shows it: a bot's numbered from 1, as the page
+    numbers seats (the server names it from 0: "Basic bot 1" is seat 2)."""
+    info = view["seats"][seat]
+    if info["bot"] and BOT_NAME.match(info["name"] or ""):
+        return f"{info['bot'].capitalize()} bot {seat + 1}"
+    return str(info["name"])
+
+
+def _and(names: list[str]) -> str:
+    """Names as English lists them (Intl.ListFormat): "A", "A and B"."""
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+def _round_result(view: dict[str, Any], result: dict[str, Any]) -> str:
+    """Who won a round and why, as the English page says it (issue 33 item 2)."""
+    sides = range(len(view["scores"]))
+
+    def side(s: int) -> str:
+        return f"Team {s + 1}" if view["players"] == 4 else _seat_name(view, s)
+
+    if not result["winners"]:
+        return (
+            "No winner: "
+            + {"all_tricks": "all tricks played", "forfeit": "out of time"}[result["reason"]]
+        )
+    winners = _and([side(w) for w in result["winners"]])
+    losers = _and([side(s) for s in sides if s not in result["winners"]])
+    return {
+        "bosses": f"{winners} won by capturing {len(result['bosses_scored'])} bosses",
+        "seven_tricks": f"{winners} won: {losers} took seven tricks",
+        "last_trick": f"{winners} won by taking the last trick",
+        "all_tricks": f"All tricks played: {winners} sealed suits",
+        "sealed": f"{winners} won: enough suits sealed",
+    }[result["reason"]]
+
+
 def _record(served: Served, game_id: str) -> dict[str, Any]:
     record: dict[str, Any] = served.call("GET", f"/v1/games/{game_id}/record")
     return record
@@ -135,11 +180,10 @@ def _pass(page: Any, served: Served, game_id: str, token: str, seven_followers: 
     seat = int(page.locator(".game").get_attribute("data-seat"))
     slots = page.locator(".pass-slots li .label")
     if seven_followers:
-        names = [
-            served.call("GET", f"/v1/games/{game_id}")["seats"][(seat + k) % 4]["name"]
-            for k in (1, 2, 3)
-        ]
+        view = served.call("GET", f"/v1/games/{game_id}")
+        names = [_seat_name(view, (seat + k) % 4) for k in (1, 2, 3)]
         expect(slots).to_have_text([f"For {name}" for name in names])
+        assert all(re.fullmatch(r"Basic bot [1-4]", name) for name in names)
     button = page.locator("#pass-button")
     cards = page.locator(".hand button.card.legal")
     chosen = []
@@ -228,7 +272,55 @@ def _check_finished(
     assert expected
     expect(watcher.locator(".trick-line")).to_have_count(len(expected), timeout=WAIT)
     assert _watched_tricks(watcher) == expected
+    _check_wording(page, watcher, served, game_id, view)
     assert page.errors == [] and watcher.errors == []
+
+
+def _check_wording(
+    page: Any, watcher: Any, served: Served, game_id: str, view: dict[str, Any]
+) -> None:
+    """Issue 33: each round says who won and why; each trick, who played each card and
+    who won it; bots have the page's names; the ★ is explained; the status region says
+    the game is over (not "Waiting for …")."""
+    expect = _expect()
+    results = page.locator(".rounds tbody .round-result")
+    expect(results).to_have_text([_round_result(view, r) for r in view["rounds"]])
+    record = _record(served, game_id)
+    lines = watcher.locator(".trick-line")
+    at = 0
+    for rnd in record["rounds"]:
+        plays = [(m["seat"], m["card"]) for m in rnd["moves"] if m["type"] == "play"]
+        for i, winner in enumerate(rnd["tricks"]):
+            line = lines.nth(at)
+            at += 1
+            if i > 1 and i != len(rnd["tricks"]) - 1:
+                continue  # the first two and the last trick of each round are enough
+            trick = plays[i * 4 : (i + 1) * 4]
+            expect(line.locator(".who")).to_have_text(
+                f"Trick {i + 1}, won by {_seat_name(view, winner)}"
+            )
+            shown = line.locator(".play").evaluate_all(
+                "els => els.map(e => [Number(e.dataset.seat),"
+                " e.querySelector('.player').textContent,"
+                " e.querySelector('[data-card]').dataset.card])"
+            )
+            assert shown == [[seat, _seat_name(view, seat), card] for seat, card in trick]
+            expect(line.locator(".play.winner")).to_have_attribute("data-seat", str(winner))
+            expect(line.locator(".play.winner .won")).to_have_text("(won the trick)")
+            expect(line.locator(".won")).to_have_count(1)
+    for seat in range(1, 4):
+        expect(page.locator(f'.seat[data-seat="{seat}"] .name')).to_have_text(
+            f"Basic bot {seat + 1}"
+        )
+    legend = page.locator("#boss-legend")
+    expect(legend).to_be_visible()
+    expect(legend).to_contain_text("★ marks a 7: a Boss Yokai")
+    boss = page.locator(".tricks .card.boss").first
+    expect(boss).to_have_attribute("title", re.compile(r" 7( \(second\))?, a Boss Yokai$"))
+    for who in (page, watcher):
+        status = who.locator('p.sr-only[role="status"]')
+        expect(status).to_have_text(re.compile(r"^Game over\. Won by "), timeout=WAIT)
+        expect(status).not_to_contain_text("Waiting")
 
 
 def test_a_person_plays_a_standard_game_against_three_bots_watched_live(
@@ -359,12 +451,16 @@ def test_the_client_speaks_the_browsers_language_and_switches(browser: Any, serv
     page.get_by_role("button", name="Commencer").click()
     page.click("#create-game")
     expect(page.locator(".game")).to_have_attribute("data-action", "pass", timeout=WAIT)
+    # Bots named in the page's language, numbered as the page numbers seats.
+    expect(page.locator('.seat[data-seat="1"] .name')).to_have_text("Robot simple 2")
+    expect(page.locator("#boss-legend")).to_contain_text("★ marque un 7 : un Boss Yokai")
     french = re.compile(r"^(Vent|Terre|Charme|Foudre|Ténèbres|Feu|Neige) (A|\d+), jouable$")
     expect(page.locator(".hand button.card").first).to_have_attribute("aria-label", french)
     expect(page.locator(".trump")).to_contain_text("famille")
     page.select_option("#lang", "de")
     expect(page.locator("#nav-lobby")).to_have_text("Lobby")
     expect(page.locator(".my-hand h2")).to_have_text("Deine Hand", timeout=WAIT)
+    expect(page.locator('.seat[data-seat="3"] .name')).to_have_text("Einfacher Bot 4")
     page.select_option("#lang", "zh")
     expect(page.locator(".my-hand h2")).to_have_text("你的手牌", timeout=WAIT)
     assert page.evaluate("localStorage.getItem('yokai.lang')") == "zh"
