@@ -467,6 +467,53 @@ def test_the_client_speaks_the_browsers_language_and_switches(browser: Any, serv
     assert page.errors == []
 
 
+def test_a_game_opens_by_its_short_id_and_anything_else_says_why_not(
+    browser: Any, served: Served
+) -> None:
+    """Issue 33: "Open a game" takes the short id the pages show ("Game 7ea56dc5"),
+    looked for among the player's games; junk, an unknown short id, or a short id in a
+    browser without a player get a message saying what to paste instead."""
+    expect = _expect()
+    page = _new_page(browser, served)
+    _become_player(page, "Nao")
+    game = _create_game(page, "standard", "random,random,open")
+    shown = page.locator(".game-head h1")
+    expect(shown).to_have_text(f"Game {game[:8]}")
+    form = page.locator("#open-game")
+    message = page.locator("#open-game-message")
+
+    def open_(text: str) -> None:
+        page.goto(f"{served.base}/#/")
+        form.fill(text)
+        page.get_by_role("button", name="Open", exact=True).click()
+
+    open_(f"Game {game[:8]}")  # as the page's title says it
+    expect(page).to_have_url(re.compile(f"#/game/{game}$"))
+    open_(game[:6].upper())
+    expect(page).to_have_url(re.compile(f"#/game/{game}$"))
+    open_("not a game!")
+    expect(message).to_have_text(re.compile(r"^That is not a game's link or id: "))
+    expect(page).to_have_url(re.compile(r"#/$"))
+    unknown = "0000abcd" if not game.startswith("0000") else "ffffabcd"
+    open_(unknown)
+    expect(message).to_have_text(
+        f"None of your games has an id starting with {unknown}. "
+        "For someone else's game, paste its whole link or id."
+    )
+    expect(page).to_have_url(re.compile(r"#/$"))
+
+    stranger = _new_page(browser, served)  # no player in this browser
+    stranger.locator("#open-game").fill(game[:8])
+    stranger.get_by_role("button", name="Open", exact=True).click()
+    expect(stranger.locator("#open-game-message")).to_have_text(
+        re.compile(f"^A short id \\({game[:8]}\\) finds only your own games")
+    )
+    stranger.locator("#open-game").fill(f"{served.base}/#/game/{game}")
+    stranger.get_by_role("button", name="Open", exact=True).click()
+    expect(stranger).to_have_url(re.compile(f"#/game/{game}$"))
+    assert page.errors == [] and stranger.errors == []
+
+
 def test_the_table_fits_a_phone(browser: Any, served: Served, artifacts: Path) -> None:
     expect = _expect()
     context = browser.new_context(
