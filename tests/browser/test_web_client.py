@@ -384,10 +384,31 @@ def _operator_rewinds(browser: Any, served: Served, game_id: str, artifacts: Pat
     if last["request_id"]:
         expect(timeline.last).to_contain_text(last["request_id"])
     # Who exactly and from where: the player's id of the person's join, its address.
-    joined = next(e for e in audit if e["actor"]["kind"] == "player")
+    joined = next(e for e in audit if e["type"] == "SeatJoined" and not e["data"].get("bot"))
+    assert joined["actor"]["kind"] == "player"
     row_of_join = timeline.nth(joined["seq"] - 1)
     expect(row_of_join).to_contain_text(joined["actor"]["id"])
     expect(row_of_join).to_contain_text(joined["client_address"])
+    expect(row_of_join.locator(".actor")).to_have_text(
+        f"player, seat 1 (API seat 0): {joined['actor']['id']}"
+    )
+    # The game was made by the signed-in player, who seated the bots: nobody anonymous.
+    created = audit[0]
+    assert created["type"] == "GameCreated"
+    assert created["actor"] == {"kind": "player", "seat": None, "id": joined["actor"]["id"]}
+    expect(timeline.first.locator(".actor")).to_have_text(f"player: {joined['actor']['id']}")
+    bot_join = next(e for e in audit if e["type"] == "SeatJoined" and e["data"].get("bot"))
+    bot_seat = bot_join["data"]["seat"]
+    expect(timeline.nth(bot_join["seq"] - 1).locator(".actor")).to_have_text(
+        f"basic bot into seat {bot_seat + 1} (API seat {bot_seat}), "
+        f"seated by player: {joined['actor']['id']}"
+    )
+    expect(timeline.locator(".actor", has_text="anonymous")).to_have_count(0)
+    bot_move = next(e for e in audit if e["actor"]["kind"] == "bot")
+    n = bot_move["actor"]["seat"]
+    expect(timeline.nth(bot_move["seq"] - 1).locator(".actor")).to_have_text(
+        f"bot, seat {n + 1} (API seat {n})"
+    )
 
     ops.get_by_role("button", name="Verify the history").click()
     expect(ops.locator("#verify-result [data-intact]")).to_have_attribute("data-intact", "true")
@@ -397,6 +418,17 @@ def _operator_rewinds(browser: Any, served: Served, game_id: str, artifacts: Pat
     middle = (dealt + ended) // 2
     ops.locator("#ops-slider").fill(str(middle))
     expect(ops.locator("#ops-state")).to_have_attribute("data-at", str(middle), timeout=WAIT)
+    # The audit shows the event the table is at: scrolled into its view, marked current.
+    current = ops.locator("#timeline li.current")
+    expect(current).to_have_attribute("data-seq", str(middle))
+    expect(current).to_have_attribute("aria-current", "step")
+    inside = (
+        "li => { const box = li.parentElement.getBoundingClientRect();"
+        " const row = li.getBoundingClientRect();"
+        " return row.top >= box.top && row.bottom <= box.bottom; }"
+    )
+    assert current.evaluate(inside)
+    assert ops.locator("#timeline li").first.evaluate(inside) is False
     state = served.operator(f"/v1/games/{game_id}/state?at={middle}")
     assert state["status"] == "playing" and 0 < sum(map(len, state["hands"])) < 48
     for seat, hand in enumerate(state["hands"]):
@@ -419,6 +451,15 @@ def test_the_operator_list_pages(browser: Any, served: Served) -> None:
     rows = ops.locator(".games-table tbody tr[data-game]")
     expect(rows).to_have_count(20)
     first_page = rows.evaluate_all("els => els.map(e => e.dataset.game)")
+    # The list says its order, and shows the column it is in: newest created first.
+    expect(ops.locator(".games-table caption")).to_have_text(
+        "Newest first, by the time the game was created."
+    )
+    expect(ops.locator('.games-table th[aria-sort="descending"]')).to_have_text("Created")
+    created = rows.locator("td.created time").evaluate_all(
+        "els => els.map(e => Date.parse(e.getAttribute('datetime')))"
+    )
+    assert len(created) == 20 and created == sorted(created, reverse=True)
     ops.get_by_role("button", name="Next").click()
     expect(rows.first).not_to_have_attribute("data-game", first_page[0])
     second_page = rows.evaluate_all("els => els.map(e => e.dataset.game)")

@@ -264,8 +264,9 @@ export function lobbyPage(main, params) {
       button.disabled = true;
       try {
         // The server judges the options (a three-player Seven Followers is its 422).
-        // Invitations name the inviting player: the request carries their token.
-        const game = await post("/v1/games", body, invite.length ? { token: who.token } : {});
+        // The request carries the player's token: the audit names them as the game's
+        // creator (and as who seated its bots), and invitations name who invites.
+        const game = await post("/v1/games", body, { token: who.token });
         if (mine.length) await post(`/v1/games/${game.id}/seats/${mine[0]}`, {}, { token: who.token });
         location.hash = `#/game/${game.id}`;
       } catch (err) {
