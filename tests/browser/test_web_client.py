@@ -24,7 +24,13 @@ pytestmark = pytest.mark.browser
 
 WAIT = 60_000  # ms: bots move within a second; a whole round is far quicker than this
 SUITS = ["green", "purple", "pink", "yellow", "black", "red", "blue"]
-LEGAL_NAME = re.compile(r"^(green|purple|pink|yellow|black|red|blue) (A|\d+)( \(second\))?, legal$")
+# English names cards by their suits' elements, as the cards show them (issue 33); a 7
+# says it is a Boss Yokai.
+LEGAL_NAME = re.compile(
+    r"^(Wind|Earth|Charm|Lightning|Darkness|Fire|Snow) (A|\d+)( \(second\))?"
+    r"(, a Boss Yokai)?, legal$"
+)
+BOT_NAME = re.compile(r"^(Random|Basic|Strong|Expert) bot \d+$")
 
 
 def _expect() -> Any:
@@ -95,6 +101,45 @@ def _watch(browser: Any, served: Served, game_id: str) -> Any:
     return watcher
 
 
+def _seat_name(view: dict[str, Any], seat: int) -> str:
+    """A seat's name as the English page shows it: a bot's numbered from 1, as the page
+    numbers seats (the server names it from 0: "Basic bot 1" is seat 2)."""
+    info = view["seats"][seat]
+    if info["bot"] and BOT_NAME.match(info["name"] or ""):
+        return f"{info['bot'].capitalize()} bot {seat + 1}"
+    return str(info["name"])
+
+
+def _and(names: list[str]) -> str:
+    """Names as English lists them (Intl.ListFormat): "A", "A and B"."""
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+def _round_result(view: dict[str, Any], result: dict[str, Any]) -> str:
+    """Who won a round and why, as the English page says it (issue 33 item 2)."""
+    sides = range(len(view["scores"]))
+
+    def side(s: int) -> str:
+        return f"Team {s + 1}" if view["players"] == 4 else _seat_name(view, s)
+
+    if not result["winners"]:
+        return (
+            "No winner: "
+            + {"all_tricks": "all tricks played", "forfeit": "out of time"}[result["reason"]]
+        )
+    winners = _and([side(w) for w in result["winners"]])
+    losers = _and([side(s) for s in sides if s not in result["winners"]])
+    return {
+        "bosses": f"{winners} won by capturing {len(result['bosses_scored'])} bosses",
+        "seven_tricks": f"{winners} won: {losers} took seven tricks",
+        "last_trick": f"{winners} won by taking the last trick",
+        "all_tricks": f"All tricks played: {winners} sealed suits",
+        "sealed": f"{winners} won: enough suits sealed",
+    }[result["reason"]]
+
+
 def _record(served: Served, game_id: str) -> dict[str, Any]:
     record: dict[str, Any] = served.call("GET", f"/v1/games/{game_id}/record")
     return record
@@ -135,11 +180,10 @@ def _pass(page: Any, served: Served, game_id: str, token: str, seven_followers: 
     seat = int(page.locator(".game").get_attribute("data-seat"))
     slots = page.locator(".pass-slots li .label")
     if seven_followers:
-        names = [
-            served.call("GET", f"/v1/games/{game_id}")["seats"][(seat + k) % 4]["name"]
-            for k in (1, 2, 3)
-        ]
+        view = served.call("GET", f"/v1/games/{game_id}")
+        names = [_seat_name(view, (seat + k) % 4) for k in (1, 2, 3)]
         expect(slots).to_have_text([f"For {name}" for name in names])
+        assert all(re.fullmatch(r"Basic bot [1-4]", name) for name in names)
     button = page.locator("#pass-button")
     cards = page.locator(".hand button.card.legal")
     chosen = []
@@ -228,7 +272,55 @@ def _check_finished(
     assert expected
     expect(watcher.locator(".trick-line")).to_have_count(len(expected), timeout=WAIT)
     assert _watched_tricks(watcher) == expected
+    _check_wording(page, watcher, served, game_id, view)
     assert page.errors == [] and watcher.errors == []
+
+
+def _check_wording(
+    page: Any, watcher: Any, served: Served, game_id: str, view: dict[str, Any]
+) -> None:
+    """Issue 33: each round says who won and why; each trick, who played each card and
+    who won it; bots have the page's names; the ★ is explained; the status region says
+    the game is over (not "Waiting for …")."""
+    expect = _expect()
+    results = page.locator(".rounds tbody .round-result")
+    expect(results).to_have_text([_round_result(view, r) for r in view["rounds"]])
+    record = _record(served, game_id)
+    lines = watcher.locator(".trick-line")
+    at = 0
+    for rnd in record["rounds"]:
+        plays = [(m["seat"], m["card"]) for m in rnd["moves"] if m["type"] == "play"]
+        for i, winner in enumerate(rnd["tricks"]):
+            line = lines.nth(at)
+            at += 1
+            if i > 1 and i != len(rnd["tricks"]) - 1:
+                continue  # the first two and the last trick of each round are enough
+            trick = plays[i * 4 : (i + 1) * 4]
+            expect(line.locator(".who")).to_have_text(
+                f"Trick {i + 1}, won by {_seat_name(view, winner)}"
+            )
+            shown = line.locator(".play").evaluate_all(
+                "els => els.map(e => [Number(e.dataset.seat),"
+                " e.querySelector('.player').textContent,"
+                " e.querySelector('[data-card]').dataset.card])"
+            )
+            assert shown == [[seat, _seat_name(view, seat), card] for seat, card in trick]
+            expect(line.locator(".play.winner")).to_have_attribute("data-seat", str(winner))
+            expect(line.locator(".play.winner .won")).to_have_text("(won)")
+            expect(line.locator(".won")).to_have_count(1)
+    for seat in range(1, 4):
+        expect(page.locator(f'.seat[data-seat="{seat}"] .name')).to_have_text(
+            f"Basic bot {seat + 1}"
+        )
+    legend = page.locator("#boss-legend")
+    expect(legend).to_be_visible()
+    expect(legend).to_contain_text("★ marks a 7: a Boss Yokai")
+    boss = page.locator(".tricks .card.boss").first
+    expect(boss).to_have_attribute("title", re.compile(r" 7( \(second\))?, a Boss Yokai$"))
+    for who in (page, watcher):
+        status = who.locator('p.sr-only[role="status"]')
+        expect(status).to_have_text(re.compile(r"^Game over\. Won by "), timeout=WAIT)
+        expect(status).not_to_contain_text("Waiting")
 
 
 def test_a_person_plays_a_standard_game_against_three_bots_watched_live(
@@ -292,10 +384,31 @@ def _operator_rewinds(browser: Any, served: Served, game_id: str, artifacts: Pat
     if last["request_id"]:
         expect(timeline.last).to_contain_text(last["request_id"])
     # Who exactly and from where: the player's id of the person's join, its address.
-    joined = next(e for e in audit if e["actor"]["kind"] == "player")
+    joined = next(e for e in audit if e["type"] == "SeatJoined" and not e["data"].get("bot"))
+    assert joined["actor"]["kind"] == "player"
     row_of_join = timeline.nth(joined["seq"] - 1)
     expect(row_of_join).to_contain_text(joined["actor"]["id"])
     expect(row_of_join).to_contain_text(joined["client_address"])
+    expect(row_of_join.locator(".actor")).to_have_text(
+        f"player, seat 1 (API seat 0): {joined['actor']['id']}"
+    )
+    # The game was made by the signed-in player, who seated the bots: nobody anonymous.
+    created = audit[0]
+    assert created["type"] == "GameCreated"
+    assert created["actor"] == {"kind": "player", "seat": None, "id": joined["actor"]["id"]}
+    expect(timeline.first.locator(".actor")).to_have_text(f"player: {joined['actor']['id']}")
+    bot_join = next(e for e in audit if e["type"] == "SeatJoined" and e["data"].get("bot"))
+    bot_seat = bot_join["data"]["seat"]
+    expect(timeline.nth(bot_join["seq"] - 1).locator(".actor")).to_have_text(
+        f"basic bot into seat {bot_seat + 1} (API seat {bot_seat}), "
+        f"seated by player: {joined['actor']['id']}"
+    )
+    expect(timeline.locator(".actor", has_text="anonymous")).to_have_count(0)
+    bot_move = next(e for e in audit if e["actor"]["kind"] == "bot")
+    n = bot_move["actor"]["seat"]
+    expect(timeline.nth(bot_move["seq"] - 1).locator(".actor")).to_have_text(
+        f"bot, seat {n + 1} (API seat {n})"
+    )
 
     ops.get_by_role("button", name="Verify the history").click()
     expect(ops.locator("#verify-result [data-intact]")).to_have_attribute("data-intact", "true")
@@ -305,6 +418,17 @@ def _operator_rewinds(browser: Any, served: Served, game_id: str, artifacts: Pat
     middle = (dealt + ended) // 2
     ops.locator("#ops-slider").fill(str(middle))
     expect(ops.locator("#ops-state")).to_have_attribute("data-at", str(middle), timeout=WAIT)
+    # The audit shows the event the table is at: scrolled into its view, marked current.
+    current = ops.locator("#timeline li.current")
+    expect(current).to_have_attribute("data-seq", str(middle))
+    expect(current).to_have_attribute("aria-current", "step")
+    inside = (
+        "li => { const box = li.parentElement.getBoundingClientRect();"
+        " const row = li.getBoundingClientRect();"
+        " return row.top >= box.top && row.bottom <= box.bottom; }"
+    )
+    assert current.evaluate(inside)
+    assert ops.locator("#timeline li").first.evaluate(inside) is False
     state = served.operator(f"/v1/games/{game_id}/state?at={middle}")
     assert state["status"] == "playing" and 0 < sum(map(len, state["hands"])) < 48
     for seat, hand in enumerate(state["hands"]):
@@ -327,6 +451,15 @@ def test_the_operator_list_pages(browser: Any, served: Served) -> None:
     rows = ops.locator(".games-table tbody tr[data-game]")
     expect(rows).to_have_count(20)
     first_page = rows.evaluate_all("els => els.map(e => e.dataset.game)")
+    # The list says its order, and shows the column it is in: newest created first.
+    expect(ops.locator(".games-table caption")).to_have_text(
+        "Newest first, by the time the game was created."
+    )
+    expect(ops.locator('.games-table th[aria-sort="descending"]')).to_have_text("Created")
+    created = rows.locator("td.created time").evaluate_all(
+        "els => els.map(e => Date.parse(e.getAttribute('datetime')))"
+    )
+    assert len(created) == 20 and created == sorted(created, reverse=True)
     ops.get_by_role("button", name="Next").click()
     expect(rows.first).not_to_have_attribute("data-game", first_page[0])
     second_page = rows.evaluate_all("els => els.map(e => e.dataset.game)")
@@ -359,16 +492,69 @@ def test_the_client_speaks_the_browsers_language_and_switches(browser: Any, serv
     page.get_by_role("button", name="Commencer").click()
     page.click("#create-game")
     expect(page.locator(".game")).to_have_attribute("data-action", "pass", timeout=WAIT)
-    french = re.compile(r"^(Vent|Terre|Charme|Foudre|Ténèbres|Feu|Neige) (A|\d+), jouable$")
+    # Bots named in the page's language, numbered as the page numbers seats.
+    expect(page.locator('.seat[data-seat="1"] .name')).to_have_text("Robot simple 2")
+    expect(page.locator("#boss-legend")).to_contain_text("★ marque un 7 : un Boss Yokai")
+    french = re.compile(
+        r"^(Vent|Terre|Charme|Foudre|Ténèbres|Feu|Neige) (A|\d+)(, un Boss Yokai)?, jouable$"
+    )
     expect(page.locator(".hand button.card").first).to_have_attribute("aria-label", french)
     expect(page.locator(".trump")).to_contain_text("famille")
     page.select_option("#lang", "de")
     expect(page.locator("#nav-lobby")).to_have_text("Lobby")
     expect(page.locator(".my-hand h2")).to_have_text("Deine Hand", timeout=WAIT)
+    expect(page.locator('.seat[data-seat="3"] .name')).to_have_text("Einfacher Bot 4")
     page.select_option("#lang", "zh")
     expect(page.locator(".my-hand h2")).to_have_text("你的手牌", timeout=WAIT)
     assert page.evaluate("localStorage.getItem('yokai.lang')") == "zh"
     assert page.errors == []
+
+
+def test_a_game_opens_by_its_short_id_and_anything_else_says_why_not(
+    browser: Any, served: Served
+) -> None:
+    """Issue 33: "Open a game" takes the short id the pages show ("Game 7ea56dc5"),
+    looked for among the player's games; junk, an unknown short id, or a short id in a
+    browser without a player get a message saying what to paste instead."""
+    expect = _expect()
+    page = _new_page(browser, served)
+    _become_player(page, "Nao")
+    game = _create_game(page, "standard", "random,random,open")
+    shown = page.locator(".game-head h1")
+    expect(shown).to_have_text(f"Game {game[:8]}")
+    form = page.locator("#open-game")
+    message = page.locator("#open-game-message")
+
+    def open_(text: str) -> None:
+        page.goto(f"{served.base}/#/")
+        form.fill(text)
+        page.get_by_role("button", name="Open", exact=True).click()
+
+    open_(f"Game {game[:8]}")  # as the page's title says it
+    expect(page).to_have_url(re.compile(f"#/game/{game}$"))
+    open_(game[:6].upper())
+    expect(page).to_have_url(re.compile(f"#/game/{game}$"))
+    open_("not a game!")
+    expect(message).to_have_text(re.compile(r"^That is not a game's link or id: "))
+    expect(page).to_have_url(re.compile(r"#/$"))
+    unknown = "0000abcd" if not game.startswith("0000") else "ffffabcd"
+    open_(unknown)
+    expect(message).to_have_text(
+        f"None of your games has an id starting with {unknown}. "
+        "For someone else's game, paste its whole link or id."
+    )
+    expect(page).to_have_url(re.compile(r"#/$"))
+
+    stranger = _new_page(browser, served)  # no player in this browser
+    stranger.locator("#open-game").fill(game[:8])
+    stranger.get_by_role("button", name="Open", exact=True).click()
+    expect(stranger.locator("#open-game-message")).to_have_text(
+        re.compile(f"^A short id \\({game[:8]}\\) finds only your own games")
+    )
+    stranger.locator("#open-game").fill(f"{served.base}/#/game/{game}")
+    stranger.get_by_role("button", name="Open", exact=True).click()
+    expect(stranger).to_have_url(re.compile(f"#/game/{game}$"))
+    assert page.errors == [] and stranger.errors == []
 
 
 def test_the_table_fits_a_phone(browser: Any, served: Served, artifacts: Path) -> None:

@@ -14,7 +14,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from service.application.ports import ActorKind
-from service.rules import RoundEndReason, Variant
+from service.rules import BotLevel, RoundEndReason, Variant
 from service.web.client import CLIENT_CSP
 from tests.support.api import Api
 
@@ -143,6 +143,8 @@ def test_every_message_the_client_names_is_in_the_catalogue() -> None:
     named |= {f"suit.{s}" for s in SUITS} | {f"suit_short.{s}" for s in SUITS}
     named |= {f"suit_mark.{s}" for s in SUITS}
     named |= {f"reason.{r.value}" for r in RoundEndReason}
+    named |= {f"round_won.{r.value}" for r in RoundEndReason}
+    named |= {f"bot_name.{b.value}" for b in BotLevel} | {f"bot_level.{b.value}" for b in BotLevel}
     named |= {f"variant.{v.value}" for v in Variant}
     named |= {f"actor.{a.value}" for a in ActorKind}
     named |= {f"status.{s}" for s in ("waiting", "passing", "playing", "finished", "dealing")}
@@ -152,12 +154,24 @@ def test_every_message_the_client_names_is_in_the_catalogue() -> None:
 
 
 def test_suit_names_follow_the_rulebooks() -> None:
-    """English: colour and theme (Green (Wind)); French: the families (famille Vent)."""
-    assert _catalogue("en")["suit.green"] == "Green (Wind)"
-    assert _catalogue("en")["suit.blue"] == "Blue (Snow)"
+    """English names a suit by its element, as its cards do, the colour a hint (Wind
+    (green), a card "Wind 5", never "green 5": issue 33); French: the families (famille
+    Vent)."""
+    english = _catalogue("en")
+    assert english["suit.green"] == "Wind (green)"
+    assert english["suit.blue"] == "Snow (blue)"
+    for suit in SUITS:
+        assert english[f"suit_short.{suit}"] == english[f"suit_mark.{suit}"], suit
+        assert english[f"suit.{suit}"].startswith(english[f"suit_mark.{suit}"]), suit
     assert _catalogue("fr")["suit.green"] == "famille Vent"
     assert _catalogue("fr")["suit.purple"] == "famille Terre"
     assert _catalogue("fr")["suit.blue"] == "famille Neige"
-    assert _catalogue("en")["card_legal"] == "{card}, legal"
-    assert _catalogue("en")["card"] == "{suit} {rank}"
-    assert _catalogue("en")["suit_short.green"] == "green"
+    assert english["card_legal"] == "{card}, legal"
+    assert english["card"] == "{suit} {rank}"
+
+
+def test_other_languages_do_not_quote_english_section_titles() -> None:
+    """The fairness link in French, German and Chinese names no English section title
+    (issue 33): it says the page is in English instead."""
+    for lang in LANGUAGES[1:]:
+        assert "Checking" not in _catalogue(lang)["fair_doc_link"], lang

@@ -16,8 +16,16 @@ export function place(view, seat, bottom) {
   return PLACES[n][(seat - bottom + n) % n];
 }
 
+/** The name the server gives a bot it seats ("Basic bot 2", service/application/games/
+ * handlers/seats.py): English, numbered from 0. */
+const SERVER_BOT_NAME = /^(Random|Basic|Strong|Expert) bot \d+$/;
+
+/** A seat's name: the player's; a bot's in the page's language, numbered as the page
+ * numbers seats (from 1); or "Seat 3" while nobody holds it. A player's seat that a bot
+ * took over keeps the player's name. */
 export function seatName(view, seat) {
   const found = view.seats[seat];
+  if (found?.bot && SERVER_BOT_NAME.test(found.name || "")) return t(`bot_name.${found.bot}`, { n: seat + 1 });
   return found && found.name ? found.name : t("seat_n", { n: seat + 1 });
 }
 
@@ -99,7 +107,7 @@ function seatBox(view, seat, { bottom, me, hands, history }) {
     info.bosses.length > 0 &&
       h(
         "div",
-        { class: "bosses", "aria-label": t("bosses_captured") },
+        { class: "bosses", "aria-label": t("bosses_captured"), title: `${t("bosses_captured")} (${t("boss_title")})` },
         info.bosses.map((c) => cardFace(c, { small: true })),
       ),
     hand &&
@@ -190,7 +198,15 @@ export function tableHead(view) {
         t("clock_info", { seconds: view.clock.turn_seconds, outcome: t(`on_timeout.${view.clock.on_timeout}`) }),
       ),
   ];
-  return h("div", { class: "table-head" }, h("p", { class: "facts" }, facts), trumpInfo(view), sealsInfo(view));
+  return h("div", { class: "table-head" }, h("p", { class: "facts" }, facts), trumpInfo(view), sealsInfo(view), bossLegend(view));
+}
+
+/** What the ★ on the 7s and the word "boss" mean (R-1.2, R-5.1, R-7.6). */
+export function bossLegend(view) {
+  const text = view.variant.startsWith("seven_followers")
+    ? t("boss_legend_sf")
+    : t("boss_legend", { n: view.players === 4 ? 4 : 3 });
+  return h("p", { class: "legend", id: "boss-legend" }, text);
 }
 
 /** Seats around the trick. `me`: the seat at the bottom (null: seat 0, as a watcher);
@@ -227,6 +243,24 @@ export function scoresPanel(view) {
   );
 }
 
+/** A side as the rounds table names it: "Team 2", or the player. */
+function sideShort(view, side) {
+  return view.players === 4 ? t("team_n", { n: side + 1 }) : seatName(view, side);
+}
+
+/** Who won a round and why (R-5): "Team 1 won: Team 2 took seven tricks". The losers
+ * are the sides that did not win (seven tricks, running out of time, resigning). */
+export function roundResult(view, r) {
+  if (!r.winners.length) return t("round_no_winner", { reason: t(`reason.${r.reason}`) });
+  const sides = view.scores.map((_, side) => side);
+  const losers = sides.filter((side) => !r.winners.includes(side));
+  return t(`round_won.${r.reason}`, {
+    winners: formatList(r.winners.map((w) => sideShort(view, w))),
+    losers: formatList(losers.map((l) => sideShort(view, l))),
+    n: r.bosses_scored.length,
+  });
+}
+
 export function roundsPanel(view) {
   if (!view.rounds.length) return null;
   const sides = view.scores.map((_, side) => side);
@@ -245,7 +279,7 @@ export function roundsPanel(view) {
           {},
           h("th", { scope: "col" }, t("round")),
           h("th", { scope: "col" }, t("result")),
-          sides.map((side) => h("th", { scope: "col" }, view.players === 4 ? t("team_n", { n: side + 1 }) : seatName(view, side))),
+          sides.map((side) => h("th", { scope: "col" }, sideShort(view, side))),
         ),
       ),
       h(
@@ -256,14 +290,7 @@ export function roundsPanel(view) {
             "tr",
             {},
             h("td", {}, String(r.number)),
-            h(
-              "td",
-              {},
-              t("round_won", {
-                winners: formatList(r.winners.map((w) => (view.players === 4 ? t("team_n", { n: w + 1 }) : seatName(view, w)))),
-                reason: t(`reason.${r.reason}`),
-              }),
-            ),
+            h("td", { class: "round-result" }, roundResult(view, r)),
             sides.map((side) => h("td", { class: "score" }, String(r.points[side] ?? 0))),
           ),
         ),

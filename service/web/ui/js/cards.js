@@ -41,11 +41,16 @@ export function suitName(suit) {
   return t(`suit.${suit}`);
 }
 
-/** The card's name: "green 5", "Vent 5", "green 7 (second)". */
+/** The card's name: "Wind 5", "Vent 5", "Wind 7 (second)". */
 export function cardName(card) {
   const { suit, second } = parse(card);
   const params = { suit: t(`suit_short.${suit}`), rank: rankLabel(card) };
   return t(second ? "card_second" : "card", params);
+}
+
+/** The card's name where it is shown: a 7 (★) says it is a Boss Yokai (R-1.2). */
+function shownName(card) {
+  return isBoss(card) ? t("card_boss", { card: cardName(card) }) : cardName(card);
 }
 
 /** The face of a card, as an element (not interactive). */
@@ -57,8 +62,8 @@ export function cardFace(card, { small = false, label = true } = {}) {
       class: `card suit-${suit}${isBoss(card) ? " boss" : ""}${small ? " small" : ""}`,
       dataset: { card },
       role: label ? "img" : null,
-      "aria-label": label ? cardName(card) : null,
-      title: cardName(card),
+      "aria-label": label ? shownName(card) : null,
+      title: shownName(card),
     },
     h("span", { class: "rank", "aria-hidden": "true" }, rankLabel(card)),
     h("span", { class: "mark", "aria-hidden": "true" }, t(`suit_mark.${suit}`)),
@@ -68,7 +73,7 @@ export function cardFace(card, { small = false, label = true } = {}) {
 /** A card as a button of the hand. */
 export function cardButton(card, { state, pressed = null, onclick }) {
   const { suit } = parse(card);
-  const name = cardName(card);
+  const name = shownName(card);
   const label = {
     legal: t("card_legal", { card: name }),
     illegal: t("card_illegal", { card: name }),

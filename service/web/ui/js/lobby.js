@@ -17,6 +17,10 @@ import { openStream } from "./sse.js";
 import { problemBox } from "./table.js";
 
 const GAME_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+/** The start of a game id, as the pages show it ("7ea56dc5"): 4 hex digits at least. */
+const SHORT_ID = /^[0-9a-f]{4}[0-9a-f-]{0,32}$/;
+/** How many pages of the player's games (100 each) a short id is looked for in. */
+const OPEN_PAGES = 5;
 
 /** The inbox order (docs/api.md): my turn first, soonest deadline, longest waiting; then the
  * others, most recently updated first. */
@@ -260,8 +264,9 @@ export function lobbyPage(main, params) {
       button.disabled = true;
       try {
         // The server judges the options (a three-player Seven Followers is its 422).
-        // Invitations name the inviting player: the request carries their token.
-        const game = await post("/v1/games", body, invite.length ? { token: who.token } : {});
+        // The request carries the player's token: the audit names them as the game's
+        // creator (and as who seated its bots), and invitations name who invites.
+        const game = await post("/v1/games", body, { token: who.token });
         if (mine.length) await post(`/v1/games/${game.id}/seats/${mine[0]}`, {}, { token: who.token });
         location.hash = `#/game/${game.id}`;
       } catch (err) {
@@ -273,8 +278,42 @@ export function lobbyPage(main, params) {
     return h("section", { class: "panel create", "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, t("new_game")), form);
   }
 
+  /** The game a text names: a link or a whole id opens it; a short id ("7ea56dc5", as
+   * the pages show it, "Game 7ea56dc5" too) is looked for among the player's games (the
+   * API finds games by whole id only). Resolves to {id} or {message}. */
+  async function findGame(text) {
+    const whole = text.match(GAME_ID);
+    if (whole) return { id: whole[0].toLowerCase() };
+    const last = text.trim().split(/\s+/).pop() || "";
+    const prefix = last.toLowerCase().replace(/[.,;:!?…]+$/, "");
+    if (!SHORT_ID.test(prefix)) return { message: t("open_not_an_id") };
+    const who = player();
+    if (!who) return { message: t("open_need_full_id", { id: prefix }) };
+    const found = [];
+    let cursor = null;
+    for (let pages = 0; pages < OPEN_PAGES; pages += 1) {
+      const query = new URLSearchParams({ status: "all", limit: "100" });
+      if (cursor) query.set("cursor", cursor);
+      const page = await get(`/v1/me/games?${query}`, { token: who.token });
+      found.push(...page.games.filter((g) => g.game_id.startsWith(prefix)).map((g) => g.game_id));
+      cursor = page.next_cursor;
+      if (!cursor) break;
+    }
+    const ids = [...new Set(found)];
+    if (ids.length === 1) return { id: ids[0] };
+    if (ids.length > 1) return { message: t("open_ambiguous", { id: prefix }) };
+    return { message: t("open_not_found", { id: prefix }) };
+  }
+
   function openForm() {
-    const input = h("input", { id: "open-game", name: "game", required: true, placeholder: t("game_link_placeholder") });
+    const input = h("input", {
+      id: "open-game",
+      name: "game",
+      required: true,
+      placeholder: t("game_link_placeholder"),
+      "aria-describedby": "open-game-message",
+    });
+    const message = h("p", { id: "open-game-message", class: "open-message", role: "status", "aria-live": "polite" });
     return h(
       "section",
       { class: "panel open", "aria-labelledby": "open-title" },
@@ -282,10 +321,22 @@ export function lobbyPage(main, params) {
       h(
         "form",
         {
-          onsubmit: (e) => {
+          onsubmit: async (e) => {
             e.preventDefault();
-            const found = input.value.match(GAME_ID);
-            if (found) location.hash = `#/game/${found[0].toLowerCase()}`;
+            message.textContent = t("open_looking");
+            message.classList.remove("problem");
+            try {
+              const found = await findGame(input.value);
+              if (found.id) {
+                message.textContent = "";
+                location.hash = `#/game/${found.id}`;
+                return;
+              }
+              message.textContent = found.message;
+            } catch (err) {
+              message.textContent = err.message;
+            }
+            message.classList.add("problem");
           },
         },
         h("label", { for: "open-game" }, t("game_link")),
@@ -294,6 +345,7 @@ export function lobbyPage(main, params) {
         " ",
         h("button", { type: "submit" }, t("open")),
       ),
+      message,
     );
   }
 

@@ -104,31 +104,33 @@ export function opsListPage(main, params) {
         h(
           "table",
           { class: "games-table" },
+          h("caption", { id: "ops-list-order" }, t("ops_list_order")),
           h(
             "thead",
             {},
             h(
               "tr",
               {},
-              ["ops_col_game", "ops_col_status", "ops_col_variant", "ops_col_players", "ops_col_events", "ops_col_updated"].map((k) =>
-                h("th", { scope: "col" }, t(k)),
+              ["ops_col_game", "ops_col_created", "ops_col_status", "ops_col_variant", "ops_col_players", "ops_col_events", "ops_col_updated"].map((k) =>
+                h("th", { scope: "col", "aria-sort": k === "ops_col_created" ? "descending" : null }, t(k)),
               ),
             ),
           ),
           h(
             "tbody",
             {},
-            page.games.length === 0 && h("tr", {}, h("td", { colspan: 6 }, t("no_games"))),
+            page.games.length === 0 && h("tr", {}, h("td", { colspan: 7 }, t("no_games"))),
             page.games.map((g) =>
               h(
                 "tr",
                 { dataset: { game: g.id } },
                 h("td", {}, h("a", { href: `#/ops/${g.id}` }, g.id.slice(0, 8))),
+                h("td", { class: "created" }, h("time", { datetime: g.created_at }, formatTime(g.created_at))),
                 h("td", {}, t(`status.${g.status}`)),
                 h("td", {}, t(`variant.${g.variant}`)),
                 h("td", {}, String(g.players)),
                 h("td", {}, String(g.version)),
-                h("td", {}, formatTime(g.updated_at)),
+                h("td", { class: "updated" }, h("time", { datetime: g.updated_at }, formatTime(g.updated_at))),
               ),
             ),
           ),
@@ -173,14 +175,23 @@ export function opsListPage(main, params) {
   return () => {};
 }
 
-function actorText(actor) {
+/** A seat as the console says it: the page's number (from 1) and the API's (from 0),
+ * the operators' truth, side by side. */
+function seatText(seat) {
+  return t("ops_seat", { n: seat + 1, api: seat });
+}
+
+/** Who did what an event records (its `actor`). A bot's join (SeatJoined with `bot`)
+ * says which bot took which seat, and who seated it (the game's creator). */
+function actorText(actor, event = null) {
   const kind = t(`actor.${actor.kind}`);
-  const who =
-    actor.seat === null || actor.seat === undefined
-      ? kind
-      : t("actor_with_seat", { kind, n: actor.seat + 1 });
+  let who = actor.seat === null || actor.seat === undefined ? kind : t("actor_with_seat", { kind, seat: seatText(actor.seat) });
   // Who exactly (the audit's `actor.id`): the operator token's name, the player's id.
-  return actor.id ? t("actor_with_id", { who, id: actor.id }) : who;
+  if (actor.id) who = t("actor_with_id", { who, id: actor.id });
+  if (event?.type === "SeatJoined" && event.data?.bot) {
+    return t("actor_bot_join", { level: t(`bot_level.${event.data.bot}`), seat: seatText(event.data.seat), who });
+  }
+  return who;
 }
 
 export function opsGamePage(main, gameId) {
@@ -217,13 +228,28 @@ export function opsGamePage(main, gameId) {
     }
   }
 
+  /** Scroll the audit (not the page) so that the current event is in its middle. */
+  function showCurrent() {
+    const li = timeline.querySelector("li.current");
+    if (!li) return;
+    const box = timeline.getBoundingClientRect();
+    const row = li.getBoundingClientRect();
+    timeline.scrollTop += row.top - box.top - (timeline.clientHeight - row.height) / 2;
+  }
+
   async function showAt(at) {
     const mine = ++asked;
     const event = events[at - 1];
     atText.textContent = event
       ? t("ops_at_event", { seq: at, type: event.type, time: formatTime(event.recorded_at) })
       : t("ops_at", { seq: at });
-    for (const li of timeline.querySelectorAll("li")) li.classList.toggle("current", Number(li.dataset.seq) === at);
+    for (const li of timeline.querySelectorAll("li")) {
+      const current = Number(li.dataset.seq) === at;
+      li.classList.toggle("current", current);
+      if (current) li.setAttribute("aria-current", "step");
+      else li.removeAttribute("aria-current");
+    }
+    showCurrent();
     try {
       const state = await get(`/v1/games/${gameId}/state?at=${at}`, { token });
       if (mine !== asked || closed) return;
@@ -272,7 +298,7 @@ export function opsGamePage(main, gameId) {
             h("span", { class: "seq" }, `#${e.seq}`),
             h("span", { class: "type" }, e.type),
           ),
-          h("span", { class: "actor" }, actorText(e.actor)),
+          h("span", { class: "actor" }, actorText(e.actor, e)),
           h("time", { datetime: e.recorded_at }, formatTime(e.recorded_at)),
           h("span", { class: "request", title: t("request_id") }, e.request_id ? t("request_id_value", { id: e.request_id }) : ""),
           h("span", { class: "address", title: t("client_address") }, e.client_address ? t("client_address_value", { address: e.client_address }) : ""),

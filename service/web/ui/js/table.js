@@ -333,7 +333,21 @@ export function gamePage(main, gameId) {
                   "li",
                   { class: "trick-line", dataset: { round: r, trick: x.number, winner: x.winner } },
                   h("span", { class: "who" }, t("trick_won_by", { n: x.number, name: seatName(view, x.winner) })),
-                  x.cards.map((p) => cardFace(p.card, { small: true })),
+                  // Each card with who played it, in play order; the winner's marked.
+                  h(
+                    "ul",
+                    { class: "plays" },
+                    x.cards.map((p) =>
+                      h(
+                        "li",
+                        { class: `play${p.seat === x.winner ? " winner" : ""}`, dataset: { seat: p.seat } },
+                        h("span", { class: "player" }, seatName(view, p.seat)),
+                        " ",
+                        cardFace(p.card, { small: true }),
+                        p.seat === x.winner && [" ", h("span", { class: "won" }, t("trick_winner_mark"))],
+                      ),
+                    ),
+                  ),
                 ),
               ),
           ),
@@ -391,8 +405,12 @@ export function gamePage(main, gameId) {
       const again = root.querySelector(`[data-card="${CSS.escape(focused)}"]:is(button)`) || document.getElementById(focused);
       if (again && !again.disabled) again.focus();
     }
+    // The status region says what the page says now: the prompt, or the game's end (no
+    // stale "Waiting for …" once the game is over); nothing when there is no prompt.
     const prompt = root.querySelector("#prompt");
-    if (prompt && live.textContent !== prompt.textContent) live.textContent = prompt.textContent;
+    let said = prompt ? prompt.textContent : "";
+    if (finished) said = t("game_over_status", { result: winnerText(view) });
+    if (live.textContent !== said) live.textContent = said;
   }
   const fairnessSlot = h("section", { class: "panel fairness", "aria-labelledby": "fair-title" });
   const recordSlot = h("section", { class: "panel record", "aria-labelledby": "record-title" });
