@@ -113,8 +113,8 @@ _WILDCARDS = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1", "[::]": "::1
 
 
 def _announce(host: str, port: int, gunicorn: subprocess.Popen[bytes]) -> None:
-    """Once gunicorn answers /healthz, print where to open the service (on stderr: the
-    log lines' stream, and nothing a script reads from stdout)."""
+    """Once gunicorn answers /healthz, say where to open the service: a log line like
+    every other (JSON with YOKAI_LOG_FORMAT=json, on the logs' stream)."""
     local = _WILDCARDS.get(host, host).strip("[]")
     while gunicorn.poll() is None:
         connection = http.client.HTTPConnection(local, port, timeout=2)
@@ -123,7 +123,7 @@ def _announce(host: str, port: int, gunicorn: subprocess.Popen[bytes]) -> None:
             if connection.getresponse().status == 200:
                 shown = f"[{local}]" if ":" in local else local
                 where = f" (serving on {host or '*'}:{port})" if host in _WILDCARDS else ""
-                print(f"open http://{shown}:{port}/{where}", file=sys.stderr, flush=True)
+                log.info("open http://%s:%s/%s", shown, port, where)
                 return
         except OSError:
             pass

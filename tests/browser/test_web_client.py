@@ -478,7 +478,7 @@ def test_a_refused_request_shows_the_problem_title(browser: Any, served: Served)
     page.select_option("#new-variant", "seven_followers")
     page.click("#create-game")
     problem = page.get_by_role("alert")
-    expect(problem.locator(".title")).to_have_text("Unprocessable Entity")
+    expect(problem.locator(".title")).to_have_text("Those game options do not go together")
     expect(problem.locator(".detail")).to_contain_text("four-player")
     expect(page).to_have_url(re.compile(r"/#?/?$"))
 

@@ -102,7 +102,10 @@ def test_the_fairness_page_it_links_to_is_served(api: Api) -> None:
 
 def test_the_client_is_not_in_the_contract(api: Api) -> None:
     paths = api.get("/v1/openapi.json").get_json()["paths"]
-    assert all(p.startswith("/v1/") or p in ("/healthz", "/readyz", "/metrics") for p in paths)
+    assert all(
+        p.startswith("/v1/") or p in ("/healthz", "/readyz", "/metrics", "/problems/{code}")
+        for p in paths
+    )
 
 
 def test_the_client_files_are_not_rate_limited(limited: FlaskClient) -> None:
