@@ -24,6 +24,10 @@ fi
 if ! command -v redis-server >/dev/null && [ ! -x /usr/bin/redis-server ]; then
   apt_install redis-server
 fi
+# Patroni, etcd and PostgreSQL (Debian's packages) for the failover test (tests/ha), as root.
+if [ "$(id -u)" = 0 ]; then
+  bash scripts/ha.sh install || echo "scripts/test.sh: could not install patroni, etcd-server, postgresql: tests/ha will not run" >&2
+fi
 # Chromium (Debian's package) for the browser tests (tests/browser), if missing. Without
 # it they are skipped with how to install it, except under CI=true, where they fail.
 if ! command -v chromium >/dev/null && [ ! -x /usr/bin/chromium ]; then

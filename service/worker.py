@@ -42,7 +42,7 @@ from typing import Any
 
 import psycopg
 
-from service.adapters.postgres.engine import sqlalchemy_url
+from service.adapters.postgres.engine import libpq_conninfo
 from service.adapters.postgres.wakeups import CHANNEL
 from service.application.deps import Deps
 from service.application.jobs.due_games import DueGames
@@ -145,8 +145,7 @@ class Worker:
                 )
             )
         self._sources = list(sources) if sources is not None else default
-        url = sqlalchemy_url(database_url).set(drivername="postgresql")
-        self._conninfo = url.render_as_string(hide_password=False)
+        self._conninfo = libpq_conninfo(database_url)
         self._stopping = threading.Event()
         self._conn: psycopg.Connection[Any] | None = None
 

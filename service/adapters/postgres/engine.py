@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from psycopg.conninfo import conninfo_to_dict
 from sqlalchemy import Engine, create_engine
 from sqlalchemy.engine import URL, make_url
 
@@ -9,11 +10,56 @@ from service.adapters.postgres.session import check_connections_on_checkout
 
 
 def sqlalchemy_url(database_url: str) -> URL:
-    """A plain ``postgresql://`` URL (as hosting providers give it) for the psycopg driver."""
+    """A plain ``postgresql://`` URL (as hosting providers give it) for the psycopg driver.
+
+    Several hosts (``postgresql://u:p@h1:5432,h2:5432/db?target_session_attrs=read-write``,
+    libpq's form, as a Patroni cluster is reached: docs/operations.md) become SQLAlchemy's
+    form, one ``host`` query parameter each: libpq then tries them in order and keeps the
+    one that takes writes."""
+    scheme, sep, rest = database_url.partition("://")
+    if sep and "," in rest.split("/", 1)[0].rpartition("@")[2]:
+        return _multi_host(scheme, database_url)
     url = make_url(database_url)
     if url.drivername in ("postgres", "postgresql", "postgresql+psycopg"):
         return url.set(drivername="postgresql+psycopg")
     raise ValueError(f"DATABASE_URL must be a postgresql:// URL, not {url.drivername}://")
+
+
+def libpq_conninfo(database_url: str) -> str:
+    """``DATABASE_URL`` as libpq takes it, for connections made without SQLAlchemy (the
+    LISTEN connections): a multi-host URL as it is (libpq reads that form itself)."""
+    scheme, sep, rest = database_url.partition("://")
+    if sep and "," in rest.split("/", 1)[0].rpartition("@")[2]:
+        _multi_host(scheme, database_url)  # the same checks
+        return "postgresql://" + rest
+    return (
+        sqlalchemy_url(database_url)
+        .set(drivername="postgresql")
+        .render_as_string(hide_password=False)
+    )
+
+
+def _multi_host(scheme: str, database_url: str) -> URL:
+    if scheme not in ("postgres", "postgresql", "postgresql+psycopg"):
+        raise ValueError(f"DATABASE_URL must be a postgresql:// URL, not {scheme}://")
+    params = conninfo_to_dict(database_url.replace(scheme + "://", "postgresql://", 1))
+    hosts = str(params.pop("host", "")).split(",")
+    ports = str(params.pop("port", "")).split(",") if params.get("port") else [""]
+    if len(ports) == 1:
+        ports = ports * len(hosts)
+    if len(ports) != len(hosts):
+        raise ValueError("DATABASE_URL: give one port, or one port per host")
+    user, password = params.pop("user", None), params.pop("password", None)
+    database = params.pop("dbname", None)
+    query: dict[str, str | list[str]] = {k: str(v) for k, v in params.items() if v is not None}
+    query["host"] = [f"{h}:{p}" if p else h for h, p in zip(hosts, ports, strict=True)]
+    return URL.create(
+        "postgresql+psycopg",
+        username=None if user is None else str(user),
+        password=None if password is None else str(password),
+        database=None if database is None else str(database),
+        query=query,
+    )
 
 
 def make_engine(database_url: str, pool_size: int = 5, *, prepared: bool = True) -> Engine:

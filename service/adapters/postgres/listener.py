@@ -19,7 +19,7 @@ from uuid import UUID
 
 import psycopg
 
-from service.adapters.postgres.engine import sqlalchemy_url
+from service.adapters.postgres.engine import libpq_conninfo
 from service.adapters.postgres.events import CHANNEL, from_notification
 from service.application.live.hub import Hub
 from service.application.live.recent import RecentCommits
@@ -54,8 +54,7 @@ class Listener:
         recent: RecentCommits | None = None,
         poll_seconds: float = 1.0,
     ) -> None:
-        url = sqlalchemy_url(database_url).set(drivername="postgresql")
-        self._conninfo = url.render_as_string(hide_password=False)
+        self._conninfo = libpq_conninfo(database_url)
         self._hub = hub
         self._recent = recent  # handed the events a notification carries
         self._poll = poll_seconds
