@@ -56,6 +56,18 @@ def _new_page(browser: Any, served: Served, **options: Any) -> Any:
     return page
 
 
+PHONE = {"width": 390, "height": 844}
+
+
+def _shoot(page: Any, artifacts: Path, name: str, full_page: bool = False) -> None:
+    """The page as it is, on the desktop and then on a phone (the docs' screenshots)."""
+    size = page.viewport_size
+    page.screenshot(path=str(artifacts / f"{name}.png"), full_page=full_page)
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(artifacts / f"{name}-phone.png"), full_page=full_page)
+    page.set_viewport_size(size)
+
+
 def _console_error(errors: list[str], message: Any) -> None:
     """A CSP violation, a module that failed to load, a script error... A 403 is not
     one: a player opening a game asks for its seat's view and watches the public one
@@ -241,7 +253,7 @@ def _play_to_the_end(
                     "aria-label", re.compile(", not playable now$")
                 )
             if plays == 2:  # the table as a player sees it: my turn, legal cards lit
-                page.screenshot(path=str(artifacts / f"table-{name}.png"))
+                _shoot(page, artifacts, f"table-{name}", full_page=True)
                 watcher.screenshot(path=str(artifacts / f"watcher-{name}.png"))
                 assert_accessible(page, "the table, mid-game")
             if plays == 0:
@@ -289,7 +301,7 @@ def _round_end(
         expect(row.locator(".points")).to_have_text(str(points))
     expect(page.locator("#round-continue")).to_be_focused()
     if first:
-        page.screenshot(path=str(artifacts / f"round-end-{name}.png"))
+        _shoot(page, artifacts, f"round-end-{name}")
         assert_accessible(page, "the round-end panel")
     # The server did not wait: the next round may be dealt already, under the panel.
     page.get_by_role("button", name="Continue").click()
@@ -313,7 +325,7 @@ def _check_finished(
     expect(page.locator(".fairness dd code").first).to_have_text(view["fairness"]["commitment"])
     expect(page.locator('.fairness a[href="/docs/fairness.md"]')).to_be_visible()
     expect(page.locator(".record-text")).to_contain_text('[Status "finished"]', timeout=WAIT)
-    page.screenshot(path=str(artifacts / f"final-{name}.png"), full_page=True)
+    _shoot(page, artifacts, f"final-{name}")
     assert_accessible(page, "a finished game")
 
     # The watcher saw the end and every trick of the game, live, on the same page.
@@ -487,7 +499,7 @@ def _operator_rewinds(browser: Any, served: Served, game_id: str, artifacts: Pat
         expect(shown).to_have_count(len(hand))
         cards = shown.evaluate_all("els => els.map(e => e.dataset.card)")
         assert cards == sorted(hand, key=_card_key)
-    ops.screenshot(path=str(artifacts / "operator-console.png"), full_page=True)
+    _shoot(ops, artifacts, "operator-console")
     assert_accessible(ops, "the operators' console")
     assert ops.errors == []
 
@@ -530,7 +542,7 @@ def test_a_refused_request_shows_the_problem_title(browser: Any, served: Served)
     page.select_option("#new-variant", "seven_followers")
     page.click("#create-game")
     problem = page.get_by_role("alert")
-    expect(problem.locator(".title")).to_have_text("Unprocessable Entity")
+    expect(problem.locator(".title")).to_have_text("Those game options do not go together")
     expect(problem.locator(".detail")).to_contain_text("four-player")
     expect(page).to_have_url(re.compile(r"/#?/?$"))
 
@@ -743,5 +755,5 @@ def test_the_rules_open_in_the_pages_language(
     expect(rules.locator("#rules-site")).to_contain_text(seats)
     expect(rules.locator(".rulebook h2").first).to_be_visible()
     assert "R-1" not in rules.locator("body").inner_text()  # not the developers' rules
-    rules.screenshot(path=str(artifacts / f"rules-{lang}.png"))
+    _shoot(rules, artifacts, f"rules-{lang}")
     assert_accessible(rules, f"the rules page ({lang})")
