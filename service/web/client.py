@@ -72,10 +72,22 @@ def index() -> Response:
     return _revalidated(response)
 
 
+# The static pages of the client (the rules, ui/rules/<lang>.html): its stylesheet, and
+# nothing else: no script at all.
+PAGE_CSP = (
+    "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; "
+    "form-action 'none'; frame-ancestors 'none'"
+)
+
+
 @blp.route("/ui/<path:filename>", methods=["GET"])
 def ui_file(filename: str) -> Response:
-    """Scripts, styles and catalogues (send_from_directory refuses paths out of UI)."""
-    return _revalidated(send_from_directory(UI, filename))
+    """Scripts, styles, catalogues and the rules pages (send_from_directory refuses paths
+    out of UI)."""
+    response = send_from_directory(UI, filename)
+    if filename.endswith(".html"):
+        response.headers["Content-Security-Policy"] = PAGE_CSP
+    return _revalidated(response)
 
 
 @blp.route("/docs/<name>", methods=["GET"])

@@ -113,3 +113,26 @@ def artifacts() -> Path:
     """Where the tests leave their screenshots (build/ is ignored by git)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+# What axe-core (https://github.com/dequelabs/axe-core, bundled by the axe-playwright-python
+# package of the dev extra) may find on a page: minor and moderate issues are reported, not
+# failed; a serious or critical one fails the test.
+AXE_FAILING = ("serious", "critical")
+
+
+def assert_accessible(page: Any, where: str) -> None:
+    """Run axe-core on the page as it is now: no serious or critical violation."""
+    try:
+        from axe_playwright_python.sync_playwright import Axe  # noqa: PLC0415 - dev extra
+    except ImportError:
+        _missing("axe-playwright-python is not installed")
+    results = Axe().run(page)
+    assert results.response["testEngine"]["name"] == "axe-core", results.response
+    found = [
+        f"{v['id']} ({v['impact']}): {v['help']}: "
+        + "; ".join(" ".join(map(str, n["target"])) for n in v["nodes"][:5])
+        for v in results.response["violations"]
+        if v["impact"] in AXE_FAILING
+    ]
+    assert not found, f"axe-core on {where}:\n" + "\n".join(found)

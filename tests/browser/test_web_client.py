@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Served
+from tests.browser.conftest import Served, assert_accessible
 from tests.support.serve import OPERATOR_TOKEN
 
 pytestmark = pytest.mark.browser
@@ -54,6 +54,18 @@ def _new_page(browser: Any, served: Served, **options: Any) -> Any:
     page.errors = errors
     page.goto(served.base + "/")
     return page
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def _shoot(page: Any, artifacts: Path, name: str, full_page: bool = False) -> None:
+    """The page as it is, on the desktop and then on a phone (the docs' screenshots)."""
+    size = page.viewport_size
+    page.screenshot(path=str(artifacts / f"{name}.png"), full_page=full_page)
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(artifacts / f"{name}-phone.png"), full_page=full_page)
+    page.set_viewport_size(size)
 
 
 def _console_error(errors: list[str], message: Any) -> None:
@@ -211,14 +223,19 @@ def _play_to_the_end(
     game = page.locator(".game")
     ready = page.locator(
         '.game[data-action="play"]:not([data-busy="1"]), '
-        '.game[data-action="pass"]:not([data-busy="1"]), .game[data-status="finished"]'
+        '.game[data-action="pass"]:not([data-busy="1"]), .game[data-status="finished"], '
+        ".game[data-round-end]"
     )
     seven_followers = name.startswith("seven")
-    moves = plays = 0
+    moves = plays = ends = 0
     while True:
         ready.wait_for(timeout=WAIT)
         if game.get_attribute("data-status") == "finished":
             return moves
+        if game.get_attribute("data-round-end"):
+            _round_end(page, served, game_id, artifacts, name, first=ends == 0)
+            ends += 1
+            continue
         version = game.get_attribute("data-version")
         # The game waits for this seat: the watcher has every trick taken so far.
         expect(watcher.locator(".trick-line")).to_have_count(
@@ -236,8 +253,9 @@ def _play_to_the_end(
                     "aria-label", re.compile(", not playable now$")
                 )
             if plays == 2:  # the table as a player sees it: my turn, legal cards lit
-                page.screenshot(path=str(artifacts / f"table-{name}.png"))
+                _shoot(page, artifacts, f"table-{name}", full_page=True)
                 watcher.screenshot(path=str(artifacts / f"watcher-{name}.png"))
+                assert_accessible(page, "the table, mid-game")
             if plays == 0:
                 legal.first.focus()  # cards are buttons: the keyboard plays them too
                 page.keyboard.press("Enter")
@@ -246,6 +264,50 @@ def _play_to_the_end(
             plays += 1
         moves += 1
         page.locator(f'.game:not([data-version="{version}"])').wait_for(timeout=WAIT)
+
+
+def _round_end(
+    page: Any, served: Served, game_id: str, artifacts: Path, name: str, first: bool
+) -> None:
+    """Issue 33 item 1: a round's end stays on the page until the person continues: its
+    last trick (each card with its player), who won and why, the points and scores."""
+    expect = _expect()
+    game = page.locator(".game")
+    number = int(game.get_attribute("data-round-end"))
+    panel = page.locator("#round-end")
+    expect(panel).to_be_visible()
+    expect(page.locator(".my-hand")).to_have_count(0)  # the display is held, not the game
+    view = served.call("GET", f"/v1/games/{game_id}")
+    result = next(r for r in view["rounds"] if r["number"] == number)
+    expect(page.locator("#round-end-title")).to_have_text(f"Round {number} is over")
+    expect(panel.locator(".round-end-result")).to_have_text(_round_result(view, result))
+    rnd = next(r for r in _record(served, game_id)["rounds"] if r["number"] == number)
+    plays = [(m["seat"], m["card"]) for m in rnd["moves"] if m["type"] == "play"]
+    if rnd["tricks"]:
+        winner = rnd["tricks"][-1]
+        n = len(rnd["tricks"])
+        last = plays[(n - 1) * 4 : n * 4]
+        shown = panel.locator(".round-end-trick .play").evaluate_all(
+            "els => els.map(e => [Number(e.dataset.seat),"
+            " e.querySelector('.player').textContent,"
+            " e.querySelector('[data-card]').dataset.card])"
+        )
+        assert shown == [[seat, _seat_name(view, seat), card] for seat, card in last]
+        expect(panel.locator(".round-end-trick h3")).to_have_text(
+            f"The last trick, won by {_seat_name(view, winner)}"
+        )
+    for side, points in enumerate(result["points"]):
+        row = panel.locator(f'.round-end-scores tr[data-side="{side}"]')
+        expect(row.locator(".points")).to_have_text(str(points))
+    expect(page.locator("#round-continue")).to_be_focused()
+    if first:
+        _shoot(page, artifacts, f"round-end-{name}")
+        assert_accessible(page, "the round-end panel")
+    # The server did not wait: the next round may be dealt already, under the panel.
+    page.get_by_role("button", name="Continue").click()
+    expect(panel).to_have_count(0)
+    expect(game).not_to_have_attribute("data-round-end", re.compile("."))
+    expect(page.locator(".my-hand, #final").first).to_be_visible(timeout=WAIT)
 
 
 def _check_finished(
@@ -263,7 +325,8 @@ def _check_finished(
     expect(page.locator(".fairness dd code").first).to_have_text(view["fairness"]["commitment"])
     expect(page.locator('.fairness a[href="/docs/fairness.md"]')).to_be_visible()
     expect(page.locator(".record-text")).to_contain_text('[Status "finished"]', timeout=WAIT)
-    page.screenshot(path=str(artifacts / f"final-{name}.png"), full_page=True)
+    _shoot(page, artifacts, f"final-{name}")
+    assert_accessible(page, "a finished game")
 
     # The watcher saw the end and every trick of the game, live, on the same page.
     expect(watcher.locator(".game")).to_have_attribute("data-status", "finished", timeout=WAIT)
@@ -436,7 +499,8 @@ def _operator_rewinds(browser: Any, served: Served, game_id: str, artifacts: Pat
         expect(shown).to_have_count(len(hand))
         cards = shown.evaluate_all("els => els.map(e => e.dataset.card)")
         assert cards == sorted(hand, key=_card_key)
-    ops.screenshot(path=str(artifacts / "operator-console.png"), full_page=True)
+    _shoot(ops, artifacts, "operator-console")
+    assert_accessible(ops, "the operators' console")
     assert ops.errors == []
 
 
@@ -566,6 +630,11 @@ def test_the_table_fits_a_phone(browser: Any, served: Served, artifacts: Path) -
     page.goto(served.base + "/")
     page.get_by_label("Your name").fill("Kai")
     page.get_by_role("button", name="Start").click()
+    # My games comes right after who you are, above the new-game form (issue 33 item 10).
+    games, form = page.locator("section.games"), page.locator("section.create")
+    expect(games).to_be_visible()
+    assert games.bounding_box()["y"] < form.bounding_box()["y"]
+    page.screenshot(path=str(artifacts / "lobby-phone.png"), full_page=True)
     page.click("#create-game")
     expect(page.locator(".game")).to_have_attribute("data-action", "pass", timeout=WAIT)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
@@ -629,3 +698,62 @@ def test_without_providers_no_sign_in_is_offered_but_a_link_code_works(
     page.get_by_role("button", name="Use the code").click()
     expect(page.locator("#me-name")).to_have_text("Playing as Sora")
     expect(page.locator("#me-name")).to_have_attribute("data-player", made["id"])
+
+
+def test_the_lobby_disables_the_clock_settings_while_the_clock_is_off(
+    browser: Any, served: Served, artifacts: Path
+) -> None:
+    """Issue 33 item 10: the turn clock's inputs are disabled, and look it, until the
+    clock is chosen; the lobby passes axe."""
+    expect = _expect()
+    page = _new_page(browser, served)
+    _become_player(page, "Sora")
+    seconds, outcome = page.locator("#new-turn-seconds"), page.locator("#new-on_timeout")
+    expect(seconds).to_be_disabled()
+    expect(outcome).to_be_disabled()
+    off = seconds.evaluate("e => getComputedStyle(e).backgroundColor")
+    page.check("#new-clock")
+    expect(seconds).to_be_enabled()
+    expect(outcome).to_be_enabled()
+    assert seconds.evaluate("e => getComputedStyle(e).backgroundColor") != off
+    page.uncheck("#new-clock")
+    expect(seconds).to_be_disabled()
+    page.screenshot(path=str(artifacts / "lobby.png"), full_page=True)
+    assert_accessible(page, "the lobby")
+    assert page.errors == []
+
+
+RULES = {
+    "en": ("The rules", "Yokai Septet: the rules", "Boss Yokai", "numbered 1 to 4"),
+    "fr": ("Les règles", "Yokai Septet : les règles", "Boss Yokai", "numérotées de 1 à 4"),
+    "de": ("Die Regeln", "Yokai Septet: die Regeln", "Yokai-Boss", "von 1 bis 4"),
+    "zh": ("游戏规则", "Yokai Septet\uff1a游戏规则", "妖怪頭目", "1 至 4"),
+}
+
+
+@pytest.mark.parametrize("lang", list(RULES))
+def test_the_rules_open_in_the_pages_language(
+    browser: Any, served: Served, artifacts: Path, lang: str
+) -> None:
+    """Issue 33 item 4: "The rules" opens the players' rules, from the publisher's
+    rulebook of that language, numbering seats 1 to 4 as the page does."""
+    expect = _expect()
+    link_text, title, rulebook_word, seats = RULES[lang]
+    page = _new_page(browser, served)
+    page.select_option("#lang", lang)
+    link = page.locator("#rules-link")
+    expect(link).to_have_text(link_text)
+    expect(link).to_have_attribute("href", f"/ui/rules/{lang}.html")
+    with page.context.expect_page() as opened:
+        link.click()
+    rules = opened.value
+    rules.wait_for_load_state()
+    assert rules.url == f"{served.base}/ui/rules/{lang}.html"
+    assert (rules.locator("html").get_attribute("lang") or "").startswith(lang)
+    expect(rules.locator("h1")).to_have_text(title)
+    expect(rules.locator(".rulebook")).to_contain_text(rulebook_word)
+    expect(rules.locator("#rules-site")).to_contain_text(seats)
+    expect(rules.locator(".rulebook h2").first).to_be_visible()
+    assert "R-1" not in rules.locator("body").inner_text()  # not the developers' rules
+    _shoot(rules, artifacts, f"rules-{lang}")
+    assert_accessible(rules, f"the rules page ({lang})")

@@ -178,3 +178,17 @@ def test_other_languages_do_not_quote_english_section_titles() -> None:
     (issue 33): it says the page is in English instead."""
     for lang in LANGUAGES[1:]:
         assert "Checking" not in _catalogue(lang)["fair_doc_link"], lang
+
+
+def test_the_rules_pages_are_served_in_each_language(api: Api) -> None:
+    """Issue 33 item 4: the players' rules, one static page a language, styled by the
+    client's stylesheet (its CSP lets that in, and no script)."""
+    for lang in ("en", "fr", "de", "zh"):
+        r = api.get(f"/ui/rules/{lang}.html")
+        assert r.status_code == 200
+        assert r.mimetype == "text/html"
+        csp = r.headers["Content-Security-Policy"]
+        assert "style-src 'self'" in csp and "script-src" not in csp
+        page = r.get_data(as_text=True)
+        assert '<link rel="stylesheet" href="/ui/app.css">' in page
+        assert 'class="rulebook"' in page

@@ -10,7 +10,7 @@ import { becomePlayer, forgetPlayer, get, player, post, wasSignedOut } from "./a
 import { remaining, tickCountdowns } from "./board.js";
 import { fill, h } from "./dom.js";
 import { declineSeat, forgetPastPlayers, pastPlayers, playNow, publicTables, takeSeat } from "./finding.js";
-import { formatTime, t, tNodes } from "./i18n.js";
+import { formatTime, language, t, tNodes } from "./i18n.js";
 import { playerLink } from "./ratings.js";
 import { takeSignInOutcome } from "./signin.js";
 import { openStream } from "./sse.js";
@@ -173,12 +173,19 @@ export function lobbyPage(main, params) {
         "fieldset",
         { class: "clock-choice" },
         h("legend", {}, t("clock")),
-        h("label", { class: "check" }, h("input", { type: "checkbox", name: "clock", id: "new-clock" }), " ", t("clock_use")),
         h(
           "label",
-          { class: "field" },
+          { class: "check" },
+          // The clock's settings are disabled (and look it) while the clock is off.
+          h("input", { type: "checkbox", name: "clock", id: "new-clock", onchange: () => clockSettings() }),
+          " ",
+          t("clock_use"),
+        ),
+        h(
+          "label",
+          { class: "field clock-setting" },
           h("span", {}, t("turn_seconds")),
-          h("input", { type: "number", name: "turn_seconds", id: "new-turn-seconds", min: 1, max: 1209600, value: "60" }),
+          h("input", { type: "number", name: "turn_seconds", id: "new-turn-seconds", min: 1, max: 1209600, value: "60", disabled: true }),
         ),
         select("on_timeout", [["autoplay", t("on_timeout.autoplay")], ["forfeit", t("on_timeout.forfeit")]], "autoplay", t("on_timeout")),
       ),
@@ -189,6 +196,13 @@ export function lobbyPage(main, params) {
       h("button", { type: "submit", class: "primary", id: "create-game" }, t("create_game")),
       error,
     );
+    function clockSettings() {
+      const on = form.elements.clock.checked;
+      form.elements.turn_seconds.disabled = !on;
+      form.elements.on_timeout.disabled = !on;
+      form.querySelector(".clock-choice").dataset.on = on ? "1" : "";
+    }
+    clockSettings();
     function seatRows() {
       const n = Number(form.elements.players.value);
       const options = [
@@ -475,7 +489,7 @@ export function lobbyPage(main, params) {
     fill(
       main,
       h("h1", {}, t("lobby_title")),
-      h("p", { class: "intro" }, t("lobby_intro"), " ", h("a", { href: "/docs/rules.md", target: "_blank", rel: "noopener" }, t("rules_link"))),
+      h("p", { class: "intro" }, t("lobby_intro"), " ", h("a", { href: `/ui/rules/${language()}.html`, target: "_blank", rel: "noopener", id: "rules-link", hreflang: language() }, t("rules_link"))),
       h("div", { class: "lobby" }, identity(), quick?.section, tables.section, createForm(), openForm(), gamesSection()),
     );
   }

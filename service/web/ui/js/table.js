@@ -4,7 +4,7 @@
 // invitation) is accepted or declined here; a finished game is played again (rematch).
 
 import { ApiError, get, player, post } from "./api.js";
-import { board, roundsPanel, scoresPanel, seatName, tableHead, tickCountdowns, winnerText } from "./board.js";
+import { board, roundResult, roundsPanel, scoresPanel, seatName, sideName, tableHead, tickCountdowns, winnerText } from "./board.js";
 import { cardButton, cardFace, cardName, sortCards } from "./cards.js";
 import { fill, h, pause } from "./dom.js";
 import { fairnessPanel, recordPanel } from "./finished.js";
@@ -41,6 +41,15 @@ export function gamePage(main, gameId) {
     connection: "connecting",
     finishedShown: false,
     rematchError: null,
+    // Events after this one happen while the page is open (the stream replays the
+    // game's history first): only those show the round-end panel.
+    liveFrom: Infinity,
+    // A round that ended while the page was open: {result (the RoundEnded's data),
+    // trick (its last trick, if any)}. Shown until the person presses Continue; the
+    // game goes on meanwhile (the server waits for nobody), the panel only holds the
+    // display.
+    roundEnd: null,
+    roundEndFocused: false,
   };
   let rematchWatch = null; // an AbortController: asking the finished game for its rematch
   let stream = null;
@@ -78,6 +87,14 @@ export function gamePage(main, gameId) {
           winner: event.data.winner,
         });
         state.playing = [];
+        break;
+      case "RoundEnded":
+        if (event.seq > state.liveFrom) {
+          const number = event.data.number;
+          const trick = state.tricks.filter((x) => x.round === number).at(-1) || null;
+          state.roundEnd = { result: event.data, trick };
+          state.roundEndFocused = false;
+        }
         break;
       default:
         break;
@@ -356,14 +373,91 @@ export function gamePage(main, gameId) {
     );
   }
 
+  /** The end of a round: its last trick (each card with its player), who won it and
+   * why, the points and the scores; "Continue" shows the table as it is now. */
+  function roundEndPanel(view) {
+    const { result, trick } = state.roundEnd;
+    const sides = view.scores.map((_, side) => side);
+    return h(
+      "section",
+      { class: "panel round-end", id: "round-end", "aria-labelledby": "round-end-title", dataset: { round: result.number } },
+      h("h2", { id: "round-end-title" }, t("round_end_title", { n: result.number })),
+      h("p", { class: "round-end-result" }, roundResult(view, result)),
+      trick &&
+        h(
+          "div",
+          { class: "round-end-trick" },
+          h("h3", {}, t("round_end_last_trick", { name: seatName(view, trick.winner) })),
+          h(
+            "ul",
+            { class: "plays" },
+            trick.cards.map((p) =>
+              h(
+                "li",
+                { class: `play${p.seat === trick.winner ? " winner" : ""}`, dataset: { seat: p.seat } },
+                h("span", { class: "player" }, seatName(view, p.seat)),
+                cardFace(p.card),
+              ),
+            ),
+          ),
+        ),
+      h(
+        "table",
+        { class: "round-end-scores" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { scope: "col" }, t("round_end_side")),
+            h("th", { scope: "col" }, t("round_end_points")),
+            h("th", { scope: "col" }, t("round_end_total")),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          sides.map((side) =>
+            h(
+              "tr",
+              { dataset: { side } },
+              h("th", { scope: "row" }, sideName(view, side)),
+              h("td", { class: "points" }, String(result.points[side] ?? 0)),
+              h("td", { class: "score" }, String(view.scores[side])),
+            ),
+          ),
+        ),
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "primary",
+          id: "round-continue",
+          onclick: () => {
+            state.roundEnd = null;
+            render();
+          },
+        },
+        t("round_end_continue"),
+      ),
+    );
+  }
+
   function render() {
     const view = state.view;
     if (!view) return;
     const focused = document.activeElement?.dataset?.card || document.activeElement?.id || null;
     const seated = state.token !== null && view.seat !== undefined;
+    if (view.status === "finished") state.roundEnd = null; // the final result says it all
+    const roundEnd = state.roundEnd;
     root.dataset.status = view.status;
     root.dataset.version = view.version;
-    root.dataset.action = seated ? view.action || "" : "";
+    // While the round's end is shown, nothing is to be done on this page but Continue.
+    root.dataset.action = seated && !roundEnd ? view.action || "" : "";
+    if (roundEnd) root.dataset.roundEnd = roundEnd.result.number;
+    else delete root.dataset.roundEnd;
     root.dataset.busy = state.busy ? "1" : "";
     root.dataset.seat = seated ? view.seat : "";
     root.dataset.connection = state.connection;
@@ -389,7 +483,9 @@ export function gamePage(main, gameId) {
       h(
         "div",
         { class: "layout" },
-        h("div", { class: "play-area" }, board(view, { me: seated ? view.seat : null }), seated && !finished ? handSection(view) : null, joinSection(view)),
+        roundEnd
+          ? h("div", { class: "play-area" }, roundEndPanel(view))
+          : h("div", { class: "play-area" }, board(view, { me: seated ? view.seat : null }), seated && !finished ? handSection(view) : null, joinSection(view)),
         h("aside", { class: "side" }, scoresPanel(view), roundsPanel(view), tricksPanel(view)),
       ),
       finished && h("div", { class: "after" }, fairnessSlot, recordSlot),
@@ -401,7 +497,10 @@ export function gamePage(main, gameId) {
       watchForRematch();
     }
     tickCountdowns(root);
-    if (focused) {
+    if (roundEnd && !state.roundEndFocused) {
+      state.roundEndFocused = true;
+      document.getElementById("round-continue")?.focus();
+    } else if (focused) {
       const again = root.querySelector(`[data-card="${CSS.escape(focused)}"]:is(button)`) || document.getElementById(focused);
       if (again && !again.disabled) again.focus();
     }
@@ -410,6 +509,7 @@ export function gamePage(main, gameId) {
     const prompt = root.querySelector("#prompt");
     let said = prompt ? prompt.textContent : "";
     if (finished) said = t("game_over_status", { result: winnerText(view) });
+    else if (roundEnd) said = t("round_end_status", { n: roundEnd.result.number, result: roundResult(view, roundEnd.result) });
     if (live.textContent !== said) live.textContent = said;
   }
   const fairnessSlot = h("section", { class: "panel fairness", "aria-labelledby": "fair-title" });
@@ -451,6 +551,7 @@ export function gamePage(main, gameId) {
       fill(root, h("h1", {}, t("game_title", { id: gameId.slice(0, 8) })), problemBox(err));
       return;
     }
+    state.liveFrom = state.view.version;
     if (!closed) connect();
   }
 
@@ -458,7 +559,16 @@ export function gamePage(main, gameId) {
     stream?.close();
     rematchWatch?.abort();
     rematchWatch = null;
-    Object.assign(state, { view: null, tricks: [], playing: [], roundNumber: 0, chosen: [], finishedShown: false });
+    Object.assign(state, {
+      view: null,
+      tricks: [],
+      playing: [],
+      roundNumber: 0,
+      chosen: [],
+      finishedShown: false,
+      liveFrom: Infinity,
+      roundEnd: null,
+    });
     start();
   }
 
