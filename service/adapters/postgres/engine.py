@@ -16,9 +16,8 @@ def sqlalchemy_url(database_url: str) -> URL:
     libpq's form, as a Patroni cluster is reached: docs/operations.md) become SQLAlchemy's
     form, one ``host`` query parameter each: libpq then tries them in order and keeps the
     one that takes writes."""
-    scheme, sep, rest = database_url.partition("://")
-    if sep and "," in rest.split("/", 1)[0].rpartition("@")[2]:
-        return _multi_host(scheme, database_url)
+    if _several_hosts(database_url):
+        return _multi_host(database_url)
     url = make_url(database_url)
     if url.drivername in ("postgres", "postgresql", "postgresql+psycopg"):
         return url.set(drivername="postgresql+psycopg")
@@ -28,10 +27,9 @@ def sqlalchemy_url(database_url: str) -> URL:
 def libpq_conninfo(database_url: str) -> str:
     """``DATABASE_URL`` as libpq takes it, for connections made without SQLAlchemy (the
     LISTEN connections): a multi-host URL as it is (libpq reads that form itself)."""
-    scheme, sep, rest = database_url.partition("://")
-    if sep and "," in rest.split("/", 1)[0].rpartition("@")[2]:
-        _multi_host(scheme, database_url)  # the same checks
-        return "postgresql://" + rest
+    if _several_hosts(database_url):
+        _multi_host(database_url)  # the same checks
+        return "postgresql://" + database_url.partition("://")[2]
     return (
         sqlalchemy_url(database_url)
         .set(drivername="postgresql")
@@ -39,7 +37,13 @@ def libpq_conninfo(database_url: str) -> str:
     )
 
 
-def _multi_host(scheme: str, database_url: str) -> URL:
+def _several_hosts(database_url: str) -> bool:
+    _, sep, rest = database_url.partition("://")
+    return bool(sep) and "," in rest.split("/", 1)[0].rpartition("@")[2]
+
+
+def _multi_host(database_url: str) -> URL:
+    scheme = database_url.partition("://")[0]
     if scheme not in ("postgres", "postgresql", "postgresql+psycopg"):
         raise ValueError(f"DATABASE_URL must be a postgresql:// URL, not {scheme}://")
     params = conninfo_to_dict(database_url.replace(scheme + "://", "postgresql://", 1))

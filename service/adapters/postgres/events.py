@@ -20,7 +20,7 @@ _COLUMNS = (
     "client_address"
 )
 # What reads take: every column written, and the attestation of a resealed event.
-_SELECTED = _COLUMNS + ", resealed"
+SELECTED = _COLUMNS + ", resealed"
 # One statement for a command's events, with a row of scalar parameters each (adapting
 # scalars costs far less than adapting lists to arrays); one text per number of rows.
 _ROW = "(" + ", ".join(["%s"] * 16) + ")"
@@ -30,14 +30,14 @@ _INSERT = f"INSERT INTO events ({_COLUMNS}) VALUES "
 # commits later. Below the oldest transaction still running every transaction has ended,
 # so nothing can appear there any more (the transaction-id watermark).
 _READ_ALL = (
-    f"SELECT transaction_id, position, {_SELECTED} FROM events "
+    f"SELECT transaction_id, position, {SELECTED} FROM events "
     "WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint {after}"
     "ORDER BY transaction_id, position LIMIT %s"
 )
 # The game's version and its events after a seq up to that version, in one statement.
 _PAGE = (
     f"SELECT g.version, e.* FROM games AS g LEFT JOIN LATERAL ("
-    f"SELECT {_SELECTED} FROM events WHERE game_id = g.id AND seq > %s AND seq <= g.version "
+    f"SELECT {SELECTED} FROM events WHERE game_id = g.id AND seq > %s AND seq <= g.version "
     "ORDER BY seq LIMIT %s) AS e ON true WHERE g.id = %s ORDER BY e.seq"
 )
 _ACTORS = {kind.value: kind for kind in ActorKind}
@@ -47,7 +47,8 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND = timedelta(microseconds=1)
 
 
-def _stored(r: Sequence[Any]) -> StoredEvent:
+def stored(r: Sequence[Any]) -> StoredEvent:
+    """An event as a row of :data:`SELECTED` gives it."""
     return StoredEvent(
         game_id=r[0],
         seq=r[1],
@@ -111,7 +112,7 @@ def from_notification(game_id: UUID, r: Sequence[Any]) -> StoredEvent:
     columns in order, ``recorded_at`` in microseconds since the epoch. A row of a process
     from before migration 0009 stops at ``hash``: the columns after it are null."""
     rest = [*r[5:], *[None] * (_ROW_LENGTH - len(r))]
-    return _stored([game_id, *r[:4], _EPOCH + timedelta(microseconds=r[4]), *rest])
+    return stored([game_id, *r[:4], _EPOCH + timedelta(microseconds=r[4]), *rest])
 
 
 _ROW_LENGTH = 15  # a notification's row: every column but the game id
@@ -125,7 +126,7 @@ class SqlEventStore:
     def load(
         self, game_id: UUID, *, after: int = 0, upto: int | None = None, limit: int | None = None
     ) -> list[StoredEvent]:
-        sql = f"SELECT {_SELECTED} FROM events WHERE game_id = %s AND seq > %s"
+        sql = f"SELECT {SELECTED} FROM events WHERE game_id = %s AND seq > %s"
         params: list[Any] = [game_id, after]
         if upto is not None:
             sql += " AND seq <= %s"
@@ -134,14 +135,14 @@ class SqlEventStore:
         if limit is not None:
             sql += " LIMIT %s"
             params.append(limit)
-        return [_stored(r) for r in self._session.fetch(sql, params, order="seq")]
+        return [stored(r) for r in self._session.fetch(sql, params, order="seq")]
 
     def page(self, game_id: UUID, after: int, limit: int) -> tuple[int, list[StoredEvent]] | None:
         rows = self._session.fetch(_PAGE, [after, limit, game_id], order="seq")
         if not rows:
             return None
         version = rows[0][0]
-        return version, [_stored(r[1:]) for r in rows if r[1] is not None]
+        return version, [stored(r[1:]) for r in rows if r[1] is not None]
 
     def append(self, rows: Sequence[StoredEvent]) -> None:
         """Queued; at commit, :class:`AppendConflictError` if a ``(game_id, seq)`` is
@@ -173,7 +174,7 @@ class SqlEventStore:
 
     def commits(self, game_id: UUID, after: int) -> list[list[StoredEvent]]:
         rows = self._session.fetch(
-            f"SELECT transaction_id, {_SELECTED} FROM events WHERE game_id = %s AND seq > %s "
+            f"SELECT transaction_id, {SELECTED} FROM events WHERE game_id = %s AND seq > %s "
             "ORDER BY seq",
             [game_id, after],
             order="seq",
@@ -184,7 +185,7 @@ class SqlEventStore:
             if r[0] != last or not groups:
                 groups.append([])
                 last = r[0]
-            groups[-1].append(_stored(r[1:]))
+            groups[-1].append(stored(r[1:]))
         return groups
 
     def read_all(self, after: Position | None, limit: int) -> list[tuple[Position, StoredEvent]]:
@@ -193,4 +194,4 @@ class SqlEventStore:
         else:
             sql = _READ_ALL.format(after="AND (transaction_id, position) > (%s, %s) ")
             params = [after.transaction, after.position, limit]
-        return [(Position(r[0], r[1]), _stored(r[2:])) for r in self._session.fetch(sql, params)]
+        return [(Position(r[0], r[1]), stored(r[2:])) for r in self._session.fetch(sql, params)]

@@ -7,18 +7,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
 from uuid import UUID
 
 from sqlalchemy import Connection, Engine, text
 
-from service.application.ports import Actor, ActorKind, StoredEvent
+from service.adapters.postgres.events import SELECTED, stored
+from service.application.ports import StoredEvent
 
-_EVENTS = (
-    "SELECT game_id, seq, type, schema_version, data, recorded_at, actor_kind, actor_seat, "
-    "actor_id, request_id, idempotency_key, prev_hash, hash, chain_key, client_request_id, "
-    "client_address, resealed FROM events WHERE game_id = :g ORDER BY seq"
-)
+_EVENTS = f"SELECT {SELECTED} FROM events WHERE game_id = :g ORDER BY seq"
 _GUARD = "ALTER TABLE events {} TRIGGER events_append_only"
 
 
@@ -55,7 +51,7 @@ class SqlLegacyStore:
 
     def events(self, game_id: UUID) -> list[StoredEvent]:
         with self._engine.connect() as conn:
-            return [_stored(r) for r in conn.execute(text(_EVENTS), {"g": game_id})]
+            return [stored(r) for r in conn.execute(text(_EVENTS), {"g": game_id})]
 
     def seat_players(self, game_id: UUID) -> dict[int, UUID]:
         with self._engine.connect() as conn:
@@ -100,27 +96,4 @@ def _seal_lobby(conn: Connection, game_id: UUID, names: dict[int, str]) -> None:
     conn.execute(
         text("UPDATE lobby SET seats = CAST(:s AS jsonb) WHERE game_id = :g"),
         {"s": json.dumps(seats), "g": game_id},
-    )
-
-
-_ACTORS = {kind.value: kind for kind in ActorKind}
-
-
-def _stored(r: Any) -> StoredEvent:
-    return StoredEvent(
-        game_id=r[0],
-        seq=r[1],
-        type=r[2],
-        schema_version=r[3],
-        data=r[4],
-        recorded_at=r[5],
-        actor=Actor(_ACTORS[r[6]], r[7], r[8]),
-        request_id=r[9],
-        idempotency_key=r[10],
-        prev_hash=r[11],
-        hash=r[12],
-        chain_key=r[13],
-        client_request_id=r[14],
-        client_address=r[15],
-        resealed=r[16],
     )

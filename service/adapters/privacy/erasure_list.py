@@ -24,9 +24,13 @@ class ErasureList:
         self._lock = threading.Lock()
 
     def add(self, subjects: Collection[str]) -> None:
-        if not subjects:
-            return
+        """List these subjects, each once (the start's re-application destroys listed
+        keys again: it must not list them again)."""
         with self._lock:
+            listed = set(self.subjects())
+            subjects = [s for s in dict.fromkeys(subjects) if s not in listed]
+            if not subjects:
+                return
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
             try:

@@ -115,8 +115,11 @@ class Identity:
         with self._uow() as uow:
             seat = uow.credentials.find(digest)
             player = uow.players.find(digest) if seat is None else None
+            bound = uow.players.of_game(seat[0]).get(seat[1]) if seat is not None else None
         if seat is not None:
-            holder: SeatHolder | PlayerHolder = SeatHolder(*seat, token_sha256=digest)
+            holder: SeatHolder | PlayerHolder = SeatHolder(
+                *seat, token_sha256=digest, seat_player=bound
+            )
         elif player is not None:
             holder = PlayerHolder(player.id, digest)
         else:

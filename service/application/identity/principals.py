@@ -45,6 +45,9 @@ class SeatHolder:
     # every use of it is checked against in the store (see Identity).
     token_sha256: str | None = field(default=None, compare=False)
     player_id: UUID | None = field(default=None, compare=False)
+    # The player the seat is bound to, when a seat token of theirs acts (found once, when
+    # the token is identified): what is recorded of the request is sealed under their key.
+    seat_player: UUID | None = field(default=None, compare=False)
 
     @property
     def scope(self) -> str:

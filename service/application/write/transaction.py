@@ -138,7 +138,7 @@ class Transaction:
         if self._deps.vault is not None:
             self._deps.vault.destroy(subjects)
 
-    def origin(self, game_id: UUID) -> chain.Origin:
+    def origin(self) -> chain.Origin:
         """Where the command came from, as its events record it: the client's address and
         request id sealed under the day's key and, when a player sent it (by their token
         or their seat's), the player's key."""
@@ -146,20 +146,18 @@ class Transaction:
             ctx, sealer = self._ctx, self._deps.sealer
             address, client_id = ctx.client or None, ctx.client_request_id
             if sealer is not None and (address is not None or client_id is not None):
-                player = self._sender(game_id)
+                player = self._sender()
                 address = sealer.request(address, self.now, player)
                 client_id = sealer.request(client_id, self.now, player)
             self._origin = chain.Origin(ctx.request_id, self._key_digest, client_id, address)
         return self._origin
 
-    def _sender(self, game_id: UUID) -> UUID | None:
+    def _sender(self) -> UUID | None:
         principal = self._ctx.principal
         if isinstance(principal, PlayerHolder):
             return principal.player_id
         if isinstance(principal, SeatHolder):
-            if principal.player_id is not None:
-                return principal.player_id
-            return self.uow.players.of_game(principal.game_id).get(principal.seat)
+            return principal.player_id or principal.seat_player
         return None
 
     def new_game(self) -> Loaded:
@@ -183,7 +181,7 @@ class Transaction:
         if isinstance(command, JoinSeat) and actor.kind is ActorKind.PLAYER and actor.id:
             command = replace(command, name=self.seal_name(UUID(actor.id), command.name))
         events, state = decide_and_deal(game_id, game.state, command, actor, self._deps.dealer)
-        origin = self.origin(game_id)
+        origin = self.origin()
         rows = chain.link(
             game_id, game.version, game.last_hash, events, self.now, origin, self._deps.chain
         )
