@@ -14,6 +14,11 @@ Each event's hash covers the previous event's hash and the event's own canonical
   previous hash); a chain that is v1 to its end is only as good as an anchor of its
   head (service/application/integrity/anchors.py), and an unkeyed event after a keyed one is
   refused outright (a chain recomputed without the key).
+
+An event written before personal data was sealed, and sealed since (docs/privacy.md),
+keeps its hash and carries an attestation instead (:func:`attest`), which :func:`check`
+holds it to. Past 300 lines for that reason: what a hash covers and what an
+attestation covers are defined side by side, in the one module that checks both.
 """
 
 from __future__ import annotations
