@@ -41,7 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -154,14 +154,23 @@ class Game:
     plays: int = 0
 
 
-def new_game(client: Client, seed: int, variant: Variant, scoring: Scoring) -> Game:
+def new_game(
+    client: Client,
+    seed: int,
+    variant: Variant,
+    scoring: Scoring,
+    players: Sequence[str | None] = (None,) * 4,
+) -> Game:
+    """A game whose seats are joined anonymously, or, where ``players`` gives a player
+    token, by that player (their name then sealed, as every player's is)."""
     body = {"players": 4, "scoring": scoring.value, "variant": variant.value, "seed": seed}
     status, created = client.call("POST", "/v1/games", body, OPERATOR_TOKEN)
     assert status == 201, created
     gid = created["id"]
     tokens = []
     for seat in range(4):
-        status, joined = client.call("POST", f"/v1/games/{gid}/seats/{seat}", {"name": f"p{seat}"})
+        path = f"/v1/games/{gid}/seats/{seat}"
+        status, joined = client.call("POST", path, {"name": f"p{seat}"}, players[seat])
         assert status == 201, joined
         tokens.append(joined["token"])
     game = Game(gid, tokens, seed, variant, scoring)
@@ -255,9 +264,19 @@ def line(label: str, run: Run, base: Run | None = None) -> str:
 # --- the phases -----------------------------------------------------------------------
 
 
-def setup_games(port: int, count: int, seed: int, variant: Variant) -> list[Game]:
+def setup_games(
+    port: int, count: int, seed: int, variant: Variant, *, players: bool = False
+) -> list[Game]:
+    """``players``: every seat is held by one of four players (a player per seat
+    number), so views carry sealed names to open, as games of signed-in people do."""
     client = Client(port)
-    return [new_game(client, seed + i, variant, Scoring.ADVANCED) for i in range(count)]
+    tokens: list[str | None] = [None] * 4
+    if players:
+        for seat in range(4):
+            status, made = client.call("POST", "/v1/players", {"name": f"player {seat}"})
+            assert status == 201, made
+            tokens[seat] = made["token"]
+    return [new_game(client, seed + i, variant, Scoring.ADVANCED, tokens) for i in range(count)]
 
 
 def command_lists(games: list[Game], connections: int) -> list[list[tuple[str, str, str, Any]]]:
@@ -319,6 +338,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--skip-growth", action="store_true")
     parser.add_argument("--skip-reads", action="store_true")
+    parser.add_argument(
+        "--players",
+        action="store_true",
+        help="seats held by players (their names sealed: every answer opens them)",
+    )
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is needed: apt-get install wrk")
@@ -339,7 +363,9 @@ def main() -> None:
                 f"gunicorn config {GUNICORN_CONF.relative_to(ROOT)} for both"
             )
             t0 = time.perf_counter()
-            games = setup_games(service_port, games_count, args.seed, Variant(args.variant))
+            games = setup_games(
+                service_port, games_count, args.seed, Variant(args.variant), players=args.players
+            )
             commands = sum(len(g.commands) for g in games)
             plays = sum(g.plays for g in games)
             print(
