@@ -26,6 +26,7 @@ from service.adapters.integrity.chain_keys import KEY_FILE, chain_keys
 from service.adapters.migrate import DatabaseHealth
 from service.adapters.postgres import roles
 from service.adapters.postgres.engine import make_engine
+from service.adapters.postgres.keycache import KeyCache
 from service.adapters.postgres.legacy import SqlLegacyStore
 from service.adapters.postgres.listener import Listener
 from service.adapters.postgres.privacy import SqlKeyVault
@@ -62,9 +63,12 @@ class Container:
     listener: Listener
     stats: SqlStats
     erased: ErasureList | None = None
+    keys: KeyCache | None = None
 
     def close(self) -> None:
         self.listener.stop()
+        if self.keys is not None:
+            self.keys.stop()
         self.engine.dispose()
 
 
@@ -172,7 +176,11 @@ def build(
         dealer = ShufflingDealer(vault)
     deps_clock = clock or SystemClock()
     erased = ErasureList(settings.erasure_list or settings.data_dir.resolve() / ERASURES)
-    privacy_keys = SqlKeyVault(engine, erased)
+    # Keys read to open sealed names are kept while the process hears every key destroyed
+    # (service/adapters/postgres/keycache.py): its own listening connection, opened with
+    # the first answer that has names to open.
+    key_cache = KeyCache(settings.listen_database_url or settings.database_url)
+    privacy_keys = SqlKeyVault(engine, erased, key_cache)
     deps = Deps(
         uow=unit_of_work,
         clock=deps_clock,
@@ -193,7 +201,7 @@ def build(
         sealer=Sealer(privacy_keys),
     )
     health = DatabaseHealth(engine, settings.database_url)
-    return Container(deps, health, engine, listener, SqlStats(engine), erased)
+    return Container(deps, health, engine, listener, SqlStats(engine), erased, key_cache)
 
 
 def reseal(settings: Settings, container: Container) -> legacy.ResealReport:

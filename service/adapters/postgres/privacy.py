@@ -18,6 +18,8 @@ from uuid import UUID
 from sqlalchemy import Engine, exc, text
 
 from service.adapters.postgres.events import CHANNEL
+from service.adapters.postgres.keycache import ALL_DAYS_BEFORE, KeyCache
+from service.adapters.postgres.keycache import CHANNEL as KEYS_CHANNEL
 from service.adapters.postgres.session import Session, Statement
 from service.adapters.privacy.erasure_list import ErasureList
 from service.application.live.hub import token_key
@@ -41,6 +43,7 @@ _TOMBSTONE = (
     "SELECT s, NULL, now(), now() FROM unnest(CAST(:s AS text[])) AS s "
     "ON CONFLICT (subject) DO NOTHING"
 )
+_ANNOUNCE = text("SELECT pg_notify(:c, :p)")  # sent if, and when, the transaction commits
 _DESTROY_DAYS = (
     "UPDATE privacy_keys SET key = NULL, destroyed_at = now() "
     "WHERE subject LIKE 'd%' AND subject < :d AND key IS NOT NULL"
@@ -64,9 +67,15 @@ class SqlKeyVault:
     """``erased``: the erasure list a player's subject is written to before its key is
     destroyed (None: no list, as in tests of the vault alone)."""
 
-    def __init__(self, engine: Engine, erased: ErasureList | None = None) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        erased: ErasureList | None = None,
+        cache: KeyCache | None = None,
+    ) -> None:
         self._engine = engine
         self._erased = erased
+        self._cache = cache  # None: every lookup reads the store
 
     @_reachable
     def key(self, subject: str) -> bytes:
@@ -80,8 +89,13 @@ class SqlKeyVault:
     def keys(self, subjects: Collection[str]) -> Mapping[str, bytes]:
         if not subjects:
             return {}
+        if self._cache is None:
+            return self._read(list(subjects))
+        return self._cache.keys(subjects, self._read)
+
+    def _read(self, subjects: list[str]) -> Mapping[str, bytes]:
         with self._engine.connect() as conn:
-            rows = conn.execute(text(_GET_MANY), {"s": list(subjects)}).all()
+            rows = conn.execute(text(_GET_MANY), {"s": subjects}).all()
         return {str(s): bytes(k) for s, k in rows}
 
     @_reachable
@@ -93,12 +107,20 @@ class SqlKeyVault:
         with self._engine.begin() as conn:
             n = conn.execute(text(_DESTROY), {"s": wanted}).rowcount
             conn.execute(text(_TOMBSTONE), {"s": wanted})
+            for i in range(0, len(wanted), 200):  # every process's key cache drops them
+                conn.execute(_ANNOUNCE, {"c": KEYS_CHANNEL, "p": " ".join(wanted[i : i + 200])})
+        if self._cache is not None:
+            self._cache.drop(" ".join(wanted))  # this process's at once, not when it hears
         return int(n)
 
     @_reachable
     def destroy_days_before(self, day: date) -> int:
+        bound = "d" + day.strftime("%Y%m%d")
         with self._engine.begin() as conn:
-            n = conn.execute(text(_DESTROY_DAYS), {"d": "d" + day.strftime("%Y%m%d")}).rowcount
+            n = conn.execute(text(_DESTROY_DAYS), {"d": bound}).rowcount
+            conn.execute(_ANNOUNCE, {"c": KEYS_CHANNEL, "p": ALL_DAYS_BEFORE + bound})
+        if self._cache is not None:
+            self._cache.drop(ALL_DAYS_BEFORE + bound)
         return int(n)
 
 

@@ -1,6 +1,7 @@
 """Where an answer leaves the service, its sealed personal data is opened with the keys
-that exist at that moment (never kept between answers: an erasure takes effect at
-once): HTTP bodies, stream messages, webhook bodies, the command line's output."""
+that exist at that moment (the vault keeps them only while it hears every key
+destroyed: docs/privacy.md): HTTP bodies, stream messages, webhook bodies, the command
+line's output."""
 
 from __future__ import annotations
 

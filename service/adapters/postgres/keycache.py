@@ -1,0 +1,144 @@
+"""The keys a process has read, kept while it hears every destruction of a key.
+
+Opening an answer's sealed names needs their keys. Reading them from the store for every
+answer was a round trip and half a millisecond of the process's CPU per answer
+(docs/benchmarks.md). This cache keeps them in the process, which is safe only while
+the process hears, at once, of every key destroyed: :class:`SqlKeyVault
+<service.adapters.postgres.privacy.SqlKeyVault>` announces each destruction on the
+channel ``yokai_keys`` in the destroying transaction (so the announcement and the
+destruction commit together), and this cache's own listening connection drops what it
+hears named. While that connection is not listening (not yet started, lost, being
+re-established) the cache holds nothing and every lookup goes to the store; each time
+it listens again it starts empty, since what was destroyed meanwhile was not heard.
+
+An erasure is so in force in every process as soon as PostgreSQL has delivered its
+notification (milliseconds; docs/privacy.md), the way the erased player's streams end.
+The connection is the process's second listening connection, apart from the streams'
+(service/adapters/postgres/listener.py), so that a process whose streams need no
+listener does not fold every commit's notification to learn of the rare erasure.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
+
+import psycopg
+
+from service.adapters.postgres.engine import libpq_conninfo
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "yokai_keys"
+ALL_DAYS_BEFORE = "before "  # a payload "before dYYYYMMDD": day keys before it are gone
+
+
+class KeyCache:
+    """Keys by subject; ``read(subjects)`` reads the store for those it does not hold.
+
+    ``start`` (the first lookup) starts the listening connection to ``database_url``
+    (None: no cache at all; every lookup reads the store)."""
+
+    def __init__(self, database_url: str | None, *, poll_seconds: float = 1.0) -> None:
+        self._conninfo = libpq_conninfo(database_url) if database_url else None
+        self._poll = poll_seconds
+        self._keys: dict[str, bytes] = {}
+        self._generation = 0  # moves on every drop: a read that spans one is not kept
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.listening = threading.Event()
+        self.connections = 0  # how many times it has (re)connected
+
+    def keys(
+        self, subjects: Collection[str], read: Callable[[list[str]], Mapping[str, bytes]]
+    ) -> Mapping[str, bytes]:
+        """The keys of ``subjects`` that exist (a destroyed key has none); those not held
+        are ``read`` from the store, and kept if nothing was dropped meanwhile."""
+        if self._conninfo is None:
+            return read(list(subjects))
+        self._start()
+        if not self.listening.is_set():
+            return read(list(subjects))
+        with self._lock:
+            found = {s: self._keys[s] for s in subjects if s in self._keys}
+            generation = self._generation
+        missing = [s for s in subjects if s not in found]
+        if not missing:
+            return found
+        fetched = read(missing)
+        with self._lock:
+            if generation == self._generation and self.listening.is_set():
+                self._keys.update(fetched)
+        return {**found, **fetched}
+
+    def drop(self, payload: str) -> None:
+        """What a notification names: subjects separated by spaces, or ``before d…``."""
+        with self._lock:
+            self._generation += 1
+            if payload.startswith(ALL_DAYS_BEFORE):
+                bound = payload[len(ALL_DAYS_BEFORE) :]
+                for subject in [s for s in self._keys if s.startswith("d") and s < bound]:
+                    del self._keys[subject]
+            else:
+                for subject in payload.split():
+                    self._keys.pop(subject, None)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._generation += 1
+            self._keys.clear()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=self._poll + 5)
+
+    def _start(self) -> None:
+        if self._thread is not None:
+            return
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="yokai-keys", daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        delay = 0.1
+        assert self._conninfo is not None
+        while not self._stopping.is_set():
+            try:
+                with psycopg.connect(
+                    self._conninfo,
+                    autocommit=True,
+                    connect_timeout=5,
+                    keepalives=1,
+                    keepalives_idle=30,
+                    keepalives_interval=10,
+                    keepalives_count=3,
+                    application_name="yokai-keys",
+                ) as conn:
+                    self._listen(conn)
+                    delay = 0.1
+                    while not self._stopping.is_set():
+                        for note in conn.notifies(timeout=self._poll):
+                            self.drop(note.payload)
+            except psycopg.Error as error:
+                if not self._stopping.is_set():
+                    log.warning("key cache: %s; reconnecting in %.1f s", error, delay)
+            except Exception:  # the cache must not stay off for good
+                log.exception("key cache: unexpected error; reconnecting in %.1f s", delay)
+            finally:
+                self.listening.clear()
+                self.clear()  # what was destroyed while nobody listened was not heard
+            if self._stopping.wait(delay):
+                break
+            delay = min(delay * 2, 5.0)
+
+    def _listen(self, conn: psycopg.Connection[Any]) -> None:
+        conn.execute(f"LISTEN {CHANNEL}")
+        self.clear()  # only keys read from now on, which every later drop is heard for
+        self.connections += 1
+        self.listening.set()
