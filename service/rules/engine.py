@@ -918,6 +918,9 @@ def _with_round(s: GameState, r: RoundState, lead_holder: int | None) -> GameSta
         s.fairness,
         s.client_seeds,
         s.server_seed,
+        s.reserved,
+        s.players,
+        s.rematch,
     )
 
 

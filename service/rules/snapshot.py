@@ -20,8 +20,9 @@ from typing import Any
 from service.rules.cards import Card, card
 from service.rules.state import GameState
 
-SNAPSHOT_VERSION = 8  # 2: bots, clock; 3: fairness; 4: visibility; 5: reservations; 6: rematch;
-# 7: rated; 8: the seats' players
+SNAPSHOT_VERSION = 9  # 2: bots, clock; 3: fairness; 4: visibility; 5: reservations; 6: rematch;
+# 7: rated; 8: the seats' players; 9: those players kept past a round's first card (the
+# fold of version 8 dropped them there, and its snapshots hold the loss)
 
 JSON = Any
 

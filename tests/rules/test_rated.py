@@ -7,14 +7,20 @@ from __future__ import annotations
 import pytest
 
 from service.rules import (
+    STANDARD_DECK,
     BotLevel,
     CreateGame,
+    DealRound,
     JoinSeat,
+    PassCards,
+    PlayCard,
     PublicViewer,
     RuleViolationError,
     Scoring,
+    SeatViewer,
     Variant,
     Violation,
+    card,
     decide,
     fold,
     observe,
@@ -68,3 +74,26 @@ def test_an_unrated_game_records_no_player_for_a_seat_kept_for_nobody() -> None:
     events = list(decide(fold([]), CreateGame(3, Scoring.BASIC)))
     joined = decide(fold(events), JoinSeat(0, "Mio", player="player-mio"))[0]
     assert isinstance(joined, SeatJoined) and joined.player is None
+
+
+def test_a_seat_s_player_stays_recorded_through_the_passes_and_plays() -> None:
+    """docs/api.md: clients show ratings next to names with a seat's `player_id`, so it
+    holds for the whole game, not only until the first card."""
+    events = created()
+    for seat in range(3):
+        events += decide(fold(events), JoinSeat(seat, f"P{seat}", player=f"player-{seat}"))
+    deck = STANDARD_DECK
+    hands = tuple(tuple(deck[s * 16 : (s + 1) * 16]) for s in range(3))
+    events += decide(fold(events), DealRound(hands, deck[-1]))
+    for seat in range(3):
+        hand = observe(fold(events), SeatViewer(seat)).hand
+        events += decide(fold(events), PassCards(seat, tuple(card(c) for c in hand[:3])))
+    for _ in range(4):  # a trick and the next one's first card
+        state = fold(events)
+        turn = state.turn()
+        assert turn is not None
+        legal = observe(state, SeatViewer(turn)).legal
+        events += decide(state, PlayCard(turn, card(legal[0])))
+        seats = observe(fold(events), PublicViewer()).seats
+        assert [s.player_id for s in seats] == ["player-0", "player-1", "player-2"]
+    assert replay_checked(events) == fold(events)

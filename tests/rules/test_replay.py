@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import fields, replace
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 
 from service.bots.selfplay import play_game
 from service.rules import (
+    INITIAL,
     Card,
     Event,
     GameState,
@@ -25,6 +27,7 @@ from service.rules import (
     fold,
     replay_checked,
 )
+from service.rules.engine import _with_round
 from service.rules.events import (
     CardPlayed,
     CardsPassed,
@@ -290,3 +293,18 @@ def test_any_foreign_card_played_is_caught_where_it_is_played(
     other = data.draw(st.sampled_from(foreign), label="played instead")
     error = history_error([*events[:i], replace(played, card=other), *events[i + 1 :]])
     assert error.index == i
+
+
+def test_a_new_round_state_keeps_every_other_field_of_the_game() -> None:
+    """The hot path of replays builds the next GameState field by field (engine.py,
+    _with_round): every field it does not mean to change must come through, including
+    fields added later."""
+    marks: dict[str, Any] = {f.name: f"field {f.name}" for f in fields(INITIAL)}
+    marked = replace(INITIAL, **marks)
+    new_round: Any = "new round"
+    new_lead: Any = "new lead"
+    made = _with_round(marked, new_round, new_lead)
+    assert made.round is new_round and made.lead_holder is new_lead
+    for f in fields(INITIAL):
+        if f.name not in ("round", "lead_holder"):
+            assert getattr(made, f.name) == getattr(marked, f.name), f.name
