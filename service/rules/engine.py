@@ -72,7 +72,16 @@ from service.rules.events import (
     TrickTaken,
     TurnTimedOut,
 )
-from service.rules.state import INITIAL, CompletedTrick, GameState, Phase, RoundResult, RoundState
+from service.rules.state import (
+    INITIAL,
+    CompletedTrick,
+    GameState,
+    Phase,
+    RoundResult,
+    RoundState,
+    new_game_state,
+    new_round_state,
+)
 
 PASS_SIZE = 3
 
@@ -880,8 +889,8 @@ def _on_played(state: GameState, e: CardPlayed) -> GameState:
     hand = r.hands[seat]
     c = e.card
     _expect(c in hand, "the card is not in the player's hand")
-    # The hot path of replays: construct directly rather than through replace().
-    rnd = RoundState(
+    # The hot path of replays: every field in order, rather than through replace().
+    rnd = new_round_state(
         r.number,
         r.trump,
         # the round's first card sets the trump suit.
@@ -902,7 +911,7 @@ def _on_played(state: GameState, e: CardPlayed) -> GameState:
 
 
 def _with_round(s: GameState, r: RoundState, lead_holder: int | None) -> GameState:
-    return GameState(
+    return new_game_state(
         s.config,
         s.phase,
         s.names,
@@ -932,7 +941,7 @@ def _on_trick(state: GameState, e: TrickTaken) -> GameState:
     _expect(0 <= w < cfg.players, "the winner is a seat")
     cards = tuple(c for _, c in r.trick)
     bosses = tuple(c for c in cards if c.is_boss)
-    rnd = RoundState(
+    rnd = new_round_state(
         r.number,
         r.trump,
         r.trump_suit,

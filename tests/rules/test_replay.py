@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import fields, replace
+from dataclasses import FrozenInstanceError, fields, replace
 from typing import Any
 
 import pytest
@@ -40,6 +40,7 @@ from service.rules.events import (
     SuitSealed,
     TrickTaken,
 )
+from service.rules.state import RoundState, new_game_state, new_round_state
 
 CONFIGS = [
     (3, Scoring.BASIC, Variant.STANDARD),
@@ -308,3 +309,21 @@ def test_a_new_round_state_keeps_every_other_field_of_the_game() -> None:
     for f in fields(INITIAL):
         if f.name not in ("round", "lead_holder"):
             assert getattr(made, f.name) == getattr(marked, f.name), f.name
+
+
+@pytest.mark.parametrize("cls", [RoundState, GameState], ids=lambda c: c.__name__)
+def test_the_quick_state_builders_make_what_the_classes_make(cls: type[Any]) -> None:
+    """state.py's builders set the slots themselves: the result must be the instance the
+    class's own constructor makes, and as frozen. (Every replay test folds through
+    them too.)"""
+    build: Any = new_round_state if cls is RoundState else new_game_state
+    values = [f"value {f.name}" for f in fields(cls)]
+    made = build(*values)
+    assert type(made) is cls
+    assert made == cls(*values)
+    assert [getattr(made, f.name) for f in fields(cls)] == values
+    first = fields(cls)[0].name
+    with pytest.raises(FrozenInstanceError):
+        setattr(made, first, "changed")
+    with pytest.raises(TypeError):
+        build(*values[:-1])  # every field, always: no defaults are filled in
