@@ -58,6 +58,9 @@ class Playout:
         self.last_winner: int | None = None
         self.round_seals: tuple[list[Suit], list[Suit]] = ([], [])  # by team, this round
         self.outcome: Outcome | None = None
+        # By side, kept as tricks are taken: what R-5 and the playout policy read.
+        self.side_tricks = self._sides(tricks_won)
+        self.side_bosses = self._sides([len(b) for b in bosses])
 
     def legal(self) -> list[Card]:
         """R-4.1, R-4.2: the led suit if the seat has it (the A is green), else any."""
@@ -82,7 +85,12 @@ class Playout:
             return
         winner = trick_winner(self.trick, self.trump_suit)
         self.tricks_won[winner] += 1
-        self.bosses[winner].extend(c for _, c in self.trick if c.is_boss)
+        side = winner % 2 if self.n == 4 else winner
+        self.side_tricks[side] += 1
+        for _, c in self.trick:
+            if c.is_boss:
+                self.bosses[winner].append(c)
+                self.side_bosses[side] += 1
         self.tricks_played += 1
         self.trick = []
         self.turn = winner
@@ -108,8 +116,8 @@ class Playout:
     def _standard_end(self) -> Outcome | None:
         """R-5 in its order (R-5.4), and R-6's points."""
         cfg = self.cfg
-        bosses = self._sides([len(b) for b in self.bosses])
-        tricks = self._sides(self.tricks_won)
+        bosses = self.side_bosses
+        tricks = self.side_tricks
         loser = None
         if any(b >= (4 if self.n == 4 else 3) for b in bosses):  # R-5.1
             winners: tuple[int, ...] = (bosses.index(max(bosses)),)

@@ -59,17 +59,21 @@ def _beats(hand: list[Card], best: Card, led: Suit, trump: Suit) -> bool:
     trump (a higher one when ``best`` is a trump)."""
     if best is ACE:
         return False
-    follow = [c for c in hand if c.suit is led]
-    pool = follow or hand
-    for c in pool:
+    follows = off_beats = False
+    for c in hand:
         if c is ACE:
-            return True
-        if c.suit is best.suit:
-            if c.rank > best.rank:
+            beats = True
+        elif c.suit is best.suit:
+            beats = c.rank > best.rank
+        else:
+            beats = c.suit is trump
+        if c.suit is led:
+            if beats:
                 return True
-        elif c.suit is trump:
-            return True
-    return False
+            follows = True
+        elif beats:
+            off_beats = True
+    return off_beats and not follows
 
 
 def _boss_value(have: int, more: float, threshold: int) -> float:
@@ -136,8 +140,8 @@ class _Worth:
         cfg = sim.cfg
         self.sf = cfg.seven_followers
         self.threshold = 4 if sim.n == 4 else 3
-        self.have = [sum(len(sim.bosses[s]) for s in cfg.seats_of(x)) for x in range(cfg.sides)]
-        self.taken = [sum(sim.tricks_won[s] for s in cfg.seats_of(x)) for x in range(cfg.sides)]
+        self.have = sim.side_bosses
+        self.taken = sim.side_tricks
 
     def __call__(
         self, taker: int, trick: list[tuple[int, Card]], c: Card, bosses: int, extra: float

@@ -115,11 +115,11 @@ def search_move(
     totals = dict.fromkeys(legal, 0.0)
     deadline = None if budget.ms is None else started + budget.ms / 1000
     for done in range(1, budget.worlds + 1):
-        hands = sampler.draw(rng)
+        hands = [sorted(h, key=_order) for h in sampler.draw(rng)]
         for c in legal:
             sim = Playout(
                 config,
-                [sorted(h, key=_order) for h in hands],
+                [h[:] for h in hands],
                 list(trick),
                 seat,
                 trump,
