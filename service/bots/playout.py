@@ -6,24 +6,18 @@ the same round reduced to mutable lists: hands, the trick, tricks and bosses tak
 the round's end as R-5 (R-7.7 for Seven Followers) and its points as R-6 say. It
 reuses the engine's own :func:`~service.rules.engine.trick_winner`, and
 tests/bots/test_playout.py plays random rounds through both and requires the same
-tricks, round ends, winners and points.
+tricks, round ends, winners and points. :meth:`Playout.run` plays the round out with
+the search bots' playout policy (service/bots/policy.py).
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
-from service.rules.cards import POINTS_3P, STARS, Card, Suit, card
+from service.bots.policy import model_card
+from service.rules.cards import POINTS_3P, STARS, Card, Suit
 from service.rules.config import GameConfig, Scoring
 from service.rules.engine import trick_winner
-
-_ACE = card("green-1")
-
-
-def strength(c: Card) -> int:
-    """How strong a card is to spend: the A strongest, bosses next, then by rank."""
-    return 100 if c is _ACE else c.rank + (20 if c.is_boss else 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +58,9 @@ class Playout:
         self.last_winner: int | None = None
         self.round_seals: tuple[list[Suit], list[Suit]] = ([], [])  # by team, this round
         self.outcome: Outcome | None = None
+        # By side, kept as tricks are taken: what R-5 and the playout policy read.
+        self.side_tricks = self._sides(tricks_won)
+        self.side_bosses = self._sides([len(b) for b in bosses])
 
     def legal(self) -> list[Card]:
         """R-4.1, R-4.2: the led suit if the seat has it (the A is green), else any."""
@@ -88,7 +85,12 @@ class Playout:
             return
         winner = trick_winner(self.trick, self.trump_suit)
         self.tricks_won[winner] += 1
-        self.bosses[winner].extend(c for _, c in self.trick if c.is_boss)
+        side = winner % 2 if self.n == 4 else winner
+        self.side_tricks[side] += 1
+        for _, c in self.trick:
+            if c.is_boss:
+                self.bosses[winner].append(c)
+                self.side_bosses[side] += 1
         self.tricks_played += 1
         self.trick = []
         self.turn = winner
@@ -98,44 +100,12 @@ class Playout:
         else:
             self.outcome = self._standard_end()
 
-    def run(self, rng: random.Random, *, greedy: bool = True) -> Outcome:
-        """Play the round out: each seat plays :meth:`greedy_card` (or, ``greedy``
-        False, a random legal card)."""
+    def run(self) -> Outcome:
+        """Play the round out, each seat as :func:`service.bots.policy.model_card` says
+        (the basic bot's way of playing, reading the world's hands)."""
         while self.outcome is None:
-            legal = self.legal()
-            self.play(self.greedy_card(legal, rng) if greedy else rng.choice(legal))
+            self.play(model_card(self, self.legal()))
         return self.outcome
-
-    def greedy_card(self, legal: list[Card], rng: random.Random) -> Card:
-        """A cheap player for playouts, which sees only its own hand and the trick: a
-        trick holding a boss (or a boss of its own to win with) is taken with the
-        cheapest winning card, unless its side would take a seventh trick (R-5.2); a
-        boss is dropped on a partner's winning card; else the lowest card that does not
-        win is played; a lead is a random low card (not a boss, not the A)."""
-        if len(legal) == 1:
-            return legal[0]
-        seat = self.turn
-        if not self.trick:
-            low = [c for c in legal if not c.is_boss and c is not _ACE] or legal
-            rank = min(c.rank for c in low)
-            return rng.choice([c for c in low if c.rank == rank])
-        side = self.cfg.side_of(seat)
-        winners: list[Card] = []
-        losers: list[Card] = []
-        for c in legal:
-            wins = trick_winner([*self.trick, (seat, c)], self.trump_suit) == seat
-            (winners if wins else losers).append(c)
-        at_stake = any(c.is_boss for _, c in self.trick)
-        taken = sum(self.tricks_won[s] for s in self.cfg.seats_of(side))
-        current = trick_winner(self.trick, self.trump_suit)
-        if self.n == 4 and self.cfg.side_of(current) == side and losers:
-            bosses = [c for c in losers if c.is_boss]
-            return bosses[0] if bosses else min(losers, key=strength)
-        if winners and taken < 6 and (at_stake or any(c.is_boss for c in winners)):
-            return min(winners, key=strength)
-        if losers:
-            return min(losers, key=strength)
-        return min(winners, key=strength)
 
     def _sides(self, per_seat: list[int]) -> list[int]:
         totals = [0] * self.cfg.sides
@@ -146,8 +116,8 @@ class Playout:
     def _standard_end(self) -> Outcome | None:
         """R-5 in its order (R-5.4), and R-6's points."""
         cfg = self.cfg
-        bosses = self._sides([len(b) for b in self.bosses])
-        tricks = self._sides(self.tricks_won)
+        bosses = self.side_bosses
+        tricks = self.side_tricks
         loser = None
         if any(b >= (4 if self.n == 4 else 3) for b in bosses):  # R-5.1
             winners: tuple[int, ...] = (bosses.index(max(bosses)),)
