@@ -43,6 +43,7 @@ from typing import Any
 import psycopg
 
 from service.adapters.postgres.engine import libpq_conninfo
+from service.adapters.postgres.listening import listening_connection
 from service.adapters.postgres.wakeups import CHANNEL
 from service.application.deps import Deps
 from service.application.jobs.due_games import DueGames
@@ -241,17 +242,7 @@ class Worker:
     def _listen(self) -> None:
         if self._conn is not None and not self._conn.closed:
             return
-        self._conn = psycopg.connect(
-            self._conninfo,
-            autocommit=True,
-            connect_timeout=5,
-            keepalives=1,
-            keepalives_idle=30,
-            keepalives_interval=10,
-            keepalives_count=3,
-            application_name="yokai-worker",
-        )
-        self._conn.execute(f"LISTEN {CHANNEL}")
+        self._conn = listening_connection(self._conninfo, CHANNEL, "yokai-worker")
 
     def _close(self) -> None:
         conn, self._conn = self._conn, None

@@ -20,16 +20,11 @@ listener does not fold every commit's notification to learn of the rare erasure.
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Callable, Collection, Mapping
-from typing import Any
-
-import psycopg
 
 from service.adapters.postgres.engine import libpq_conninfo
-
-log = logging.getLogger(__name__)
+from service.adapters.postgres.listening import listen_until_stopped
 
 CHANNEL = "yokai_keys"
 ALL_DAYS_BEFORE = "before "  # a payload "before dYYYYMMDD": day keys before it are gone
@@ -106,39 +101,23 @@ class KeyCache:
                 self._thread.start()
 
     def _run(self) -> None:
-        delay = 0.1
         assert self._conninfo is not None
-        while not self._stopping.is_set():
-            try:
-                with psycopg.connect(
-                    self._conninfo,
-                    autocommit=True,
-                    connect_timeout=5,
-                    keepalives=1,
-                    keepalives_idle=30,
-                    keepalives_interval=10,
-                    keepalives_count=3,
-                    application_name="yokai-keys",
-                ) as conn:
-                    self._listen(conn)
-                    delay = 0.1
-                    while not self._stopping.is_set():
-                        for note in conn.notifies(timeout=self._poll):
-                            self.drop(note.payload)
-            except psycopg.Error as error:
-                if not self._stopping.is_set():
-                    log.warning("key cache: %s; reconnecting in %.1f s", error, delay)
-            except Exception:  # the cache must not stay off for good
-                log.exception("key cache: unexpected error; reconnecting in %.1f s", delay)
-            finally:
-                self.listening.clear()
-                self.clear()  # what was destroyed while nobody listened was not heard
-            if self._stopping.wait(delay):
-                break
-            delay = min(delay * 2, 5.0)
+        listen_until_stopped(
+            self._conninfo,
+            CHANNEL,
+            "yokai-keys",
+            stopping=self._stopping,
+            poll_seconds=self._poll,
+            listening=self._listening,
+            heard=self.drop,
+            lost=self._lost,
+        )
 
-    def _listen(self, conn: psycopg.Connection[Any]) -> None:
-        conn.execute(f"LISTEN {CHANNEL}")
+    def _listening(self) -> None:
         self.clear()  # only keys read from now on, which every later drop is heard for
         self.connections += 1
         self.listening.set()
+
+    def _lost(self) -> None:
+        self.listening.clear()
+        self.clear()  # what was destroyed while nobody listened was not heard

@@ -14,13 +14,11 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from typing import Any
 from uuid import UUID
-
-import psycopg
 
 from service.adapters.postgres.engine import libpq_conninfo
 from service.adapters.postgres.events import CHANNEL, from_notification
+from service.adapters.postgres.listening import listen_until_stopped
 from service.application.live.hub import Hub
 from service.application.live.recent import RecentCommits
 from service.application.ports import StoredEvent
@@ -60,7 +58,6 @@ class Listener:
         self._poll = poll_seconds
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
-        self._conn: psycopg.Connection[Any] | None = None
         self.listening = threading.Event()
         self.connections = 0  # how many times it has (re)connected
 
@@ -93,37 +90,19 @@ class Listener:
         self._hub.publish(key, version)
 
     def _run(self) -> None:
-        delay = 0.1
-        while not self._stopping.is_set():
-            try:
-                with psycopg.connect(
-                    self._conninfo,
-                    autocommit=True,
-                    connect_timeout=5,
-                    keepalives=1,
-                    keepalives_idle=30,
-                    keepalives_interval=10,
-                    keepalives_count=3,
-                    application_name="yokai-listener",
-                ) as conn:
-                    self._conn = conn
-                    conn.execute(f"LISTEN {CHANNEL}")
-                    self.connections += 1
-                    self.listening.set()
-                    delay = 0.1
-                    # Anything may have committed while nobody listened: look again.
-                    self._hub.publish_all()
-                    while not self._stopping.is_set():
-                        for note in conn.notifies(timeout=self._poll):
-                            self._heard(note.payload)
-            except psycopg.Error as error:
-                if not self._stopping.is_set():
-                    log.warning("listener: %s; reconnecting in %.1f s", error, delay)
-            except Exception:  # the process's only listener must live on
-                log.exception("listener: unexpected error; reconnecting in %.1f s", delay)
-            finally:
-                self.listening.clear()
-                self._conn = None
-            if self._stopping.wait(delay):
-                break
-            delay = min(delay * 2, 5.0)
+        listen_until_stopped(
+            self._conninfo,
+            CHANNEL,
+            "yokai-listener",
+            stopping=self._stopping,
+            poll_seconds=self._poll,
+            listening=self._listening,
+            heard=self._heard,
+            lost=self.listening.clear,
+        )
+
+    def _listening(self) -> None:
+        self.connections += 1
+        self.listening.set()
+        # Anything may have committed while nobody listened: look again.
+        self._hub.publish_all()
