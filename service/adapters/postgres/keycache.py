@@ -20,11 +20,14 @@ listener does not fold every commit's notification to learn of the rare erasure.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Collection, Mapping
 
 from service.adapters.postgres.engine import libpq_conninfo
 from service.adapters.postgres.listening import listen_until_stopped
+
+log = logging.getLogger(__name__)
 
 CHANNEL = "yokai_keys"
 ALL_DAYS_BEFORE = "before "  # a payload "before dYYYYMMDD": day keys before it are gone
@@ -111,6 +114,8 @@ class KeyCache:
             listening=self._listening,
             heard=self.drop,
             lost=self._lost,
+            logger=log,
+            label="key cache",
         )
 
     def _listening(self) -> None:

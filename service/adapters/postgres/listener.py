@@ -99,6 +99,8 @@ class Listener:
             listening=self._listening,
             heard=self._heard,
             lost=self.listening.clear,
+            logger=log,
+            label="listener",
         )
 
     def _listening(self) -> None:

@@ -58,25 +58,29 @@ def listen_until_stopped(
     listening: Callable[[], None],
     heard: Callable[[str], None],
     lost: Callable[[], None],
+    logger: logging.Logger = log,
+    label: str = "listener",
 ) -> None:
     """Listen on ``channel`` until ``stopping`` is set: ``listening()`` once each
     connection listens, ``heard(payload)`` for each notification, ``lost()`` each time a
     connection ends (failed, lost, or stopped). ``stopping`` is looked at every
-    ``poll_seconds``. No error ends the loop: the process's listener must live on."""
+    ``poll_seconds``. An error of the connection or of a callback is logged (to
+    ``logger``, lines beginning with ``label``) and the loop connects again; only an
+    error of ``lost()`` itself, or a BaseException, ends it."""
     delay = FIRST_DELAY
     while not stopping.is_set():
         try:
             with listening_connection(conninfo, channel, application_name) as conn:
-                listening()
                 delay = FIRST_DELAY
+                listening()
                 while not stopping.is_set():
                     for note in conn.notifies(timeout=poll_seconds):
                         heard(note.payload)
         except psycopg.Error as error:
             if not stopping.is_set():
-                log.warning("%s: %s; reconnecting in %.1f s", application_name, error, delay)
+                logger.warning("%s: %s; reconnecting in %.1f s", label, error, delay)
         except Exception:
-            log.exception("%s: unexpected error; reconnecting in %.1f s", application_name, delay)
+            logger.exception("%s: unexpected error; reconnecting in %.1f s", label, delay)
         finally:
             lost()
         if stopping.wait(delay):
