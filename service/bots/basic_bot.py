@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from service.bots.moves import Move, PassMove, PlayMove
 from service.rules import Action, Card, SeatView, Suit, card, trick_winner
@@ -102,9 +102,30 @@ def basic_move(view: SeatView, rng: random.Random) -> Move | None:
     return None
 
 
-def _low(suit: Suit) -> int:
-    """The lowest rank of a suit (R-1.1: green starts at 1, each next suit one higher)."""
-    return list(Suit).index(suit) + 1
+LOWEST_RANK = {suit: i + 1 for i, suit in enumerate(Suit)}
+"""The lowest rank of each suit (R-1.1: green starts at 1, each next suit one higher)."""
+
+
+def power(c: Card, trump: Suit | None) -> float:
+    """How well ``c`` wins tricks later: the A, then trumps, then by rank. (Also the
+    search bots' playout policy's, service/bots/policy.py.)"""
+    if c is SUPER_TRUMP:
+        return 1.0
+    rel = (c.rank - LOWEST_RANK[c.suit]) / 6
+    return 0.6 + 0.4 * rel if c.suit is trump else 0.5 * rel
+
+
+def sf_first_lead(hand: Collection[Card], legal: Collection[Card]) -> Card:
+    """Seven Followers: the round's first card sets the trump suit (R-7.4), so lead the
+    suit ``hand`` is strongest in (length and height), with its lowest card of ``legal``
+    that is not a boss. (Also the playout policy's.)"""
+
+    def strength(suit: Suit) -> float:
+        cards = [c for c in hand if c.suit is suit]
+        return len(cards) + sum((c.rank - LOWEST_RANK[suit]) / 6 for c in cards)
+
+    suit = max({c.suit for c in legal}, key=lambda s: (strength(s), s.value))
+    return min((c for c in legal if c.suit is suit), key=lambda c: (c.is_boss, c.rank, c.id))
 
 
 class _Table:
@@ -318,18 +339,11 @@ class _Table:
             have.append(b)
         return v + SF_DROPPED * extra
 
-    def power(self, c: Card, trump: Suit | None) -> float:
-        """How well ``c`` wins tricks later: the A, then trumps, then by rank."""
-        if c is SUPER_TRUMP:
-            return 1.0
-        rel = (c.rank - _low(c.suit)) / 6
-        return 0.6 + 0.4 * rel if c.suit is trump else 0.5 * rel
-
     # --- playing ----------------------------------------------------------------------
 
     def play(self) -> Card:
         if self.sf and self.trump is None and not self.trick:
-            return self.sf_first_lead()
+            return sf_first_lead(self.hand, self.legal)
         best, best_value = self.legal[0], float("-inf")
         for c in self.legal:  # in hand order: the first of equal scores
             v = self.evaluate(c)
@@ -360,7 +374,7 @@ class _Table:
         v = p_friend * self.value_if_won(self.me, bosses, extra)
         if p_friend < 1.0:
             v += (1.0 - p_friend) * self.value_if_won(foe, bosses, extra)
-        return v - POWER_WEIGHT * self.power(c, trump)
+        return v - POWER_WEIGHT * power(c, trump)
 
     def expected_drops(self, to_play: Sequence[int], led: Suit) -> float:
         """How many bosses of the led suit the seats still to play are expected to add
@@ -371,19 +385,6 @@ class _Table:
                 if c.is_boss and c.suit is led:
                     e += DROP * self.holds(s, c)
         return e
-
-    def sf_first_lead(self) -> Card:
-        """Seven Followers: the round's first card sets the trump suit (R-7.4), so lead
-        the suit this hand is strongest in (length and height), with its lowest card
-        that is not a boss."""
-
-        def strength(suit: Suit) -> float:
-            cards = [c for c in self.hand if c.suit is suit]
-            return len(cards) + sum((c.rank - _low(suit)) / 6 for c in cards)
-
-        suit = max({c.suit for c in self.legal}, key=lambda s: (strength(s), s.value))
-        in_suit = [c for c in self.legal if c.suit is suit]
-        return min(in_suit, key=lambda c: (c.is_boss, c.rank, c.id))
 
     # --- passing ----------------------------------------------------------------------
 

@@ -34,34 +34,25 @@ from service.bots.basic_bot import (  # basic's weights: its docstring says how 
     SF_DROPPED,
     SF_SEAL,
     SF_SEALED,
+    power,
+    sf_first_lead,
 )
-from service.rules.cards import SUITS, Card, Suit, card
+from service.rules.cards import SUPER_TRUMP, Card, Suit
 from service.rules.engine import trick_winner
 
 if TYPE_CHECKING:
     from service.bots.playout import Playout
-
-ACE = card("green-1")
-_LOW = {s: i + 1 for i, s in enumerate(SUITS)}
-
-
-def _power(c: Card, trump: Suit | None) -> float:
-    """How well ``c`` wins tricks later (basic's ``power``)."""
-    if c is ACE:
-        return 1.0
-    rel = (c.rank - _LOW[c.suit]) / 6
-    return 0.6 + 0.4 * rel if c.suit is trump else 0.5 * rel
 
 
 def _beats(hand: list[Card], best: Card, led: Suit, trump: Suit) -> bool:
     """Whether a seat holding ``hand`` can play a card beating ``best`` (R-4.1 to
     R-4.3): a higher card of the led suit or the A when it follows, else the A or a
     trump (a higher one when ``best`` is a trump)."""
-    if best is ACE:
+    if best is SUPER_TRUMP:
         return False
     follows = off_beats = False
     for c in hand:
-        if c is ACE:
+        if c is SUPER_TRUMP:
             beats = True
         elif c.suit is best.suit:
             beats = c.rank > best.rank
@@ -88,7 +79,7 @@ def model_card(sim: Playout, legal: list[Card]) -> Card:
         return legal[0]
     cfg = sim.cfg
     if cfg.seven_followers and sim.trump_suit is None and not sim.trick:
-        return _sf_first_lead(sim.hands[sim.turn], legal)
+        return sf_first_lead(sim.hands[sim.turn], legal)
     n, seat, trick = sim.n, sim.turn, sim.trick
     four = n == 4
     side = seat % 2 if four else seat
@@ -105,8 +96,8 @@ def model_card(sim: Playout, legal: list[Card]) -> Card:
     for c in legal:
         if not trick:
             led, winner, best = c.suit, seat, c
-        elif top is ACE or not (
-            c is ACE
+        elif top is SUPER_TRUMP or not (
+            c is SUPER_TRUMP
             or (c.suit is top.suit and c.rank > top.rank)
             or (c.suit is not top.suit and c.suit is (sim.trump_suit or led))
         ):
@@ -125,7 +116,7 @@ def model_card(sim: Playout, legal: list[Card]) -> Card:
         else:
             taker = winner
         bosses = in_trick + c.is_boss
-        v = worth(taker, trick, c, bosses, extra) - POWER_WEIGHT * _power(c, trump)
+        v = worth(taker, trick, c, bosses, extra) - POWER_WEIGHT * power(c, trump)
         if v > best_value + 1e-9:
             best_card, best_value = c, v
     return best_card
@@ -187,14 +178,3 @@ def _sf_worth(sim: Playout, team: int, bosses: list[Card], extra: float) -> floa
             v += SF_BOSS
         have.add(b.suit)
     return v + SF_DROPPED * extra
-
-
-def _sf_first_lead(hand: list[Card], legal: list[Card]) -> Card:
-    """R-7.4: lead the suit the hand is strongest in, its lowest card not a boss."""
-
-    def strength(suit: Suit) -> float:
-        cards = [c for c in hand if c.suit is suit]
-        return len(cards) + sum((c.rank - _LOW[suit]) / 6 for c in cards)
-
-    suit = max({c.suit for c in legal}, key=lambda s: (strength(s), s.value))
-    return min((c for c in legal if c.suit is suit), key=lambda c: (c.is_boss, c.rank, c.id))
