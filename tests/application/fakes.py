@@ -75,6 +75,7 @@ from service.application.seeks.ports import (
     Waiting,
 )
 from service.application.webhooks.ports import (
+    PER_ENDPOINT,
     WebhookAttempt,
     WebhookDelivery,
     WebhookEndpoint,
@@ -85,9 +86,6 @@ from service.rules import DealRound, FairShuffle, GameConfig
 
 OPERATOR_TOKEN = "operator-token-for-the-application-tests"
 CHAIN_KEYS = ChainKeys(b"application-tests-chain-key-32by")
-PER_ENDPOINT = 2
-"""Webhook deliveries to one endpoint under way at once (the adapter's limit)."""
-
 T = TypeVar("T")
 
 
@@ -1628,13 +1626,19 @@ class FakeWebhooks:
         self._uow.queue(write)
 
     def claim(
-        self, now: datetime, lease_until: datetime, limit: int, busy: Mapping[UUID, int]
+        self,
+        now: datetime,
+        lease_until: datetime,
+        limit: int,
+        busy: Mapping[UUID, int],
+        limits: Mapping[UUID, int] | None = None,
     ) -> list[WebhookDelivery]:
-        full = {w for w, n in busy.items() if n >= PER_ENDPOINT}
+        caps = dict(limits or {})
+        full = {w for w, n in busy.items() if n >= caps.get(w, PER_ENDPOINT)}
 
         def edit(t: Tables) -> list[WebhookDelivery]:
             # As the adapter's claim: a bounded look at the oldest due, then at most
-            # PER_ENDPOINT an endpoint, counting what it has under way.
+            # each endpoint's limit, counting what it has under way.
             due = [
                 d
                 for d in t.deliveries.values()
@@ -1648,7 +1652,7 @@ class FakeWebhooks:
             chosen: list[DeliveryRow] = []
             for d in due[: max(8 * limit, 64)]:
                 taken[d.webhook_id] += 1
-                if taken[d.webhook_id] <= PER_ENDPOINT:
+                if taken[d.webhook_id] <= caps.get(d.webhook_id, PER_ENDPOINT):
                     chosen.append(d)
             out: list[WebhookDelivery] = []
             for d in chosen[:limit]:

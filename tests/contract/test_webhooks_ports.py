@@ -23,7 +23,7 @@ from tests.contract.builders import minutes, new_game, new_player, seat_player
 from tests.contract.stores import Store
 
 LEASE = timedelta(seconds=60)
-PER_ENDPOINT = 2  # deliveries to one endpoint under way at once
+PER_ENDPOINT = 2  # deliveries to one endpoint under way at once, unless the claim raises it
 
 
 def hook(
@@ -61,12 +61,16 @@ def tell(
 
 
 def claim(
-    store: Store, now: datetime | None = None, limit: int = 100, busy: Mapping[UUID, int] = {}
+    store: Store,
+    now: datetime | None = None,
+    limit: int = 100,
+    busy: Mapping[UUID, int] = {},
+    limits: Mapping[UUID, int] | None = None,
 ) -> list[WebhookDelivery]:
     """A claim under a lease (done at once: the unit of work is not committed)."""
     now = now or store.clock.now()
     with store.uow() as uow:
-        return uow.webhooks.claim(now, now + LEASE, limit, busy)
+        return uow.webhooks.claim(now, now + LEASE, limit, busy, limits)
 
 
 def claim_all(store: Store, now: datetime | None = None) -> list[WebhookDelivery]:
@@ -251,6 +255,21 @@ def test_what_an_endpoint_has_under_way_counts_against_its_limit(store: Store) -
     told = due(store, one, none, full, one, none, full, one, none)
     got = claim(store, limit=10, busy={one.id: 1, full.id: PER_ENDPOINT})
     assert picked(got) == [told[0], told[1], told[4]]
+
+
+def test_an_endpoint_whose_limit_the_claimer_raised_gets_up_to_it(store: Store) -> None:
+    """The dispatcher raises the limit of an endpoint that answers quickly: the claim
+    takes up to that many for it, counting what it has under way, and keeps the others
+    to PER_ENDPOINT."""
+    fast, other, busy = own(store, 3)
+    told = due(store, *[fast] * 7, *[other] * 5, *[busy] * 5)
+    got = claim(store, limits={fast.id: 5, busy.id: 4}, busy={busy.id: 1})
+    assert picked(got) == told[:5] + told[7:9] + told[12:15]
+    # At its raised limit, an endpoint is passed over; the others still come, each to its
+    # own limit (PER_ENDPOINT, unless raised).
+    got = claim(store, limits={fast.id: 5}, busy={fast.id: 5})
+    assert picked(got) == [told[9], told[10], told[15], told[16]]
+    assert picked(claim(store, limits={fast.id: 5}, busy={fast.id: 4})) == [told[5], told[11]]
 
 
 def test_a_claimed_delivery_is_left_alone_until_its_lease_ends(store: Store) -> None:

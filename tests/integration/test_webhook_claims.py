@@ -94,33 +94,42 @@ def _nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
 def test_each_part_of_a_claim_runs_once_when_the_statistics_are_stale(engine: Engine) -> None:
     """The outbox analyzed empty, then 4,000 deliveries due to 2,000 endpoints: the
     generic plan (what a prepared statement runs after five executions) reads the outbox
-    no more than once in each part of the statement, and claims what it should."""
+    no more than once in each part of the statement, and claims what it should; so too
+    when the claimer has deliveries under way and limits of its own for 100 endpoints."""
     with engine.begin() as conn:
         conn.execute(text("ANALYZE outbox"))
-    ids = deliveries(engine, endpoints(engine, 2000), 2)
-    numbered = iter(range(1, 10))
+    to = endpoints(engine, 2000)
+    ids = deliveries(engine, to, 2)
+    known = "{" + ",".join(str(w) for w in to[:100]) + "}"
+    ones, fours = "{" + ",".join(["1"] * 100) + "}", "{" + ",".join(["4"] * 100) + "}"
+    numbered = iter(range(1, 11))
     prepared = re.sub("%s", lambda _: f"${next(numbered)}", _CLAIM)
+    plans = []
     with engine.connect() as conn:
         raw = conn.connection.driver_connection
         assert raw is not None
         with raw.transaction(force_rollback=True):
             raw.execute("SET LOCAL plan_cache_mode = force_generic_plan")
             raw.execute(
-                "PREPARE claim_now (uuid[], int[], timestamptz, uuid[], int, int, int, "
+                "PREPARE claim_now (uuid[], int[], int[], int, timestamptz, uuid[], int, int, "
                 "timestamptz, timestamptz) AS " + prepared
             )
-            (row,) = raw.execute(  # EXECUTE takes no bound parameters: literals
-                "EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE claim_now "
-                f"('{{}}', '{{}}', '{NOW.isoformat()}', '{{}}', 512, 2, 64, '{NOW.isoformat()}', "
-                f"'{(NOW + LEASE).isoformat()}')"
-            ).fetchall()
+            for busy in (("{}", "{}", "{}"), (known, ones, fours)):
+                (row,) = raw.execute(  # EXECUTE takes no bound parameters: literals
+                    "EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE claim_now "
+                    f"('{busy[0]}', '{busy[1]}', '{busy[2]}', 2, '{NOW.isoformat()}', '{{}}', "
+                    f"512, 64, '{NOW.isoformat()}', '{(NOW + LEASE).isoformat()}')"
+                ).fetchall()
+                (explained,) = row[0] if isinstance(row[0], list) else json.loads(row[0])
+                plans.append(explained["Plan"])
             raw.execute("DEALLOCATE claim_now")
-    (explained,) = row[0] if isinstance(row[0], list) else json.loads(row[0])
-    plan = explained["Plan"]
-    assert plan["Node Type"] == "ModifyTable" and plan["Actual Rows"] == 64
-    reads = [n for n in _nodes(plan) if n.get("Relation Name") == "outbox"]
-    assert reads and all(n["Actual Loops"] <= 1 for n in reads), [
-        (n["Node Type"], n["Actual Loops"]) for n in reads
-    ]
+    # Each claims 64 (the second, the next oldest: the first's rows are under their lease
+    # in this transaction).
+    for plan in plans:
+        assert plan["Node Type"] == "ModifyTable" and plan["Actual Rows"] == 64
+        reads = [n for n in _nodes(plan) if n.get("Relation Name") == "outbox"]
+        assert reads and all(n["Actual Loops"] <= 1 for n in reads), [
+            (n["Node Type"], n["Actual Loops"]) for n in reads
+        ]
     # What it claimed (rolled back since): the 64 oldest, each endpoint's first.
     assert claim(engine, NOW, 64) == ids[:64]

@@ -20,6 +20,7 @@ from psycopg.types.json import Jsonb
 
 from service.adapters.postgres.session import Session, Statement
 from service.application.webhooks.ports import (
+    PER_ENDPOINT,
     WebhookAttempt,
     WebhookDelivery,
     WebhookEndpoint,
@@ -50,34 +51,36 @@ _FAN_OUT = (
 )
 
 _CLAIM = (
-    # The oldest due deliveries (a bounded look), at most PER_ENDPOINT under way to each
-    # endpoint counting those this worker has under way already (the endpoints at their
-    # limit are left out of the look); the rows another worker is claiming are skipped,
-    # and a row another claimed since this statement's snapshot is re-checked when it is
-    # locked (READ COMMITTED re-evaluates the locking part's WHERE on the newest
-    # version), so it is not taken twice. Each claimed row is due again at the lease's
-    # end unless recorded first. A claim lost in a crash of the server leaves its rows due
-    # as they were: it is committed without waiting for the disk (synchronous_commit off,
-    # this statement's transaction only; the ``lazy`` part runs because the UPDATE reads
-    # it).
+    # The oldest due deliveries (a bounded look), at most each endpoint's limit under way
+    # to it (PER_ENDPOINT unless the claimer raised it) counting those this worker has
+    # under way already (the endpoints at their limit are left out of the look); the
+    # rows another worker is claiming are skipped, and a row another claimed since this
+    # statement's snapshot is re-checked when it is locked (READ COMMITTED re-evaluates
+    # the locking part's WHERE on the newest version), so it is not taken twice. Each
+    # claimed row is due again at the lease's end unless recorded first. A claim lost in
+    # a crash of the server leaves its rows due as they were: it is committed without
+    # waiting for the disk (synchronous_commit off, this statement's transaction only;
+    # the ``lazy`` part runs because the UPDATE reads it).
     # The ids are handed on as arrays (ARRAY(...): each subquery runs once), not joined:
     # with the outbox's statistics stale (a queue grows faster than autoanalyze looks),
     # the planner once put a scan of the outbox outside the locking subquery and ran that
     # again for each of its rows, which took seconds a claim once the outbox held a few
-    # thousand rows. Parameters, in order: busy ids, how many each has under way, now,
-    # the busy ids at their limit, the look, PER_ENDPOINT, the limit, now, the lease's end.
+    # thousand rows. Parameters, in order: the ids the claimer knows (busy or with a limit
+    # of their own), how many each has under way, each one's limit, PER_ENDPOINT, now,
+    # the ids at their limit, the look, the limit, now, the lease's end.
     "WITH lazy AS (SELECT set_config('synchronous_commit', 'off', true)), "
-    "busy AS (SELECT * FROM unnest(%s::uuid[], %s::int[]) AS b(id, n)), "
+    "busy AS (SELECT * FROM unnest(%s::uuid[], %s::int[], %s::int[]) AS b(id, n, cap)), "
     "f AS MATERIALIZED (SELECT id FROM outbox WHERE id = ANY(ARRAY("
     "SELECT c.id FROM (SELECT d.id, d.available_at, row_number() OVER ("
-    "PARTITION BY d.webhook_id ORDER BY d.available_at, d.id) + coalesce(("
-    "SELECT b.n FROM busy AS b WHERE b.id = d.webhook_id), 0) AS r FROM ("
+    "PARTITION BY d.webhook_id ORDER BY d.available_at, d.id) + coalesce(b.n, 0) AS r, "
+    "coalesce(b.cap, %s) AS cap FROM ("
     "SELECT o2.id, o2.webhook_id, o2.available_at FROM outbox AS o2 "
     "JOIN webhooks AS w2 ON w2.id = o2.webhook_id AND w2.disabled_at IS NULL "
     "WHERE o2.kind = 'webhook' AND o2.done_at IS NULL AND o2.available_at <= %s "
     "AND NOT (o2.webhook_id = ANY(%s::uuid[])) "
-    "ORDER BY o2.available_at, o2.id LIMIT %s) AS d) AS c "
-    "WHERE c.r <= %s ORDER BY c.available_at, c.id LIMIT %s)) "
+    "ORDER BY o2.available_at, o2.id LIMIT %s) AS d "
+    "LEFT JOIN busy AS b ON b.id = d.webhook_id) AS c "
+    "WHERE c.r <= c.cap ORDER BY c.available_at, c.id LIMIT %s)) "
     "AND done_at IS NULL AND available_at <= %s "
     "FOR UPDATE SKIP LOCKED) "
     "UPDATE outbox AS o SET available_at = %s FROM webhooks AS w, lazy "
@@ -90,10 +93,6 @@ _CLAIM = (
 
 def _ok(attempt: WebhookAttempt) -> bool:
     return attempt.status is not None and 200 <= attempt.status < 300
-
-
-PER_ENDPOINT = 2
-"""Deliveries to one endpoint claimed at once (its in-flight ones count against it)."""
 
 
 def _endpoint(r: Sequence[Any]) -> WebhookEndpoint:
@@ -169,20 +168,28 @@ class SqlWebhooks:
         )
 
     def claim(
-        self, now: datetime, lease_until: datetime, limit: int, busy: Mapping[UUID, int]
+        self,
+        now: datetime,
+        lease_until: datetime,
+        limit: int,
+        busy: Mapping[UUID, int],
+        limits: Mapping[UUID, int] | None = None,
     ) -> list[WebhookDelivery]:
         # The look is bounded (a few times the claim: its cost grows with the look, not
         # with the backlog); an endpoint with many rows due fills it only until it is
         # busy, then the next claim passes it over.
+        caps = dict(limits or {})
+        known = list(busy.keys() | caps.keys())
         rows = self._session.fetch(
             _CLAIM,
             [
-                list(busy),
-                list(busy.values()),
-                now,
-                [w for w, n in busy.items() if n >= PER_ENDPOINT],
-                max(8 * limit, 64),
+                known,
+                [busy.get(w, 0) for w in known],
+                [caps.get(w, PER_ENDPOINT) for w in known],
                 PER_ENDPOINT,
+                now,
+                [w for w, n in busy.items() if n >= caps.get(w, PER_ENDPOINT)],
+                max(8 * limit, 64),
                 limit,
                 now,
                 lease_until,

@@ -25,7 +25,7 @@ from service.application.webhooks.delivery import (
     record,
     signed,
 )
-from service.application.webhooks.ports import WebhookDelivery
+from service.application.webhooks.ports import PER_ENDPOINT, WebhookDelivery
 
 log = logging.getLogger("yokai.worker")
 
@@ -33,8 +33,15 @@ log = logging.getLogger("yokai.worker")
 @dataclass
 class WebhookDeliveries:
     """Webhook deliveries, at most ``at_once`` attempts under way (the sender makes them
-    without a thread each: see Sender), at most ``per_endpoint`` of them to one
-    endpoint: a slow endpoint holds its own deliveries, never the others'.
+    without a thread each: see Sender), at most PER_ENDPOINT (2) of them to one endpoint
+    at first. Each 2xx answered within ``quick`` seconds raises that endpoint's limit by
+    one, up to ``most_per_endpoint`` (so the limit doubles with each round of quick
+    answers); any other outcome puts it back to PER_ENDPOINT. An endpoint that answers
+    quickly gets its deliveries as fast as the games make them (one operator endpoint
+    hears every game: at 2 at once it fell minutes behind a busy server), while a slow
+    or failing one holds at most 2 places once it has shown itself, never the others'.
+    Up to ``remembered`` endpoints keep a raised limit (the one raised longest ago is
+    forgotten first): each claim hands them all to the store.
 
     Up to ``queued`` claimed deliveries wait for a place beside those under way, and a
     claim is made only for a batch (``at_once // 4`` free places, or when nothing is in
@@ -53,13 +60,16 @@ class WebhookDeliveries:
     sender: Sender
     at_once: int = 64
     queued: int = 0
-    per_endpoint: int = 2
+    most_per_endpoint: int = 32
+    quick: float = 1.0  # seconds: an answer within this raises its endpoint's limit
+    remembered: int = 256
     lease: timedelta = timedelta(seconds=60)  # longer than an attempt (10 s) can take
     first_retry: float = FIRST_RETRY
     record_linger: float = 0.02
     wake: Callable[[], None] = lambda: None  # told when claiming again may find work
     _recorder: threading.Thread | None = None
     _busy: Counter[UUID] = field(default_factory=Counter)  # claimed, not yet attempted
+    _limits: dict[UUID, int] = field(default_factory=dict)  # those raised past PER_ENDPOINT
     _waiting: deque[tuple[WebhookDelivery, datetime]] = field(default_factory=deque)
     _sending: int = 0  # attempts under way
     _outcomes: list[Outcome] = field(default_factory=list)  # not yet recorded
@@ -82,16 +92,21 @@ class WebhookDeliveries:
         free = self.at_once + self.queued - taken
         return free if taken == 0 or free >= max(1, self.at_once // 4) else 0
 
+    def _limit(self, webhook_id: UUID) -> int:
+        """An endpoint's limit now; call with ``_lock`` held."""
+        return self._limits.get(webhook_id, PER_ENDPOINT)
+
     def run_due(self, deps: Deps) -> int:
         with self._lock:
             free = self._room()
             busy = dict(self._busy)  # the store keeps each endpoint to its limit
-            full = [w for w, n in busy.items() if n >= self.per_endpoint]
+            limits = dict(self._limits)
+            full = [w for w, n in busy.items() if n >= self._limit(w)]
         if free <= 0:
             return 0
         now = deps.clock.now()
         with deps.uow() as uow:
-            claimed = uow.webhooks.claim(now, now + self.lease, free, busy)
+            claimed = uow.webhooks.claim(now, now + self.lease, free, busy, limits)
         with self._lock:
             for delivery in claimed:
                 self._busy[delivery.webhook_id] += 1
@@ -102,7 +117,7 @@ class WebhookDeliveries:
             self._backlog = (
                 len(claimed) >= free
                 or bool(full)
-                or any(self._busy[d.webhook_id] >= self.per_endpoint for d in claimed)
+                or any(self._busy[d.webhook_id] >= self._limit(d.webhook_id) for d in claimed)
             )
         if not claimed:
             return 0
@@ -156,23 +171,41 @@ class WebhookDeliveries:
     def _sent(self, deps: Deps, delivery: WebhookDelivery, at: datetime, sent: Sent) -> None:
         """The sender's word on an attempt: its place is free for the next."""
         try:
+            ended = deps.clock.now()
             outcome: Outcome | None = attempted(
-                delivery, at, sent, self._chance, self.first_retry, ended=deps.clock.now()
+                delivery, at, sent, self._chance, self.first_retry, ended=ended
+            )
+            quick = (
+                sent.status is not None
+                and 200 <= sent.status < 300
+                and (ended - at).total_seconds() <= self.quick
             )
         except Exception:
             log.exception("webhook delivery %s failed", delivery.message_id)
-            outcome = None
-        self._ended(delivery, outcome, sent=True)
+            outcome, quick = None, False
+        self._ended(delivery, outcome, sent=True, quick=quick)
         self._start_waiting(deps)
 
     def _ended(
-        self, delivery: WebhookDelivery, outcome: Outcome | None, *, sent: bool = False
+        self,
+        delivery: WebhookDelivery,
+        outcome: Outcome | None,
+        *,
+        sent: bool = False,
+        quick: bool = False,
     ) -> None:
-        """An attempt is over (``sent``) or was not made: its place is free, its outcome
-        goes to the recorder, both at once (close() waits for the two)."""
+        """An attempt is over (``sent``: ``quick`` if it was a 2xx within ``quick``
+        seconds) or was not made: its place is free, its outcome goes to the recorder,
+        both at once (close() waits for the two)."""
         with self._changed:
             if sent:
                 self._sending -= 1
+                w = delivery.webhook_id
+                limit = self._limits.pop(w, PER_ENDPOINT)
+                if quick:  # kept, the last raised last: the longest unraised goes first
+                    self._limits[w] = min(limit + 1, self.most_per_endpoint)
+                    if len(self._limits) > self.remembered:
+                        del self._limits[next(iter(self._limits))]
             self._busy[delivery.webhook_id] -= 1
             if self._busy[delivery.webhook_id] <= 0:
                 del self._busy[delivery.webhook_id]
@@ -220,7 +253,7 @@ class WebhookDeliveries:
         with self._lock:
             if not self._room():
                 return None  # an attempt that ends wakes the loop
-            full = [w for w, n in self._busy.items() if n >= self.per_endpoint]
+            full = [w for w, n in self._busy.items() if n >= self._limit(w)]
 
         def read() -> datetime | None:
             with deps.uow() as uow:

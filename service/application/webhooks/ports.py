@@ -9,6 +9,10 @@ from datetime import datetime
 from typing import Any, Protocol
 from uuid import UUID
 
+PER_ENDPOINT = 2
+"""Deliveries to one endpoint a claimer has under way at once (claimed, not yet
+recorded), unless its claim raises that endpoint's limit."""
+
 
 @dataclass(frozen=True, slots=True)
 class WebhookEndpoint:
@@ -93,11 +97,17 @@ class Webhooks(Protocol):
         ...
 
     def claim(
-        self, now: datetime, lease_until: datetime, limit: int, busy: Mapping[UUID, int]
+        self,
+        now: datetime,
+        lease_until: datetime,
+        limit: int,
+        busy: Mapping[UUID, int],
+        limits: Mapping[UUID, int] | None = None,
     ) -> list[WebhookDelivery]:
         """Due deliveries, the oldest due taken first (listed in no particular order),
         so that no endpoint has more than its limit under way (``busy``: how many each
-        endpoint has under way already); each is due again at ``lease_until`` unless its
+        endpoint has under way already; ``limits``: the endpoints whose limit is not
+        PER_ENDPOINT, with theirs); each is due again at ``lease_until`` unless its
         attempt is recorded. Done at once."""
         ...
 

@@ -1,6 +1,7 @@
-"""Signing and the retry schedule of webhook deliveries (docs/api.md: Webhooks), with
-a fixed clock: the signature verifies with the `standardwebhooks` package's own verifier,
-and failed attempts are retried with exponential backoff and jitter for at least 24 h."""
+"""Signing, the retry schedule and how many at once of webhook deliveries (docs/api.md:
+Webhooks), with a fixed clock: the signature verifies with the `standardwebhooks`
+package's own verifier, failed attempts are retried with exponential backoff and jitter
+for at least 24 h, and an endpoint that answers quickly gets more deliveries at once."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 import pytest
 from standardwebhooks import Webhook, WebhookVerificationError
@@ -288,3 +289,101 @@ def test_a_sender_that_answers_at_once_gets_every_waiting_delivery_in_turn(
     assert not closing.is_alive(), "close() did not return"
     assert sender.sent == 600
     assert sorted(d.id for d, _, _ in db.recorded) == list(range(600))
+
+
+class _Scripted:
+    """Answers each POST within start(): ``answer(n)`` gives the n-th attempt's status
+    and how long it took on the test's clock."""
+
+    def __init__(self, clock: FixedClock, answer: Callable[[int], tuple[int, float]]) -> None:
+        self.clock, self.answer, self.sent = clock, answer, 0
+        self.urls: list[str] = []
+
+    def start(
+        self, url: str, body: bytes, headers: dict[str, str], then: Callable[[Sent], None]
+    ) -> None:
+        status, took = self.answer(self.sent)
+        self.sent += 1
+        self.urls.append(url)
+        self.clock.advance(timedelta(seconds=took))
+        then(Sent(status, None))
+
+
+def _claims_to_one_endpoint(
+    deps: Deps, db: Database, clock: FixedClock, count: int, sender: _Scripted
+) -> list[int]:
+    """``count`` deliveries due to one endpoint, claimed claim after claim until each was
+    attempted once: how many each claim took."""
+    endpoint = uuid4()
+    for n in range(count):
+        db.deliver(replace(delivery(new_secret()), id=n, webhook_id=endpoint), due=clock.now())
+    source = WebhookDeliveries(sender, lease=timedelta(seconds=60))
+    sizes: list[int] = []
+    try:
+        while sender.sent < count:
+            before = sender.sent
+            source.run_due(deps)
+            _wait_until(lambda: source.in_flight() == 0)
+            sizes.append(sender.sent - before)
+            assert len(sizes) < count, sizes
+    finally:
+        source.close()
+    return sizes
+
+
+def test_an_endpoint_that_answers_quickly_gets_more_deliveries_at_once(
+    deps: Deps, db: Database, clock: FixedClock
+) -> None:
+    """Two at once to an endpoint at first; each quick 2xx raises its limit by one, up to
+    32: one endpoint that hears every game keeps up with them (docs/guide.md)."""
+    sender = _Scripted(clock, lambda n: (204, 0.0))
+    assert _claims_to_one_endpoint(deps, db, clock, 100, sender) == [2, 4, 8, 16, 32, 32, 6]
+    assert len(db.recorded) == 100
+
+
+def test_a_failure_puts_an_endpoints_limit_back_to_two(
+    deps: Deps, db: Database, clock: FixedClock
+) -> None:
+    sender = _Scripted(clock, lambda n: (503 if n == 13 else 200, 0.0))  # a third claim's last
+    assert _claims_to_one_endpoint(deps, db, clock, 40, sender) == [2, 4, 8, 2, 4, 8, 12]
+    failed = [d.id for d, attempt, _ in db.recorded if attempt.status == 503]
+    assert len(failed) == 1
+
+
+def test_an_endpoint_that_answers_slowly_keeps_two_at_once(
+    deps: Deps, db: Database, clock: FixedClock
+) -> None:
+    sender = _Scripted(clock, lambda n: (200, 2.0))  # over a second each: not quick
+    assert _claims_to_one_endpoint(deps, db, clock, 9, sender) == [2, 2, 2, 2, 1]
+
+
+def test_only_the_endpoints_raised_last_keep_their_limits(
+    deps: Deps, db: Database, clock: FixedClock
+) -> None:
+    """Each claim hands the raised limits to the store: they are kept for ``remembered``
+    endpoints, the one raised longest ago forgotten first."""
+    a, b = uuid4(), uuid4()
+
+    def due(ids: range, endpoint: UUID) -> None:
+        for n in ids:
+            told = replace(
+                delivery(new_secret()), id=n, webhook_id=endpoint, url=f"https://{endpoint}.test/"
+            )
+            db.deliver(told, due=clock.now())
+
+    due(range(0, 2), a)
+    due(range(2, 4), b)  # sent after a's (the oldest first): b is raised last
+    sender = _Scripted(clock, lambda n: (200, 0.0))
+    source = WebhookDeliveries(sender, lease=timedelta(seconds=60), remembered=1)
+    try:
+        source.run_due(deps)
+        _wait_until(lambda: source.in_flight() == 0)
+        assert sender.sent == 4
+        due(range(10, 20), a)
+        due(range(20, 30), b)
+        source.run_due(deps)
+        _wait_until(lambda: source.in_flight() == 0)
+    finally:
+        source.close()
+    later = sender.urls[4:]
+    assert (later.count(f"https://{a}.test/"), later.count(f"https://{b}.test/")) == (2, 4)
