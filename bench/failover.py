@@ -111,6 +111,35 @@ class Cluster:
             return None
         return found[0] if found else None
 
+    def wait_healthy(self, seconds: float) -> None:
+        """Until a leader runs and Patroni names a synchronous standby that streams.
+        Commits going through is not enough: with strict synchronous mode Patroni
+        promotes only the standby its state names, which it writes a loop (up to
+        ``loop_wait``, 10 s) after the standby is back; a primary lost before that is
+        never replaced."""
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                roles = set(self.members().values())
+            except RuntimeError:
+                roles = set()
+            if ("leader", "running") in roles and (
+                ("sync_standby", "streaming") in roles or ("sync_standby", "running") in roles
+            ):
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the cluster was not healthy in {seconds:.0f} s: {roles}")
+            time.sleep(0.5)
+
+    def logs(self, lines: int = 30) -> str:
+        """The last lines of each node's Patroni log."""
+        folder = Path(self.env["YOKAI_HA_DIR"])
+        out = []
+        for log in sorted(folder.glob("node*/patroni.log")):
+            tail = log.read_text(errors="replace").splitlines()[-lines:]
+            out.append(f"--- {log.parent.name}\n" + "\n".join(tail))
+        return "\n".join(out)
+
 
 @contextmanager
 def cluster() -> Iterator[Cluster]:
@@ -544,6 +573,7 @@ def _load(ha: Cluster, port: int, receiver: Receiver, out: Any) -> Result:
     faults: list[Fault] = []
     try:
         settle(log, 5)
+        ha.wait_healthy(120)
         print("load running; planned switchover", file=out, flush=True)
         fault = Fault("planned switchover", time.monotonic())
         ha.sh("switchover")
@@ -551,6 +581,7 @@ def _load(ha: Cluster, port: int, receiver: Receiver, out: Any) -> Result:
         measure(fault, log)
         faults.append(fault)
 
+        ha.wait_healthy(120)
         print("kill -9 the primary's PostgreSQL", file=out, flush=True)
         fault = Fault("kill -9 PostgreSQL (Patroni restarts it)", time.monotonic())
         ha.sh("kill-primary")
@@ -558,6 +589,7 @@ def _load(ha: Cluster, port: int, receiver: Receiver, out: Any) -> Result:
         measure(fault, log)
         faults.append(fault)
 
+        ha.wait_healthy(120)
         print("kill -9 the primary's PostgreSQL and Patroni", file=out, flush=True)
         lost = ha.leader()
         fault = Fault("kill -9 PostgreSQL and Patroni (machine lost)", time.monotonic())
@@ -565,7 +597,11 @@ def _load(ha: Cluster, port: int, receiver: Receiver, out: Any) -> Result:
         deadline = time.monotonic() + 120
         while ha.leader() in (None, lost):
             if time.monotonic() > deadline:
-                raise RuntimeError("no promotion in 120 s")
+                try:
+                    members: object = ha.members()
+                except RuntimeError as error:
+                    members = error
+                raise RuntimeError(f"no promotion in 120 s; members {members}\n{ha.logs()}")
             time.sleep(0.5)
         promoted = time.monotonic() - fault.at
         ha.sh("up")  # the lost node comes back as the standby
