@@ -20,8 +20,9 @@ What it does:
    once (its events carry its key's digest, one transaction); every game's seqs are
    contiguous and its history verifies (`yokai verify --all`); every stream saw every
    event of its game, in order, with no gap; every webhook delivery that the events
-   committed by the end of the load call for reached the receiver; no turn clock acted
-   twice on one turn.
+   committed when the load stopped call for (read once the clients stopped: bots and
+   clocks play on) reached the receiver; no turn clock acted twice on one turn.
+   Before each fault the harness waits for Patroni to name a synchronous standby.
 
 Prints, per fault: the window in which requests failed (first failure to first success
 after it, from the fault), how many requests failed, and the longest a command waited
@@ -112,11 +113,11 @@ class Cluster:
         return found[0] if found else None
 
     def wait_healthy(self, seconds: float) -> None:
-        """Until a leader runs and Patroni names a synchronous standby that streams.
-        Commits going through is not enough: with strict synchronous mode Patroni
-        promotes only the standby its state names, which it writes a loop (up to
-        ``loop_wait``, 10 s) after the standby is back; a primary lost before that is
-        never replaced."""
+        """Until a leader runs and Patroni names a synchronous standby (streaming, or
+        running). Commits going through is not enough: with strict synchronous mode
+        Patroni promotes only the standby its state names, which it writes a loop (up
+        to ``loop_wait``, 10 s) after the standby is back; a primary lost before that is
+        not replaced until a person acts."""
         deadline = time.monotonic() + seconds
         while True:
             try:
@@ -136,7 +137,10 @@ class Cluster:
         folder = Path(self.env["YOKAI_HA_DIR"])
         out = []
         for log in sorted(folder.glob("node*/patroni.log")):
-            tail = log.read_text(errors="replace").splitlines()[-lines:]
+            try:
+                tail = log.read_text(errors="replace").splitlines()[-lines:]
+            except OSError as error:
+                tail = [str(error)]
             out.append(f"--- {log.parent.name}\n" + "\n".join(tail))
         return "\n".join(out)
 

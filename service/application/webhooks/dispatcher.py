@@ -36,12 +36,15 @@ class WebhookDeliveries:
     without a thread each: see Sender), at most PER_ENDPOINT (2) of them to one endpoint
     at first. Each 2xx answered within ``quick`` seconds raises that endpoint's limit by
     one, up to ``most_per_endpoint`` (so the limit doubles with each round of quick
-    answers); any other outcome puts it back to PER_ENDPOINT. An endpoint that answers
-    quickly gets its deliveries as fast as the games make them (one operator endpoint
-    hears every game: at 2 at once it fell minutes behind a busy server), while a slow
-    or failing one holds at most 2 places once it has shown itself, never the others'.
-    Up to ``remembered`` endpoints keep a raised limit (the one raised longest ago is
-    forgotten first): each claim hands them all to the store.
+    answers); any other answer, or a send that failed, puts it back to PER_ENDPOINT
+    (until it answers quickly again). An endpoint that answers quickly gets its
+    deliveries as fast as the games make them (one operator endpoint hears every game:
+    at 2 at once it fell minutes behind a busy server). The price: one that was quick
+    and turns slow holds up to ``most_per_endpoint`` places (half of them) for one
+    attempt's 10 s before its answers put it back to 2; two at once would hold every
+    place, and the others wait that long (none is lost). Limits are this worker's own,
+    as its places are. Up to ``remembered`` endpoints keep a raised limit (the one
+    raised longest ago is forgotten first): each claim hands them all to the store.
 
     Up to ``queued`` claimed deliveries wait for a place beside those under way, and a
     claim is made only for a batch (``at_once // 4`` free places, or when nothing is in

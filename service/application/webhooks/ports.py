@@ -10,8 +10,8 @@ from typing import Any, Protocol
 from uuid import UUID
 
 PER_ENDPOINT = 2
-"""Deliveries to one endpoint a claimer has under way at once (claimed, not yet
-recorded), unless its claim raises that endpoint's limit."""
+"""Deliveries to one endpoint a claimer has under way at once (claimed, their attempt
+not yet ended), unless its claim raises that endpoint's limit."""
 
 
 @dataclass(frozen=True, slots=True)
