@@ -51,7 +51,7 @@ def test_a_claim_that_takes_a_delivery_commits_lazily(
         )
         assert _setting(conn) == "on"  # the server's default, and this connection's
         rows = conn.execute(
-            _CLAIM, [[], [], now, [], 64, 2, 1, now, now + timedelta(seconds=60)]
+            _CLAIM, [[], [], [], 2, now, [], 64, 1, now, now + timedelta(seconds=60)]
         ).fetchall()  # in a transaction, as psycopg begins one: the setting is still visible
         assert [r[2] for r in rows] == ["msg_lazy"]
         assert _setting(conn) == "off"
