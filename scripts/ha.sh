@@ -187,8 +187,10 @@ kill_primary() {
   pid=$(head -1 "$DIR/$node/data/postmaster.pid")
   local kids
   kids=$(pgrep -P "$pid" | tr '\n' ' ' || true)
+  # One kill for all; a backend that ended between the listing and the kill is gone
+  # already, which kill reports as an error: not one here.
   # shellcheck disable=SC2086
-  kill -9 "$pid" $kids
+  kill -9 "$pid" $kids 2>/dev/null || true
   echo "killed PostgreSQL of $node (pid $pid and its $(echo $kids | wc -w) processes)"
   if [ "${1:-}" = "--patroni" ]; then
     pid=$(patroni_pid "$node")
