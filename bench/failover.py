@@ -112,25 +112,13 @@ class Cluster:
             return None
         return found[0] if found else None
 
-    def wait_healthy(self, seconds: float) -> None:
-        """Until a leader runs and Patroni names a synchronous standby (streaming, or
-        running). Commits going through is not enough: with strict synchronous mode
+    def wait_healthy(self, seconds: int) -> None:
+        """Until a leader runs and Patroni names a synchronous standby (scripts/ha.sh
+        wait-healthy). Commits going through is not enough: with strict synchronous mode
         Patroni promotes only the standby its state names, which it writes a loop (up
         to ``loop_wait``, 10 s) after the standby is back; a primary lost before that is
         not replaced until a person acts."""
-        deadline = time.monotonic() + seconds
-        while True:
-            try:
-                roles = set(self.members().values())
-            except RuntimeError:
-                roles = set()
-            if ("leader", "running") in roles and (
-                ("sync_standby", "streaming") in roles or ("sync_standby", "running") in roles
-            ):
-                return
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the cluster was not healthy in {seconds:.0f} s: {roles}")
-            time.sleep(0.5)
+        self.sh("wait-healthy", str(seconds), timeout=seconds + 30)
 
     def logs(self, lines: int = 30) -> str:
         """The last lines of each node's Patroni log."""

@@ -74,6 +74,12 @@ class Arrivals:
         self.got.append((time.time(), body))  # one thread (the receiver's loop) appends
         self.last = time.monotonic()
 
+    def drain(self, quiet: float = 5, most: float = 600) -> None:
+        """Until none has arrived for ``quiet`` seconds (``most`` seconds at most)."""
+        deadline = time.monotonic() + most
+        while time.monotonic() - self.last < quiet and time.monotonic() < deadline:
+            time.sleep(0.5)
+
     def lags(self, skip: int = 0) -> list[float]:
         """Arrival time minus the commit time each payload carries, in seconds."""
         return [
@@ -177,9 +183,7 @@ def one_endpoint(port: int, url: str, arrivals: Arrivals, args: argparse.Namespa
         ended = time.time()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    drained = time.monotonic() + 600  # a benchmark: let deliveries drain, 10 min at most
-    while time.monotonic() - arrivals.last < 5 and time.monotonic() < drained:
-        time.sleep(0.5)
+    arrivals.drain()
     print(line("plays, one operator endpoint", run))
     if len(arrivals.got) < 2:
         print(f"deliveries: {len(arrivals.got)}: too few to tell")
@@ -248,8 +252,7 @@ def main() -> None:
                 before = Accounts.take(port, [str(tmp)])
                 run = wrk(port, folder, args.connections, args.seconds, False)
                 runs.append((name, run, Accounts.take(port, [str(tmp)]).since(before)))
-            while time.monotonic() - arrivals.last < 5:  # a benchmark: let deliveries drain
-                time.sleep(0.5)
+            arrivals.drain()
         print(
             f"{count} four-player games a run, wrk {args.connections} connections, closed loop, "
             f"{args.rounds} round(s): {' / '.join(name for name, _ in order)}"

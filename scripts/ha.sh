@@ -12,6 +12,10 @@
 #   scripts/ha.sh kill-primary [--patroni]
 #                                 kill -9 the primary's PostgreSQL (and its Patroni)
 #   scripts/ha.sh switchover      a planned switchover to the standby
+#   scripts/ha.sh wait-healthy [S]
+#                                 wait up to S s (120) for a running leader and a
+#                                 streaming synchronous standby (the only one Patroni
+#                                 would promote)
 #   scripts/ha.sh down            stop everything and delete the cluster's files
 #
 # YOKAI_HA_DIR (default /tmp/yokai-ha) holds the cluster; YOKAI_HA_PORT (default 54330)
@@ -243,9 +247,10 @@ case "${1:-}" in
   status) status ;;
   kill-primary) shift; kill_primary "$@" ;;
   switchover) switchover ;;
+  wait-healthy) wait_healthy "${2:-120}" ;;
   down) down ;;
   *)
-    echo "usage: scripts/ha.sh install|up|status|kill-primary [--patroni]|switchover|down" >&2
+    echo "usage: scripts/ha.sh install|up|status|kill-primary [--patroni]|switchover|wait-healthy [S]|down" >&2
     exit 2
     ;;
 esac
