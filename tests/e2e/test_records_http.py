@@ -176,11 +176,18 @@ def _truncations(good: str) -> list[tuple[str, str, int, str]]:
     """The record cut short three ways, each refused at the line where it stops: after a
     whole line (mid-round), inside a card's name, inside a hand being dealt."""
     lines = good.splitlines(keepends=True)
-    trick = next(n for n, x in enumerate(lines) if x.startswith("Trick 3:"))
+    # A trick that is not its round's last: cut after it, the round is not over. (Trick
+    # 3 was taken, but a round may end there, and then the record is cut between rounds.)
+    trick = next(
+        n
+        for n, x in enumerate(lines)
+        if x.startswith("Trick ") and n + 1 < len(lines) and lines[n + 1].startswith("Trick ")
+    )
     deal = next(n for n, x in enumerate(lines) if x.startswith("Deal 2:"))
     after_line = "".join(lines[: trick + 1])
-    # "Trick 3: S xy": a card's first two letters (no card is named so).
-    in_card = "".join(lines[:trick]) + lines[trick][: len("Trick 3: 0 ") + 2]
+    # "Trick N: S xy": a card's first two letters (no card is named so).
+    head = lines[trick].split(": ", 1)[0] + ": 0 "
+    in_card = "".join(lines[:trick]) + lines[trick][: len(head) + 2]
     # "Deal 2: c1 c2 c3", the hand cut after whole cards; the other seats' hands missing.
     in_hand = "".join(lines[:deal]) + " ".join(lines[deal].split(" ")[:5])
     return [
