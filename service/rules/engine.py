@@ -13,7 +13,6 @@ made and how a game is replayed are modules of their own)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 from service.rules.commands import (
     Command,
@@ -31,7 +30,6 @@ from service.rules.commands import (
     RevealSeed,
     TimeOut,
 )
-from service.rules.errors import Violation
 from service.rules.events import (
     CardPlayed,
     CardsPassed,
@@ -53,7 +51,6 @@ from service.rules.events import (
     TrickTaken,
     TurnTimedOut,
 )
-from service.rules.guards import _expect, _refuse
 from service.rules.passing import (
     PASS_SIZE,
     _deal,
@@ -68,26 +65,29 @@ from service.rules.passing import (
 from service.rules.playing import _on_played, _on_trick, _play, trick_winner
 from service.rules.scoring import _on_game_ended, _on_round_ended, _on_sealed
 from service.rules.seating import (
-    _UNDER_WAY,
     ERASED_NAME,
     _create,
     _decline,
     _erase,
+    _expire,
     _join,
     _leave,
     _on_created,
+    _on_declined,
     _on_erased,
+    _on_expired,
     _on_joined,
     _on_left,
+    _on_rematched,
+    _on_resigned,
+    _on_revealed,
+    _on_timed_out,
     _rematch,
-    _reserved_for,
     _resign,
     _reveal,
-    _reveals,
     _timeout,
-    _unreserved,
 )
-from service.rules.state import INITIAL, GameState, Phase
+from service.rules.state import INITIAL, GameState
 from service.rules.turns import Action, expected_action, legal_cards
 
 __all__ = [
@@ -134,9 +134,7 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
         case Rematch():
             return _rematch(state, command)
         case Expire():
-            if state.phase is not Phase.WAITING:
-                raise _refuse(Violation.WRONG_PHASE, "only a game waiting for players expires")
-            return (GameExpired(),)
+            return _expire(state, command)
     raise TypeError(f"not a command: {command!r}")  # pragma: no cover
 
 
@@ -156,11 +154,7 @@ def evolve(state: GameState, event: Event) -> GameState:
         case SeatJoined():
             return _on_joined(state, event)
         case SeatDeclined():
-            _expect(
-                state.phase is Phase.WAITING and _reserved_for(state, event.seat) is not None,
-                "a seat reserved in a waiting game is declined",
-            )
-            return replace(state, reserved=_unreserved(state.reserved, event.seat))
+            return _on_declined(state, event)
         case SuitSealed():
             return _on_sealed(state, event)
         case RoundEnded():
@@ -174,29 +168,15 @@ def evolve(state: GameState, event: Event) -> GameState:
         case SeatErased():
             return _on_erased(state, event)
         case TurnTimedOut():
-            _expect(expected_action(state, event.seat) is not None, "a timed-out seat was due")
-            return state
+            return _on_timed_out(state, event)
         case SeatResigned():
-            _expect(state.phase in _UNDER_WAY, "a seat resigns from a game under way")
-            return state
+            return _on_resigned(state, event)
         case GameExpired():
-            _expect(state.phase is Phase.WAITING, "only a waiting game expires")
-            return replace(state, phase=Phase.EXPIRED)
+            return _on_expired(state, event)
         case Rematched():
-            _expect(
-                state.phase is Phase.FINISHED and state.rematch is None,
-                "a finished game is played again once",
-            )
-            return replace(state, rematch=event.game_id)
+            return _on_rematched(state, event)
         case SeedRevealed():
-            _expect(
-                state.phase is Phase.FINISHED
-                and state.fairness is not None
-                and state.server_seed is None
-                and _reveals(event.server_seed, state.fairness.commitment),
-                "a finished fair game's seed, revealed once, matching its commitment",
-            )
-            return replace(state, server_seed=event.server_seed)
+            return _on_revealed(state, event)
     raise TypeError(f"not an event: {event!r}")  # pragma: no cover
 
 

@@ -13,6 +13,7 @@ from service.rules.commands import (
     CreateGame,
     DeclineSeat,
     EraseSeat,
+    Expire,
     JoinSeat,
     Leave,
     Rematch,
@@ -32,6 +33,7 @@ from service.rules.events import (
     Event,
     GameCreated,
     GameEnded,
+    GameExpired,
     Rematched,
     RoundEnded,
     RoundEndReason,
@@ -199,6 +201,25 @@ def _decline(state: GameState, cmd: DeclineSeat) -> tuple[Event, ...]:
     return (SeatDeclined(cmd.seat, cmd.player),)
 
 
+def _on_declined(state: GameState, e: SeatDeclined) -> GameState:
+    _expect(
+        state.phase is Phase.WAITING and _reserved_for(state, e.seat) is not None,
+        "a seat reserved in a waiting game is declined",
+    )
+    return replace(state, reserved=_unreserved(state.reserved, e.seat))
+
+
+def _expire(state: GameState, cmd: Expire) -> tuple[Event, ...]:
+    if state.phase is not Phase.WAITING:
+        raise _refuse(Violation.WRONG_PHASE, "only a game waiting for players expires")
+    return (GameExpired(),)
+
+
+def _on_expired(state: GameState, e: GameExpired) -> GameState:
+    _expect(state.phase is Phase.WAITING, "only a waiting game expires")
+    return replace(state, phase=Phase.EXPIRED)
+
+
 def _rematch(state: GameState, cmd: Rematch) -> tuple[Event, ...]:
     if state.phase is not Phase.FINISHED:
         detail = (
@@ -210,6 +231,14 @@ def _rematch(state: GameState, cmd: Rematch) -> tuple[Event, ...]:
     if state.rematch is not None:
         raise _refuse(Violation.REMATCHED, f"the game is played again as {state.rematch}")
     return (Rematched(cmd.game_id),)
+
+
+def _on_rematched(state: GameState, e: Rematched) -> GameState:
+    _expect(
+        state.phase is Phase.FINISHED and state.rematch is None,
+        "a finished game is played again once",
+    )
+    return replace(state, rematch=e.game_id)
 
 
 def _reveal(state: GameState, cmd: RevealSeed) -> tuple[Event, ...]:
@@ -232,6 +261,17 @@ def _reveals(seed_hex: str, commitment: str) -> bool:
     except ValueError:
         return False
     return seed.hex() == seed_hex and hashlib.sha256(seed).hexdigest() == commitment
+
+
+def _on_revealed(state: GameState, e: SeedRevealed) -> GameState:
+    _expect(
+        state.phase is Phase.FINISHED
+        and state.fairness is not None
+        and state.server_seed is None
+        and _reveals(e.server_seed, state.fairness.commitment),
+        "a finished fair game's seed, revealed once, matching its commitment",
+    )
+    return replace(state, server_seed=e.server_seed)
 
 
 def _playing_seat(state: GameState, seat: int, doing: str) -> GameConfig:
@@ -308,6 +348,11 @@ def _resign(state: GameState, cmd: Resign) -> tuple[Event, ...]:
     return (resigned, *_forfeit_end(state, (cmd.seat,), RoundEndReason.RESIGN))
 
 
+def _on_resigned(state: GameState, e: SeatResigned) -> GameState:
+    _expect(state.phase in _UNDER_WAY, "a seat resigns from a game under way")
+    return state
+
+
 def _timeout(state: GameState, cmd: TimeOut) -> tuple[Event, ...]:
     """Seats whose turn clock ran out: each must still be due to act. With ``autoplay``
     the caller then makes their moves; with ``forfeit`` the round and game end, every
@@ -323,6 +368,11 @@ def _timeout(state: GameState, cmd: TimeOut) -> tuple[Event, ...]:
     if cmd.outcome is OnTimeout.AUTOPLAY:
         return late
     return (*late, *_forfeit_end(state, cmd.seats, RoundEndReason.FORFEIT))
+
+
+def _on_timed_out(state: GameState, e: TurnTimedOut) -> GameState:
+    _expect(expected_action(state, e.seat) is not None, "a timed-out seat was due")
+    return state
 
 
 def _forfeit_end(
