@@ -120,17 +120,23 @@ def new_seals(
     seals: Sequence[Collection[Suit]],
 ) -> list[Suit]:
     """R-7.6, R-7.8: the suits ``team`` seals on taking a trick, in suit order: those
-    whose two 7s its seats have captured in the round (``bosses``, by seat), except
-    those it has sealed already and, in the short variant, those the other team has
-    (``seals``: by team, the game's so far)."""
-    captured = [c.suit for seat in cfg.seats_of(team) for c in bosses[seat]]
+    whose two 7s (R-7.1) its seats have captured in the round (``bosses``, by seat),
+    except those it has sealed already and, in the short variant, those the other team
+    has (``seals``: by team, the game's so far)."""
+    seen: set[Suit] = set()
+    pairs: list[Suit] = []
+    for seat in cfg.seats_of(team):
+        for c in bosses[seat]:
+            if c.suit in seen:
+                pairs.append(c.suit)
+            else:
+                seen.add(c.suit)
     own = seals[team]
     closed = seals[1 - team] if cfg.exclusive_seals else ()
-    return [
-        suit
-        for suit in SUITS
-        if captured.count(suit) == 2 and suit not in own and suit not in closed
-    ]
+    found = [suit for suit in pairs if suit not in own and suit not in closed]
+    if len(found) > 1:
+        found.sort(key=SUITS.index)
+    return found
 
 
 def seven_followers_end(cfg: GameConfig, sealed: int, tricks_played: int) -> RoundEndReason | None:
