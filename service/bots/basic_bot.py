@@ -36,17 +36,11 @@ holds the trick; ducks when its side has six tricks unless the trick brings the 
 deciding boss; leads whatever loses the lead most cheaply unless a lead wins bosses.
 
 The round's first lead in Seven Followers sets the trump suit (R-7.4): the bot leads its
-strongest suit. Passing (R-3.2): with three players (to the opponent on the left) and
-with four (to the partner) it passes its lowest side cards from its shortest suits,
-never a boss, the A or a trump, so it gets voids to trump boss tricks with, and its
-partner gets low cards to lose tricks with; in Seven Followers (R-7.2) it gives a boss
-to its partner and its lowest cards to the opponents.
+strongest suit. Its pass (R-3.2, R-7.2) is service/bots/basic_pass.py's.
 
 Deterministic: the same view gives the same move (``rng`` is not used), and it reads
 nothing but the view, so it can sit at a real table with a human's information.
-bench/bot_bench.py measures it against random players. A little past 400 lines: the
-playing and passing heuristics share their estimates of who holds what, and stay one
-module so that the weights they were tuned with stay together.
+bench/bot_bench.py measures it against random players.
 """
 
 from __future__ import annotations
@@ -55,6 +49,7 @@ import math
 import random
 from collections.abc import Collection, Sequence
 
+from service.bots.basic_pass import basic_pass
 from service.bots.moves import Move, PassMove, PlayMove
 from service.rules import Action, Card, SeatView, Suit, card, trick_winner
 from service.rules.cards import SEVEN_FOLLOWERS_DECK, STANDARD_DECK, SUPER_TRUMP
@@ -96,7 +91,7 @@ def basic_move(view: SeatView, rng: random.Random) -> Move | None:
     if not view.legal:
         return None
     if view.action == Action.PASS:
-        return PassMove(_Table(view).pass_cards())
+        return PassMove(basic_pass(view))
     if view.action == Action.PLAY:
         return PlayMove(_Table(view).play().id)
     return None
@@ -385,31 +380,3 @@ class _Table:
                 if c.is_boss and c.suit is led:
                     e += DROP * self.holds(s, c)
         return e
-
-    # --- passing ----------------------------------------------------------------------
-
-    def pass_cards(self) -> tuple[str, str, str]:
-        if self.sf:
-            # R-7.2: one card to each other seat, in the order seat+1, seat+2 (the
-            # partner), seat+3. The partner gets a boss (the team's bosses are safest
-            # where the team can capture them: together they hold more of a suit's
-            # pair), the opponents the lowest cards.
-            cheap = sorted(self.legal, key=lambda c: (c.is_boss, c is SUPER_TRUMP, c.rank))
-            bosses = [c for c in self.legal if c.is_boss]
-            to_partner = bosses[0] if bosses else cheap[-1]
-            rest = [c for c in cheap if c is not to_partner]
-            return (rest[0].id, to_partner.id, rest[1].id)
-        # R-3.2: low side cards from the shortest side suits: voids to trump boss tricks
-        # with; never a boss, the A or a trump.
-        counts: dict[Suit, int] = {}
-        for c in self.legal:
-            counts[c.suit] = counts.get(c.suit, 0) + 1
-        chosen = sorted(
-            (c for c in self.legal if not c.is_boss and c is not SUPER_TRUMP),
-            key=lambda c: (c.suit is self.trump, counts[c.suit], c.rank, c.id),
-        )[:3]
-        for c in self.legal:  # (a hand of bosses and the A only: any others)
-            if len(chosen) < 3 and c not in chosen:
-                chosen.append(c)
-        first, second, third = chosen
-        return (first.id, second.id, third.id)
