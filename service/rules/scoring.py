@@ -3,10 +3,10 @@ engine and for the search bots' playouts (service/bots/playout.py), and the ``ev
 functions of the events that record it: suits sealed, a round ended, the game ended.
 
 The rules themselves are functions of plain values (sides' totals, seats' captured
-bosses, hands, the trump suit, the seals so far, as sequences of either kind), so that
-the engine reads them from its immutable state after each trick and a playout from its
-lists, neither converting anything on its hot path. Their numbers are the
-:class:`~service.rules.config.GameConfig`'s. The engine's functions after them
+bosses, hands, the trump suit, the seals so far: sequences of either kind), so that the
+engine calls them with what its immutable state holds after a trick and a playout with
+its own lists, neither converting one into the other on its hot path. Their numbers are
+the :class:`~service.rules.config.GameConfig`'s. The engine's functions after them
 (``_standard_after_trick``, ``_seven_followers_after_trick``) turn their answers into
 events.
 """
