@@ -36,17 +36,13 @@ holds the trick; ducks when its side has six tricks unless the trick brings the 
 deciding boss; leads whatever loses the lead most cheaply unless a lead wins bosses.
 
 The round's first lead in Seven Followers sets the trump suit (R-7.4): the bot leads its
-strongest suit. Passing (R-3.2): with three players (to the opponent on the left) and
-with four (to the partner) it passes its lowest side cards from its shortest suits,
-never a boss, the A or a trump, so it gets voids to trump boss tricks with, and its
-partner gets low cards to lose tricks with; in Seven Followers (R-7.2) it gives a boss
-to its partner and its lowest cards to the opponents.
+strongest suit. Its pass (R-3.2, R-7.2) is service/bots/basic_pass.py's.
 
 Deterministic: the same view gives the same move (``rng`` is not used), and it reads
 nothing but the view, so it can sit at a real table with a human's information.
-bench/bot_bench.py measures it against random players. A little past 400 lines: the
-playing and passing heuristics share their estimates of who holds what, and stay one
-module so that the weights they were tuned with stay together.
+bench/bot_bench.py measures it against random players. What the rules decide (R-5's
+thresholds, the game's end and R-6.5's tie-break, the short variant's closed suits) it
+reads from the rules' GameConfig and service/rules/scoring.py.
 """
 
 from __future__ import annotations
@@ -55,9 +51,21 @@ import math
 import random
 from collections.abc import Collection, Sequence
 
+from service.bots.basic_pass import basic_pass
 from service.bots.moves import Move, PassMove, PlayMove
-from service.rules import Action, Card, SeatView, Suit, card, trick_winner
-from service.rules.cards import SEVEN_FOLLOWERS_DECK, STANDARD_DECK, SUPER_TRUMP
+from service.rules import (
+    Action,
+    Card,
+    GameConfig,
+    Scoring,
+    SeatView,
+    Suit,
+    Variant,
+    card,
+    trick_winner,
+)
+from service.rules.cards import SUPER_TRUMP
+from service.rules.scoring import game_winner
 
 # The weights below were tuned with bench/bot_bench.py against random players, and
 # checked against a simpler "take boss tricks, duck the rest" bot so as not to overfit
@@ -96,7 +104,7 @@ def basic_move(view: SeatView, rng: random.Random) -> Move | None:
     if not view.legal:
         return None
     if view.action == Action.PASS:
-        return PassMove(_Table(view).pass_cards())
+        return PassMove(basic_pass(view))
     if view.action == Action.PLAY:
         return PlayMove(_Table(view).play().id)
     return None
@@ -137,7 +145,8 @@ class _Table:
         self.view = view
         self.n = view.players
         self.me = view.seat
-        self.sf = view.variant != "standard"
+        self.cfg = GameConfig(view.players, Scoring(view.scoring), Variant(view.variant))
+        self.sf = self.cfg.seven_followers
         self.hand = [card(i) for i in view.hand]
         self.legal = [card(i) for i in view.legal]
         self.trump = Suit(r.trump_suit) if r.trump_suit is not None else None
@@ -156,9 +165,8 @@ class _Table:
             self._note_voids(last)
         for seat in view.seats:
             known.update(card(i) for i in seat.bosses)
-        deck = SEVEN_FOLLOWERS_DECK if self.sf else STANDARD_DECK
         # Cards that may be in another hand, or in a trick the view no longer shows.
-        self.unseen = [c for c in deck if c not in known]
+        self.unseen = [c for c in self.cfg.deck if c not in known]
         # Cards this seat passed went to a known hand (R-3.2, R-7.2).
         self.holder: dict[Card, int] = {}
         p = view.pass_
@@ -252,7 +260,7 @@ class _Table:
 
     def threshold(self) -> int:
         """R-5.1: the captured bosses that win the round."""
-        return 4 if self.n == 4 else 3
+        return self.cfg.bosses_to_win
 
     def boss_value(self, have: int, more: float) -> float:
         """What ``more`` bosses are worth to a side that has captured ``have``."""
@@ -274,7 +282,7 @@ class _Table:
         if have + len(bosses) >= self.threshold():
             return self.round_won_by(seat)  # R-5.1, checked first (R-5.4)
         taken = self.side_tricks(seat)
-        if taken + 1 >= 7:
+        if taken + 1 >= self.cfg.tricks_to_lose:
             return self.seven_taken_by(seat)  # R-5.2: the others win
         if self.last_trick_now:
             return self.round_won_by(seat)  # R-5.3
@@ -305,12 +313,9 @@ class _Table:
         """Three players, basic scoring: how good ``scores`` are for this seat, from -1
         (another player has won the game) to 1 (this one has). ``seven`` is the player
         who took seven tricks in the round that made them, for R-6.5's tie-break."""
-        best = max(scores)
-        if best >= 2:  # R-6.2
-            leaders = [s for s, x in enumerate(scores) if x == best]
-            if len(leaders) > 1 and seven is not None:
-                leaders = [(seven + 1) % 3]  # R-6.5
-            return 1.0 if self.me in leaders else -1.0
+        winner = game_winner(self.cfg, scores, seven)  # R-6.2, R-6.5
+        if winner is not None:
+            return 1.0 if winner == self.me else -1.0
         weights = [NEAR_WIN_WEIGHT if x == 1 else 1.0 for x in scores]
         return 2 * weights[self.me] / sum(weights) - 1
 
@@ -319,9 +324,8 @@ class _Table:
         R-7.7; in the short variant R-7.8 a suit sealed by either team is closed)."""
         team = self.side(seat)
         seals = self.view.seals or ((), ())
-        short = self.view.variant == "seven_followers_short"
-        closed = set(seals[team]) | (set(seals[1 - team]) if short else set())
-        target = 4 if short else 7
+        closed = set(seals[team]) | (set(seals[1 - team]) if self.cfg.exclusive_seals else set())
+        target = self.cfg.target_score
         sealed = len(seals[team])
         have = self.side_bosses(seat)
         v = 0.0
@@ -385,31 +389,3 @@ class _Table:
                 if c.is_boss and c.suit is led:
                     e += DROP * self.holds(s, c)
         return e
-
-    # --- passing ----------------------------------------------------------------------
-
-    def pass_cards(self) -> tuple[str, str, str]:
-        if self.sf:
-            # R-7.2: one card to each other seat, in the order seat+1, seat+2 (the
-            # partner), seat+3. The partner gets a boss (the team's bosses are safest
-            # where the team can capture them: together they hold more of a suit's
-            # pair), the opponents the lowest cards.
-            cheap = sorted(self.legal, key=lambda c: (c.is_boss, c is SUPER_TRUMP, c.rank))
-            bosses = [c for c in self.legal if c.is_boss]
-            to_partner = bosses[0] if bosses else cheap[-1]
-            rest = [c for c in cheap if c is not to_partner]
-            return (rest[0].id, to_partner.id, rest[1].id)
-        # R-3.2: low side cards from the shortest side suits: voids to trump boss tricks
-        # with; never a boss, the A or a trump.
-        counts: dict[Suit, int] = {}
-        for c in self.legal:
-            counts[c.suit] = counts.get(c.suit, 0) + 1
-        chosen = sorted(
-            (c for c in self.legal if not c.is_boss and c is not SUPER_TRUMP),
-            key=lambda c: (c.suit is self.trump, counts[c.suit], c.rank, c.id),
-        )[:3]
-        for c in self.legal:  # (a hand of bosses and the A only: any others)
-            if len(chosen) < 3 and c not in chosen:
-                chosen.append(c)
-        first, second, third = chosen
-        return (first.id, second.id, third.id)

@@ -3,11 +3,13 @@
 The engine (service/rules) decides and records every move as events and immutable
 state, which a search that plays thousands of moves per decision cannot afford. This is
 the same round reduced to mutable lists: hands, the trick, tricks and bosses taken, and
-the round's end as R-5 (R-7.7 for Seven Followers) and its points as R-6 say. It
-reuses the engine's own :func:`~service.rules.engine.trick_winner`, and
-tests/bots/test_playout.py plays random rounds through both and requires the same
-tricks, round ends, winners and points. :meth:`Playout.run` plays the round out with
-the search bots' playout policy (service/bots/policy.py).
+the seals. What ends the round and what it scores (R-5, R-6; R-7.6 to R-7.8 in Seven
+Followers) it asks of the rules' own :mod:`service.rules.scoring`, and who takes a trick
+of their :func:`~service.rules.playing.trick_winner`, as the engine does; what it keeps
+itself is the bookkeeping they read, which tests/bots/test_playout.py holds to the
+engine's by playing random rounds through both: the same legal cards, trick winners,
+tricks and bosses taken, round ends, winners and points. :meth:`Playout.run` plays the
+round out with the search bots' playout policy (service/bots/policy.py).
 """
 
 from __future__ import annotations
@@ -15,9 +17,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from service.bots.policy import model_card
-from service.rules.cards import POINTS_3P, STARS, Card, Suit
-from service.rules.config import GameConfig, Scoring
-from service.rules.engine import trick_winner
+from service.rules.cards import Card, Suit
+from service.rules.config import GameConfig
+from service.rules.playing import trick_winner
+from service.rules.scoring import (
+    bosses_scored,
+    new_seals,
+    round_end,
+    round_points,
+    seals_result,
+    seven_followers_end,
+    side_totals,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,12 +66,12 @@ class Playout:
         self.bosses = bosses
         self.tricks_played = tricks_played
         self.sealed = sealed  # by team: suits sealed before this round (the game's)
+        self.seals = (list(sealed[0]), list(sealed[1]))  # by team: the game's so far
         self.last_winner: int | None = None
-        self.round_seals: tuple[list[Suit], list[Suit]] = ([], [])  # by team, this round
         self.outcome: Outcome | None = None
         # By side, kept as tricks are taken: what R-5 and the playout policy read.
-        self.side_tricks = self._sides(tricks_won)
-        self.side_bosses = self._sides([len(b) for b in bosses])
+        self.side_tricks = side_totals(config, tricks_won)
+        self.side_bosses = side_totals(config, [len(b) for b in bosses])
 
     def legal(self) -> list[Card]:
         """R-4.1, R-4.2: the led suit if the seat has it (the A is green), else any."""
@@ -98,7 +109,7 @@ class Playout:
         if self.cfg.seven_followers:
             self.outcome = self._sealing(winner)
         else:
-            self.outcome = self._standard_end()
+            self.outcome = self._standard_end(winner)
 
     def run(self) -> Outcome:
         """Play the round out, each seat as :func:`service.bots.policy.model_card` says
@@ -107,61 +118,25 @@ class Playout:
             self.play(model_card(self, self.legal()))
         return self.outcome
 
-    def _sides(self, per_seat: list[int]) -> list[int]:
-        totals = [0] * self.cfg.sides
-        for seat, value in enumerate(per_seat):
-            totals[self.cfg.side_of(seat)] += value
-        return totals
-
-    def _standard_end(self) -> Outcome | None:
-        """R-5 in its order (R-5.4), and R-6's points."""
+    def _standard_end(self, winner: int) -> Outcome | None:
+        """R-5 after a trick ``winner`` took, and R-6's points if the round is over."""
         cfg = self.cfg
-        bosses = self.side_bosses
-        tricks = self.side_tricks
-        loser = None
-        if any(b >= (4 if self.n == 4 else 3) for b in bosses):  # R-5.1
-            winners: tuple[int, ...] = (bosses.index(max(bosses)),)
-        elif any(t >= 7 for t in tricks):  # R-5.2
-            loser = tricks.index(max(tricks))
-            winners = tuple(s for s in range(cfg.sides) if s != loser)
-        elif self.tricks_played == cfg.tricks_per_round:  # R-5.3
-            assert self.last_winner is not None
-            winners = (cfg.side_of(self.last_winner),)
-        else:
+        end = round_end(cfg, self.side_bosses, self.side_tricks, self.tricks_played, winner)
+        if end is None:
             return None
-        points = [0] * cfg.sides
-        for w in winners:
-            if cfg.scoring is Scoring.BASIC:
-                points[w] = 1
-            elif loser is not None and self.n == 3:
-                points[w] = 3  # R-6.4
-            else:
-                taken = [c for seat in cfg.seats_of(w) for c in self.bosses[seat]]
-                if loser is not None:  # R-5.2: the bosses in every hand too
-                    taken += [c for hand in self.hands for c in hand if c.is_boss]
-                value = STARS if self.n == 4 else POINTS_3P
-                points[w] = sum(value[c.suit] for c in taken if c.suit is not self.trump_suit)
-        return Outcome(winners, tuple(points))
+        scored = bosses_scored(cfg, end, self.bosses, self.hands)
+        return Outcome(end.winners, round_points(cfg, end, scored, self.trump_suit))
 
     def _sealing(self, winner: int) -> Outcome | None:
-        """R-7.6 to R-7.8 after a trick: the winner's team seals a suit whose two 7s it
-        has captured this round (the short variant: not one the other team sealed); the
-        round ends after its last trick, or with the game when a team has sealed enough.
-        Its outcome: the teams that sealed in it, and how many suits each."""
+        """R-7.6 to R-7.8 after a trick: the suits the winner's team seals; the round's
+        end after its last trick, or with the game when a team has sealed enough. Its
+        outcome: the teams that sealed in it, and how many suits each."""
         cfg = self.cfg
         team = cfg.side_of(winner)
-        short = cfg.target_score == 4
-        taken = [c.suit for seat in cfg.seats_of(team) for c in self.bosses[seat]]
-        mine = self.round_seals[team]
-        for suit in set(taken):
-            if suit in self.sealed[team] or suit in mine:
-                continue
-            if short and (suit in self.sealed[1 - team] or suit in self.round_seals[1 - team]):
-                continue
-            if taken.count(suit) == 2:
-                mine.append(suit)
-        over = len(self.sealed[team]) + len(mine) >= cfg.target_score
-        if not over and self.tricks_played < cfg.tricks_per_round:
+        seals = self.seals[team]
+        seals.extend(new_seals(cfg, team, self.bosses, self.seals))
+        if seven_followers_end(cfg, len(seals), self.tricks_played) is None:
             return None
-        counts = (len(self.round_seals[0]), len(self.round_seals[1]))
-        return Outcome(tuple(t for t in (0, 1) if counts[t]), counts, counts)
+        counts = tuple(len(self.seals[t]) - len(self.sealed[t]) for t in (0, 1))
+        winners, points = seals_result(counts)
+        return Outcome(winners, points, points)

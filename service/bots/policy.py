@@ -38,7 +38,7 @@ from service.bots.basic_bot import (  # basic's weights: its docstring says how 
     sf_first_lead,
 )
 from service.rules.cards import SUPER_TRUMP, Card, Suit
-from service.rules.engine import trick_winner
+from service.rules.playing import trick_winner
 
 if TYPE_CHECKING:
     from service.bots.playout import Playout
@@ -130,7 +130,8 @@ class _Worth:
         self.sim, self.side, self.last = sim, side, last
         cfg = sim.cfg
         self.sf = cfg.seven_followers
-        self.threshold = 4 if sim.n == 4 else 3
+        self.threshold = cfg.bosses_to_win
+        self.seventh = cfg.tricks_to_lose
         self.have = sim.side_bosses
         self.taken = sim.side_tricks
 
@@ -147,7 +148,7 @@ class _Worth:
         if have + bosses >= threshold:
             return sign  # R-5.1
         taken = self.taken[taker_side]
-        if taken + 1 >= 7:
+        if taken + 1 >= self.seventh:
             return -sign  # R-5.2
         if self.last:
             return sign  # R-5.3
@@ -157,12 +158,10 @@ class _Worth:
 def _sf_worth(sim: Playout, team: int, bosses: list[Card], extra: float) -> float:
     """Seven Followers: what capturing ``bosses`` is worth to ``team`` (basic's
     ``sf_value``: R-7.6, R-7.7, R-7.8)."""
-    short = sim.cfg.target_score == 4
-    sealed_before = sim.sealed[team]
-    closed = set(sealed_before) | set(sim.round_seals[team])
-    if short:
-        closed |= set(sim.sealed[1 - team]) | set(sim.round_seals[1 - team])
-    sealed = len(sealed_before) + len(sim.round_seals[team])
+    closed = set(sim.seals[team])
+    if sim.cfg.exclusive_seals:
+        closed |= set(sim.seals[1 - team])
+    sealed = len(sim.seals[team])
     have = {c.suit for s in sim.cfg.seats_of(team) for c in sim.bosses[s]}
     v = 0.0
     for b in bosses:

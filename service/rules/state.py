@@ -120,7 +120,7 @@ def _builder(cls: type[T]) -> Callable[..., T]:
     """A constructor of ``cls``, a frozen slots dataclass with neither defaults to fill
     nor derived fields, taking every field in order and making the same instance.
 
-    Replay's hot path (engine.py) makes a new RoundState and GameState for every card
+    Replay's hot path (playing.py) makes a new RoundState and GameState for every card
     played. A frozen dataclass sets each field through ``object.__setattr__``; setting
     each slot through its own descriptor is twice as fast, and building these two
     states was a quarter of a replay's time (docs/benchmarks.md). The instances stay

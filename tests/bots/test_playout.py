@@ -1,7 +1,13 @@
 """The search bots' simulator (service/bots/playout.py) against the engine: random games
 of every kind, each round played through both from its first trick; the same legal
 cards (R-4.1, R-4.2), trick winners (R-4.3, R-7.5), round ends and points (R-5.1 to
-R-5.4, R-6.2 to R-6.4; R-7.4, R-7.6 to R-7.8)."""
+R-5.4, R-6.2 to R-6.4; R-7.4, R-7.6 to R-7.8).
+
+Both ask service/rules/scoring.py whether a round is over and what it scores, each
+from its own bookkeeping: the engine from the state its events fold to, the simulator
+from the lists it updates in place. So the test compares that bookkeeping after every
+trick (tricks and bosses taken by seat, tricks played, the trump suit, the hands, the
+seals), as well as the ends and points it leads to."""
 
 from __future__ import annotations
 
@@ -13,6 +19,7 @@ from service.bots.playout import Playout
 from service.bots.selfplay import play_game
 from service.rules import PlayCard, Scoring, Variant, legal_cards
 from service.rules.events import PassesExchanged, RoundEnded, TrickTaken
+from service.rules.scoring import side_totals
 
 CASES = [
     (3, Scoring.BASIC, Variant.STANDARD),
@@ -55,7 +62,18 @@ def test_rounds_played_through_the_simulator_end_as_the_engines(
                         (tuple(state.seals[0]), tuple(state.seals[1])) if state.seals else ((), ()),
                     )
                 elif isinstance(e, TrickTaken) and sim is not None:
+                    r = state.round
+                    assert r is not None and state.config is not None
                     assert sim.last_winner == e.winner
+                    assert sim.tricks_played == e.number
+                    assert sim.trump_suit is r.trump_suit
+                    assert sim.hands == [list(h) for h in r.hands]
+                    assert sim.tricks_won == list(r.tricks_won)
+                    assert [set(b) for b in sim.bosses] == [set(b) for b in r.bosses]
+                    assert sim.side_tricks == side_totals(state.config, r.tricks_won)
+                    assert sim.side_bosses == side_totals(state.config, map(len, r.bosses))
+                    if state.seals:
+                        assert [set(x) for x in sim.seals] == [set(x) for x in state.seals]
                 elif isinstance(e, RoundEnded) and sim is not None:
                     assert sim.outcome is not None
                     assert (sim.outcome.winners, sim.outcome.points) == (e.winners, e.points)

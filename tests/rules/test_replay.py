@@ -27,7 +27,6 @@ from service.rules import (
     fold,
     replay_checked,
 )
-from service.rules.engine import _with_round
 from service.rules.events import (
     CardPlayed,
     CardsPassed,
@@ -40,6 +39,7 @@ from service.rules.events import (
     SuitSealed,
     TrickTaken,
 )
+from service.rules.playing import _with_round
 from service.rules.state import RoundState, new_game_state, new_round_state
 
 CONFIGS = [
@@ -297,7 +297,7 @@ def test_any_foreign_card_played_is_caught_where_it_is_played(
 
 
 def test_a_new_round_state_keeps_every_other_field_of_the_game() -> None:
-    """The hot path of replays builds the next GameState field by field (engine.py,
+    """The hot path of replays builds the next GameState field by field (playing.py,
     _with_round): every field it does not mean to change must come through, including
     fields added later."""
     marks: dict[str, Any] = {f.name: f"field {f.name}" for f in fields(INITIAL)}
