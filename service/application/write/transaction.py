@@ -22,7 +22,7 @@ from service.application.games.loading import NEW_GAME, SNAPSHOT_EVERY, load, sn
 from service.application.games.ports import GameSummary
 from service.application.identity.principals import PlayerHolder, Principal, SeatHolder
 from service.application.integrity import chain
-from service.application.lobby import projection as lobby
+from service.application.lobby import projections as lobby
 from service.application.ports import Actor, ActorKind, StoredEvent, UnitOfWork
 from service.application.ratings import model
 from service.application.ratings.ports import PlayerResult
