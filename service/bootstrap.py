@@ -47,6 +47,7 @@ from service.application.live.recent import RecentCommits
 from service.application.ports import Clock, UnitOfWork
 from service.application.privacy import erasure, legacy
 from service.application.privacy.sealer import Sealer
+from service.application.projections import PROJECTIONS
 from service.application.write.ports import Dealer
 from service.rules import BotLevel
 from service.settings import OPERATOR_TOKEN_MIN, ConfigurationError, Settings
@@ -189,6 +190,7 @@ def build(
         identity=Identity(unit_of_work, operator_tokens(settings), clock=deps_clock),
         chain=keys,
         webhook_urls=AddressPolicy(allow_private=settings.webhook_allow_private),
+        projections=PROJECTIONS,
         id_tokens=OidcVerifier(settings.oidc_issuers, settings.oidc_audiences)
         if settings.oidc_issuers
         else None,

@@ -17,6 +17,7 @@ from service.application.privacy.ports import KeyVault
 from service.application.privacy.sealer import Sealer
 from service.application.webhooks.ports import UrlPolicy
 from service.application.write.ports import Dealer
+from service.application.write.projectors import Projections
 from service.rules import BotLevel
 
 
@@ -29,6 +30,8 @@ class Deps:
     identity: Identity
     chain: ChainKeys  # the keys of the events' hash chain (HMAC), kept outside the database
     webhook_urls: UrlPolicy  # where webhooks may be sent (the adapter refuses private hosts)
+    # Every effect of a command, run in its transaction: service/application/projections.py
+    projections: Projections
     id_tokens: IdTokens | None = None  # a verifier of OpenID Connect ID tokens, if configured
     changes: Hub = field(default_factory=Hub)  # what streams and long-polls wait on
     recent: RecentCommits = field(default_factory=RecentCommits)  # shared by streams

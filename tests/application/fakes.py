@@ -64,6 +64,7 @@ from service.application.integrity.chain import ChainKeys
 from service.application.live.hub import LOBBY_KEY, Hub, game_key, player_key, token_key
 from service.application.lobby.ports import LobbyEntry, LobbyFilter
 from service.application.ports import AppendConflictError, Position, StoredEvent
+from service.application.projections import PROJECTIONS
 from service.application.ratings.model import DEFAULT as DEFAULT_RATING
 from service.application.ratings.model import Rating
 from service.application.ratings.ports import Change, FinishedGame, PlayerResult, Ranked, Stats
@@ -1842,6 +1843,7 @@ def make_deps(
         identity=Identity(db.unit_of_work, operator_token, clock=clock),
         chain=CHAIN_KEYS,
         webhook_urls=SchemeOnly(),
+        projections=PROJECTIONS,
         changes=hub,
     )
 

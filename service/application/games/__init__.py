@@ -1,1 +1,2 @@
-"""Games: their commands, their queries, and what loads, folds and schedules them."""
+"""Games: their commands, their queries, what loads, folds and schedules them, and their
+projectors (``projections/``: the games row, the inbox, snapshots, wakeups)."""

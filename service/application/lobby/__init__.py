@@ -1,3 +1,3 @@
-"""The lobby: public games waiting for players (``projection.py``: a game's row, kept by
+"""The lobby: public games waiting for players (``projections.py``: a game's row, kept by
 the write path in the command's own statement), listed with filters (``queries.py``);
 its long-poll and stream are live delivery's."""

@@ -1,5 +1,6 @@
 """A command's write transaction as its handler sees it: load a game, decide a command
-against it, and append the events with the projection rows they change.
+against it, and append the events with the projection rows they change (each written by
+a projector of Deps.projections: service/application/projections.py lists them).
 
 Handlers never open or commit transactions: :func:`service.application.write.idempotency.run`
 does, around the handler, with the idempotency record.
@@ -7,7 +8,6 @@ does, around the handler, with the idempotency record.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -16,21 +16,16 @@ from uuid import UUID
 from service.application.commands import ANY_VERSION, Context
 from service.application.deps import Deps
 from service.application.errors import StaleVersionError
-from service.application.games import codec, inbox, turnclocks
 from service.application.games.cache import Loaded
-from service.application.games.loading import NEW_GAME, SNAPSHOT_EVERY, load, snapshot, turn_since
-from service.application.games.ports import GameSummary
+from service.application.games.loading import NEW_GAME, load, turn_since
 from service.application.identity.principals import PlayerHolder, Principal, SeatHolder
 from service.application.integrity import chain
-from service.application.lobby import projection as lobby
 from service.application.ports import Actor, ActorKind, StoredEvent, UnitOfWork
-from service.application.ratings import model
-from service.application.ratings.ports import PlayerResult
-from service.application.webhooks import events
 from service.application.webhooks.ports import UrlPolicy, WebhookEvent
 from service.application.write.dealing import decide_and_deal
 from service.application.write.ports import Dealer
-from service.rules import BotLevel, Command, JoinSeat, Phase, public_status
+from service.application.write.projectors import Change, Known
+from service.rules import BotLevel, Command, JoinSeat
 
 
 class Transaction:
@@ -201,89 +196,22 @@ class Transaction:
         rows = self._pending.pop(game_id, None)
         if not rows:
             return
-        after = self.written[game_id]
-        before = self._before.pop(game_id)
-        state = after.state
-        status = public_status(state)
-        if before.version == 0:  # the games row first: the events refer to it
-            assert state.config is not None
-            cfg = state.config
-            summary = GameSummary(
-                game_id,
-                self.now,
-                self.now,
-                cfg.players,
-                cfg.scoring.value,
-                cfg.variant.value,
-                status,
-                after.version,
-            )
-            self.uow.games.add(summary)
-        self.uow.events.append(rows)
-        if before.version != 0:
-            self.uow.games.update(
-                game_id, status=status, version=after.version, updated_at=self.now
-            )
-            self.uow.inbox.update_game(
-                game_id,
-                status=status,
-                version=after.version,
-                scores=state.scores,
-                winner=state.winners,
-                turns=inbox.turns(after),
-                updated_at=self.now,
-                gone=self.dropped.get(game_id, ()),
-            )
-        listed = lobby.entry(game_id, before, after, self.now)
-        if listed is not None:
-            self.uow.lobby.put(listed)
-        if finished(before, after):
-            self._finished(game_id, after, rows)
-        if after.version // SNAPSHOT_EVERY > before.version // SNAPSHOT_EVERY:
-            self.uow.snapshots.put(snapshot(game_id, after))
-        told = events.events_of(game_id, before, after, rows) + self._told.pop(game_id, [])
-        if told:
-            left = [seat for seat, bot in enumerate(state.bots) if bot is not None]
-            self.uow.webhooks.fan_out(game_id, told, self.bound.get(game_id, ()), self.now, left)
-        wake = turnclocks.wake_at(after)
-        if wake != turnclocks.wake_at(before) or game_id in self.rewake:
-            self.uow.wakeups.set(game_id, wake, after.version)
-
-    def _finished(self, game_id: UUID, after: Loaded, rows: Sequence[StoredEvent]) -> None:
-        """A game finished: how it went for each of its players (profiles), and, rated,
-        its ratings' update queued (the worker's to make, never the request's)."""
-        state = after.state
-        cfg = state.config
-        assert cfg is not None and state.winners is not None
-        held = {**self.uow.players.of_game(game_id), **dict(self.bound.get(game_id, ()))}
-        # A player's seat that a bot plays: the player left. A resign or a forfeit ends
-        # the game, so it is among this command's events.
-        quitters = model.culprits([codec.decode(row) for row in rows])
-        quitters |= {seat for seat in held if state.bots[seat] is not None}
-        self.uow.ratings.results(
-            [
-                PlayerResult(
-                    player_id,
-                    game_id,
-                    seat,
-                    self.now,
-                    cfg.rated,
-                    cfg.side_of(seat) in state.winners,
-                    seat in quitters,
-                )
-                for seat, player_id in sorted(held.items())
-            ]
+        change = Change(game_id, self._before.pop(game_id), self.written[game_id], rows)
+        known = Known(
+            self.now,
+            self.bound.get(game_id, ()),
+            self.dropped.get(game_id, ()),
+            game_id in self.rewake,
+            self._told.pop(game_id, ()),
         )
-        if cfg.rated:
-            self.uow.ratings.finished(game_id, self.now)
+        projections = self._deps.projections
+        for project in projections.referenced:
+            project(self.uow, change, known)
+        self.uow.events.append(rows)
+        for project in projections.following:
+            project(self.uow, change, known)
 
     def _expect(self, version: int) -> None:
         expected = self._ctx.expected
         if expected is not None and ANY_VERSION not in expected and version not in expected:
             raise StaleVersionError(f"the game is at version {version}", version)
-
-
-def finished(before: Loaded, after: Loaded) -> bool:
-    """Whether the command finished the game (all rounds played, a resign or a clock
-    forfeit; not a game that expired waiting for players)."""
-    return after.state.phase is Phase.FINISHED and before.state.phase is not Phase.FINISHED

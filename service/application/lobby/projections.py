@@ -1,5 +1,6 @@
 """A game's row of the lobby, as its state gives it: public, waiting, with its seats (a
-name and a bot at most: the lobby shows no card)."""
+name and a bot at most: the lobby shows no card); kept by the write path in the
+command's own statement (its projector: :func:`project`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from uuid import UUID
 
 from service.application.games.cache import Loaded
 from service.application.lobby.ports import LobbyEntry, LobbySeat
+from service.application.ports import UnitOfWork
+from service.application.write.projectors import Change, Known
 from service.rules import Phase, Visibility, public_status
 
 
@@ -53,3 +56,10 @@ def entry(game_id: UUID, before: Loaded, after: Loaded, now: datetime) -> LobbyE
         now,
         now,
     )
+
+
+def project(uow: UnitOfWork, change: Change, known: Known) -> None:
+    """The game's row, when the lobby shows it or just stopped showing it."""
+    listed = entry(change.game_id, change.before, change.after, known.now)
+    if listed is not None:
+        uow.lobby.put(listed)

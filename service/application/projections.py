@@ -1,0 +1,28 @@
+"""Every effect of a command, one line each: the projectors the write path runs on each
+game a command changed, in this order, in the command's own transaction (their writes go
+with the events as its one statement). Bootstrap hands this list to the application
+(``Deps.projections``), and so do the tests' fakes; the write path imports none of them
+(pyproject.toml's import contracts). An effect to add: a module in its capability's
+``projections`` and a line here (service/application/write/projectors.py says what a
+projector is given)."""
+
+from __future__ import annotations
+
+from service.application.games.projections import inbox, snapshots, summary, wakeups
+from service.application.lobby import projections as lobby
+from service.application.ratings import projections as ratings
+from service.application.webhooks import projections as webhooks
+from service.application.write.projectors import Projections
+
+PROJECTIONS = Projections(
+    referenced=(summary.insert,),
+    following=(
+        summary.update,
+        inbox.project,
+        lobby.project,
+        ratings.project,
+        snapshots.project,
+        webhooks.project,
+        wakeups.project,
+    ),
+)
