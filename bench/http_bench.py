@@ -47,7 +47,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.cpu import Accounts, per_request
 from service.adapters.dealing.dealer import ShufflingDealer
 from service.bots.random_bot import random_move
 from service.bots.selfplay import bot_command
@@ -65,6 +64,7 @@ from service.rules import (
     decide,
     fold,
 )
+from tests.support.cpu import Accounts, per_request
 
 ROOT = Path(__file__).resolve().parents[1]
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"

@@ -15,7 +15,7 @@ What it does:
    seeks of its game to arrive), the pairing lag (the last seek of a game's set made →
    matched: what the workers add), and the CPU the pairing cost per game made: the two
    worker processes' user + system seconds from the first seek to the last match, read
-   from the kernel (bench/cpu.py's way: psutil), with PostgreSQL's and the API's beside.
+   from the kernel (tests/support/cpu.py's way: psutil), with PostgreSQL's and the API's beside.
 
 Run: ``.venv/bin/python -m bench.seek_bench [--seeks 1000] [--seconds 60] [--clients 4]``.
 Prints figures; asserts nothing.
@@ -41,9 +41,9 @@ from typing import Any
 import psutil  # type: ignore[import-untyped]
 import psycopg
 
-from bench.cpu import Accounts
 from bench.http_bench import OPERATOR_TOKEN, ROOT, Client, free_port, serving
 from bench.scaleout_bench import database
+from tests.support.cpu import Accounts
 
 POOLS = ({"players": 4}, {"players": 3, "scoring": "advanced"})
 
