@@ -60,6 +60,7 @@ from bench.http_bench import (
 )
 from service.rules import Scoring, Variant
 from tests.support.cpu import Accounts, per_request
+from tests.support.figures import spread_ms
 
 
 class Arrivals:
@@ -160,11 +161,7 @@ def hooked_game(client: Client, seed: int, url: str | None, n: int) -> Game:
 
 
 def _lag_line(lags: list[float], what: str) -> str:
-    q = statistics.quantiles(sorted(lags), n=100)
-    return (
-        f"{what}: {len(lags)}, lag p50 {q[49] * 1000:.0f} ms, p99 {q[98] * 1000:.0f} ms, "
-        f"max {max(lags) * 1000:.0f} ms (goal p99 <= 1 s)"
-    )
+    return f"{what}: {len(lags)}, lag {spread_ms(lags)} (goal p99 <= 1 s)"
 
 
 def one_endpoint(port: int, url: str, arrivals: Arrivals, args: argparse.Namespace) -> None:
