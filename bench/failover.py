@@ -36,13 +36,11 @@ from __future__ import annotations
 
 import hashlib
 import http.client
-import http.server
 import itertools
 import json
 import os
 import random
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -55,6 +53,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.support.ports import free_port, port_free
+from tests.support.processes import answers, running
+from tests.support.sse import SseStream
+from tests.support.webhook_receiver import Receiver, messages, receiving
+
 ROOT = Path(__file__).resolve().parents[1]
 OPERATOR_TOKEN = "failover-operator-token-of-32-characters"
 # The service's keys, the same for `yokai serve` and the `yokai verify` that checks it.
@@ -63,13 +66,6 @@ CLIENTS = 16
 SLOW = 4  # clients that let their turn clock act for them
 STREAMS = 4
 TURN_SECONDS = 4
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 # --- the cluster -----------------------------------------------------------------------
@@ -152,18 +148,9 @@ def _free_base() -> int:
     """A first port whose next 22 are free (scripts/ha.sh's ports)."""
     for _ in range(50):
         base = random.randrange(20000, 40000)
-        if all(_free(base + i) for i in (1, 2, 11, 12, 20, 21)):
+        if all(port_free(base + i) for i in (1, 2, 11, 12, 20, 21)):
             return base
     raise RuntimeError("no free ports for the cluster")
-
-
-def _free(port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
 
 
 # --- the service -----------------------------------------------------------------------
@@ -184,39 +171,17 @@ def serving(url: str, folder: Path) -> Iterator[int]:
         "YOKAI_KEEPALIVE_SECONDS": "1",
     }
     subprocess.run([sys.executable, "-m", "service.cli", "migrate"], env=env, check=True, cwd=ROOT)
-    log = open(folder / "serve.log", "ab")  # noqa: SIM115 - closed below
-    process = subprocess.Popen(
+    with running(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
+        folder / "serve.log",
+        ready=lambda: answers(f"http://127.0.0.1:{port}"),
         env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
         cwd=ROOT,
-        start_new_session=True,
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while _status(port, "/readyz") != 200:
-            if time.monotonic() > deadline or process.poll() is not None:
-                raise RuntimeError(f"yokai serve did not start: {folder / 'serve.log'}")
-            time.sleep(0.2)
+        append=True,
+        new_session=True,
+        what="yokai serve",
+    ):
         yield port
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
-
-
-def _status(port: int, path: str) -> int:
-    try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-        conn.request("GET", path)
-        return conn.getresponse().status
-    except OSError:
-        return 0
 
 
 class Client:
@@ -398,67 +363,33 @@ class Streamer(threading.Thread):
             self.stop.wait(0.5)
 
     def _read(self) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
         last = self.seqs[-1] if self.seqs else 0
-        conn.request(
-            "GET", f"/v1/games/{self.game_id}/stream", headers={"Last-Event-ID": str(last)}
-        )
-        r = conn.getresponse()
-        if r.status != 200:
-            r.read()
-            return
-        event = ident = None
-        while not self.stop.is_set():
-            try:
-                line = r.readline()  # the chunked body, decoded
-            except TimeoutError:  # keep-alives come every few seconds; none: cut
+        with SseStream(
+            f"127.0.0.1:{self.port}",
+            f"/v1/games/{self.game_id}/stream",
+            {"Last-Event-ID": str(last)},
+            timeout=5,  # keep-alives come every few seconds; none: cut
+        ) as stream:
+            if stream.status != 200:
                 return
-            if not line:
-                return
-            text = line.decode().rstrip("\n")
-            if text.startswith("event: "):
-                event = text[7:]
-            elif text.startswith("id: "):
-                ident = int(text[4:])
-            elif text == "":
-                if event == "game_event" and ident is not None:
-                    self.seqs.append(ident)
-                if event == "end":
+            for message in stream.events():
+                if self.stop.is_set():
+                    return
+                if message is None:
+                    continue  # a keep-alive
+                if message.event == "game_event" and message.id is not None:
+                    self.seqs.append(message.id)
+                if message.event == "end":
                     self.stop.wait(1)
-                event = ident = None
 
 
-class Receiver:
-    """Webhook deliveries, by what they tell: (type, game, round)."""
-
-    def __init__(self) -> None:
-        self.keys: set[tuple[str, str, str]] = set()
-        self.lock = threading.Lock()
-        received, lock = self.keys, self.lock
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
-                data = body["data"]
-                with lock:
-                    received.add((body["type"], data["game_id"], str(data.get("round", ""))))
-                self.send_response(204)
-                self.end_headers()
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def got(self) -> set[tuple[str, str, str]]:
-        with self.lock:
-            return set(self.keys)
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+def delivered(receiver: Receiver) -> set[tuple[str, str, str]]:
+    """The webhook deliveries that reached ``receiver``, by what they tell: (type, game,
+    round)."""
+    return {
+        (body["type"], body["data"]["game_id"], str(body["data"].get("round", "")))
+        for body in messages(list(receiver.received))
+    }
 
 
 # --- the run ---------------------------------------------------------------------------
@@ -526,13 +457,8 @@ def measure(fault: Fault, log: Log) -> None:
 def run(out: Any = sys.stdout) -> Result:
     folder = Path(tempfile.mkdtemp(prefix="yokai-failover-"))
     try:
-        with cluster() as ha:
-            receiver = Receiver()
-            try:
-                with serving(ha.url, folder) as port:
-                    return _load(ha, port, receiver, out)
-            finally:
-                receiver.close()
+        with cluster() as ha, receiving() as receiver, serving(ha.url, folder) as port:
+            return _load(ha, port, receiver, out)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -541,7 +467,7 @@ def _load(ha: Cluster, port: int, receiver: Receiver, out: Any) -> Result:
     setup = Client(port)
     log = Log()
     hook = {
-        "url": f"http://127.0.0.1:{receiver.port}/hook",
+        "url": receiver.url,
         "events": ["game_started", "turn", "round_finished", "game_finished"],
     }
     status, made, _ = setup.call("POST", "/v1/webhooks", hook, OPERATOR_TOKEN)
@@ -622,7 +548,7 @@ def _load(ha: Cluster, port: int, receiver: Receiver, out: Any) -> Result:
     # what their events tell at one moment, and then waited for; an event committed after
     # that moment is not expected (its delivery could still be on its way).
     result.expected = _told(ha.url)
-    result.checks["on_their_way"] = len(result.expected - receiver.got())
+    result.checks["on_their_way"] = len(result.expected - delivered(receiver))
     told_at = time.monotonic()
     result.received = _wait_for_deliveries(receiver, result.expected, told_at + 120)
     result.checks["waited"] = time.monotonic() - told_at
@@ -669,7 +595,7 @@ def _wait_for_deliveries(
 ) -> set[tuple[str, str, str]]:
     """What the receiver holds once it holds every expected delivery, or at the deadline."""
     while True:
-        got = receiver.got()
+        got = delivered(receiver)
         if expected <= got or time.monotonic() > deadline:
             return got
         time.sleep(0.5)

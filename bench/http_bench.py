@@ -34,8 +34,6 @@ import json
 import os
 import random
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -47,7 +45,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.cpu import Accounts, per_request
 from service.adapters.dealing.dealer import ShufflingDealer
 from service.bots.random_bot import random_move
 from service.bots.selfplay import bot_command
@@ -65,18 +62,14 @@ from service.rules import (
     decide,
     fold,
 )
+from tests.support.cpu import Accounts, per_request
+from tests.support.ports import free_port
+from tests.support.processes import NotReadyError, answers, running
 
 ROOT = Path(__file__).resolve().parents[1]
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
 LUA = Path(__file__).with_name("wrk_requests.lua")
 OPERATOR_TOKEN = "bench-operator-token-of-32-characters"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class Client:
@@ -98,32 +91,21 @@ class Client:
 
 @contextmanager
 def serving(command: list[str], env: dict[str, str], port: int) -> Iterator[int]:
-    """Run a server process until the block ends; waits for /readyz first."""
-    keep = os.environ.get("BENCH_SERVER_LOG")  # a file to keep the servers' output in
-    log = open(keep, "ab") if keep else tempfile.TemporaryFile()  # noqa: SIM115 - closed below
-    process = subprocess.Popen(
-        command, env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT
-    )
+    """Run a server process until the block ends; waits for /readyz first. Its output is
+    appended to the file BENCH_SERVER_LOG names, else kept in a temporary file."""
+    keep = os.environ.get("BENCH_SERVER_LOG")
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if Client(port).call("GET", "/readyz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline or process.poll() is not None:
-                log.seek(0)
-                raise SystemExit(f"{command[:4]} did not start:\n{log.read().decode()[-3000:]}")
-            time.sleep(0.2)
-        yield port
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
+        with running(
+            command,
+            Path(keep) if keep else None,
+            ready=lambda: answers(f"http://127.0.0.1:{port}"),
+            env={**os.environ, **env},
+            cwd=ROOT,
+            append=True,
+        ):
+            yield port
+    except NotReadyError as error:
+        raise SystemExit(str(error)) from None
 
 
 def service(env: dict[str, str]) -> Any:

@@ -41,6 +41,7 @@ import psycopg
 
 from service.adapters.embedded import EmbeddedPostgres
 from service.adapters.postgres.engine import libpq_conninfo
+from tests.support.cpu import cpu_seconds
 
 EVENT = '{"seq": 1, "type": "CardPlayed", "data": {"seat": 1, "card": "blue-7"}}'
 PAYLOAD = ("g 0f6b8f1e-3f0b-4a54-9f1e-1c2d3e4f5a6b 123 x [" + ",".join([EVENT] * 20))[:1500]
@@ -48,11 +49,6 @@ WITH = "WITH e AS (INSERT INTO notify_bench (data) VALUES (%s::jsonb) RETURNING 
 NOTIFYING = WITH + "SELECT pg_notify('yokai', %s) FROM e"
 SILENT = WITH + "SELECT length(%s) FROM e"
 ROUNDS = 6
-
-
-def _cpu(process: psutil.Process) -> float:
-    times = process.cpu_times()
-    return float(times.user + times.system)
 
 
 def _backend(conn: psycopg.Connection[Any]) -> psutil.Process:
@@ -85,11 +81,11 @@ def measure(conninfo: str, listeners: int, transactions: int) -> dict[bool, tupl
             for _ in range(ROUNDS):
                 for notify in (False, True):
                     statement = NOTIFYING if notify else SILENT
-                    before = _cpu(committer), sum(_cpu(p) for p in listening)
+                    before = cpu_seconds(committer), sum(cpu_seconds(p) for p in listening)
                     for _ in range(transactions):
                         conn.execute(statement, (EVENT, PAYLOAD))
                     time.sleep(0.2)  # the listeners' backends catch up
-                    after = _cpu(committer), sum(_cpu(p) for p in listening)
+                    after = cpu_seconds(committer), sum(cpu_seconds(p) for p in listening)
                     found[notify].append(
                         (
                             (after[0] - before[0]) / transactions * 1e6,

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import tempfile
 import threading
 import time
@@ -28,9 +27,10 @@ from pathlib import Path
 
 import psycopg
 
-from bench.http_bench import OPERATOR_TOKEN, Client, free_port, serving
-from bench.scaleout_bench import database
-from bench.seek_bench import cpu, players, quantiles, run_all, workers
+from bench.http_bench import Client
+from bench.seek_bench import players, run_all, with_workers
+from tests.support.cpu import total_seconds
+from tests.support.figures import spread_ms
 
 
 def play(port: int, tokens: list[str], games: int, seconds: float, clients: int) -> None:
@@ -79,34 +79,24 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=120, help="for the last updates")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="yokai-rating-bench-"))
-    with database(tmp / "db") as url:
-        env = {
-            "DATABASE_URL": url,
-            "YOKAI_OPERATOR_TOKEN": OPERATOR_TOKEN,
-            "YOKAI_RATE_LIMIT": "",
-            "YOKAI_EMBEDDED_WORKER": "0",
-            "YOKAI_DATA_DIR": str(tmp / "data"),
-        }
-        port = free_port()
-        command = [sys.executable, "-m", "service.cli", "serve", "--port", str(port)]
-        with serving(command, env, port), workers(env, tmp, args.workers) as rating:
-            tokens = players(port, args.players, args.clients)
-            before = cpu(rating)
-            started = time.monotonic()
-            play(port, tokens, args.games, args.seconds, args.clients)
-            sent = time.monotonic() - started
-            while time.monotonic() - started < sent + args.timeout:
-                found = rated(url)
-                if len(found) == args.games and all(done for _, done in found):
-                    break
-                time.sleep(0.2)  # a benchmark: the last updates
-            used = cpu(rating) - before
+    with with_workers(tmp, args.workers) as (url, port, rating):
+        tokens = players(port, args.players, args.clients)
+        before = total_seconds(rating)
+        started = time.monotonic()
+        play(port, tokens, args.games, args.seconds, args.clients)
+        sent = time.monotonic() - started
+        while time.monotonic() - started < sent + args.timeout:
+            found = rated(url)
+            if len(found) == args.games and all(done for _, done in found):
+                break
+            time.sleep(0.2)  # a benchmark: the last updates
+        used = total_seconds(rating) - before
     lags = [lag for lag, done in found if done]
     print(
         f"{args.games} rated games finished in {sent:.1f} s from {args.clients} clients, "
         f"{len(lags)} rated by {args.workers} workers"
     )
-    print(f"lag (finished -> rated): {quantiles(lags)}")
+    print(f"lag (finished -> rated): {spread_ms(lags)}")
     if lags:
         print(
             f"workers' CPU per update: {used * 1000 / len(lags):.2f} ms "

@@ -39,8 +39,6 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-import psutil  # type: ignore[import-untyped]
-
 from bench.http_bench import (
     OPERATOR_TOKEN,
     Run,
@@ -54,6 +52,7 @@ from service.adapters import migrate
 from service.adapters.embedded import EmbeddedPostgres
 from service.adapters.postgres import roles
 from service.rules import Variant
+from tests.support.cpu import Accounts
 
 
 @contextmanager
@@ -72,25 +71,10 @@ def database(folder: Path) -> Iterator[str]:
 
 
 def _tree_cpu(ports: list[int]) -> float:
-    """CPU seconds (user + system) used so far by the processes listening on ``ports``
-    (gunicorn's master and workers) and their parents (`yokai serve`)."""
-    pids: set[int] = set()
-    for conn in psutil.net_connections("tcp"):
-        listening = conn.status == psutil.CONN_LISTEN and conn.pid is not None
-        if listening and conn.laddr and conn.laddr.port in ports:
-            pids.add(conn.pid)
-    processes: dict[int, psutil.Process] = {}
-    for pid in pids:
-        master = psutil.Process(pid)
-        while master.parent() is not None and "gunicorn" in " ".join(master.cmdline()):
-            master = master.parent()  # up to `yokai serve`
-        for proc in [master, *master.children(recursive=True)]:
-            processes[proc.pid] = proc
-    total = 0.0
-    for proc in processes.values():
-        times = proc.cpu_times()
-        total += times.user + times.system
-    return total
+    """CPU seconds (user + system) used so far by the `yokai serve` instances listening on
+    ``ports``: each one's process, gunicorn's master and workers."""
+    taken = [Accounts.take(port).seconds for port in ports]
+    return sum(seconds["web"] + seconds["worker"] for seconds in taken)
 
 
 def measure(

@@ -15,7 +15,7 @@ What it does:
    seeks of its game to arrive), the pairing lag (the last seek of a game's set made →
    matched: what the workers add), and the CPU the pairing cost per game made: the two
    worker processes' user + system seconds from the first seek to the last match, read
-   from the kernel (bench/cpu.py's way: psutil), with PostgreSQL's and the API's beside.
+   from the kernel (tests/support/cpu.py's way: psutil), with PostgreSQL's and the API's beside.
 
 Run: ``.venv/bin/python -m bench.seek_bench [--seeks 1000] [--seconds 60] [--clients 4]``.
 Prints figures; asserts nothing.
@@ -25,25 +25,27 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 from collections import defaultdict
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import psutil  # type: ignore[import-untyped]
 import psycopg
 
-from bench.cpu import Accounts
-from bench.http_bench import OPERATOR_TOKEN, ROOT, Client, free_port, serving
+from bench.http_bench import OPERATOR_TOKEN, ROOT, Client, serving
 from bench.scaleout_bench import database
+from tests.support.cpu import Accounts, total_seconds
+from tests.support.figures import spread_ms
+from tests.support.ports import free_port
+from tests.support.processes import running
 
 POOLS = ({"players": 4}, {"players": 3, "scoring": "advanced"})
 
@@ -55,42 +57,50 @@ def pool_of(n: int) -> dict[str, Any]:
 
 @contextmanager
 def workers(env: dict[str, str], folder: Path, count: int) -> Iterator[list[psutil.Process]]:
-    """``count`` `yokai worker` processes, stopped (SIGTERM) at the end."""
-    started = []
-    for n in range(count):
-        log = (folder / f"worker-{n}.log").open("wb")
-        beat = {"YOKAI_WORKER_HEARTBEAT": str(folder / f"worker-{n}.heartbeat")}
-        started.append(
-            subprocess.Popen(
-                [sys.executable, "-m", "service.cli", "worker"],
-                env={**os.environ, **env, **beat},
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                cwd=ROOT,
+    """``count`` `yokai worker` processes, each once it says it started (so that its
+    start is not counted), stopped (SIGTERM) at the end."""
+    with ExitStack() as stack:
+        started = []
+        for n in range(count):
+            log = folder / f"worker-{n}.log"
+            beat = {"YOKAI_WORKER_HEARTBEAT": str(folder / f"worker-{n}.heartbeat")}
+            command = [sys.executable, "-m", "service.cli", "worker"]
+            started.append(
+                stack.enter_context(
+                    running(
+                        command,
+                        log,
+                        ready=partial(_says_started, log),
+                        env={**os.environ, **env, **beat},
+                        cwd=ROOT,
+                        what=f"yokai worker {n}",
+                    )
+                )
             )
-        )
-        log.close()
-    try:
-        for n in range(count):  # started, so that their start is not counted
-            while b"started" not in (folder / f"worker-{n}.log").read_bytes():
-                time.sleep(0.1)
-        yield [psutil.Process(p.pid) for p in started]
-    finally:
-        for process in started:
-            process.terminate()
-        for process in started:
-            try:
-                process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        yield [psutil.Process(s.process.pid) for s in started]
 
 
-def cpu(processes: list[psutil.Process]) -> float:
-    total = 0.0
-    for process in processes:
-        times = process.cpu_times()
-        total += times.user + times.system
-    return total
+@contextmanager
+def with_workers(tmp: Path, count: int) -> Iterator[tuple[str, int, list[psutil.Process]]]:
+    """A PostgreSQL (DATABASE_URL, else an embedded one in ``tmp``), `yokai serve` on it
+    (its embedded worker off, rate limits off) and ``count`` `yokai worker` processes:
+    the database's URL, the service's port and the workers."""
+    with database(tmp / "db") as url:
+        env = {
+            "DATABASE_URL": url,
+            "YOKAI_OPERATOR_TOKEN": OPERATOR_TOKEN,
+            "YOKAI_RATE_LIMIT": "",
+            "YOKAI_EMBEDDED_WORKER": "0",
+            "YOKAI_DATA_DIR": str(tmp / "data"),
+        }
+        port = free_port()
+        command = [sys.executable, "-m", "service.cli", "serve", "--port", str(port)]
+        with serving(command, env, port), workers(env, tmp, count) as started:
+            yield url, port, started
+
+
+def _says_started(log: Path) -> bool:
+    return b"started" in log.read_bytes()
 
 
 def players(port: int, count: int, clients: int) -> list[str]:
@@ -148,13 +158,6 @@ def seeks(url: str) -> list[tuple[datetime, datetime | None, Any, str]]:
     return [(r[0], r[1], r[2], r[3]) for r in rows]
 
 
-def quantiles(seconds: list[float]) -> str:
-    if len(seconds) < 2:
-        return "too few"
-    q = statistics.quantiles(sorted(seconds), n=100, method="inclusive")
-    return f"p50 {q[49] * 1000:.0f} ms, p99 {q[98] * 1000:.0f} ms, max {max(seconds) * 1000:.0f} ms"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeks", type=int, default=1000)
@@ -164,27 +167,17 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=120, help="for the last matches")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="yokai-seek-bench-"))
-    with database(tmp / "db") as url:
-        env = {
-            "DATABASE_URL": url,
-            "YOKAI_OPERATOR_TOKEN": OPERATOR_TOKEN,
-            "YOKAI_RATE_LIMIT": "",
-            "YOKAI_EMBEDDED_WORKER": "0",
-            "YOKAI_DATA_DIR": str(tmp / "data"),
-        }
-        port = free_port()
-        command = [sys.executable, "-m", "service.cli", "serve", "--port", str(port)]
-        with serving(command, env, port), workers(env, tmp, args.workers) as pairing:
-            tokens = players(port, args.seeks, args.clients)
-            before, accounts = cpu(pairing), Accounts.take(port, [str(tmp)])
-            started = time.monotonic()
-            arrive(port, tokens, args.seconds, args.clients)
-            sent = time.monotonic() - started
-            while full_sets_left(url) and time.monotonic() - started < sent + args.timeout:
-                time.sleep(0.2)  # a benchmark: the last matches
-            used = cpu(pairing) - before
-            others = Accounts.take(port, [str(tmp)]).since(accounts)
-            found = seeks(url)
+    with with_workers(tmp, args.workers) as (url, port, pairing):
+        tokens = players(port, args.seeks, args.clients)
+        before, accounts = total_seconds(pairing), Accounts.take(port, [str(tmp)])
+        started = time.monotonic()
+        arrive(port, tokens, args.seconds, args.clients)
+        sent = time.monotonic() - started
+        while full_sets_left(url) and time.monotonic() - started < sent + args.timeout:
+            time.sleep(0.2)  # a benchmark: the last matches
+        used = total_seconds(pairing) - before
+        others = Accounts.take(port, [str(tmp)]).since(accounts)
+        found = seeks(url)
     report(args, found, sent, used, others)
 
 
@@ -207,8 +200,8 @@ def report(
         f"{args.clients} clients to {args.workers} workers: {len(matched)} matched into "
         f"{len(games)} games, {left} left open (no full set)"
     )
-    print(f"time to match (seek made -> matched): {quantiles(to_match)}")
-    print(f"pairing lag (a game's last seek made -> matched): {quantiles(lag)}")
+    print(f"time to match (seek made -> matched): {spread_ms(to_match)}")
+    print(f"pairing lag (a game's last seek made -> matched): {spread_ms(lag)}")
     if games:
         print(
             f"CPU per game made: workers {used * 1000 / len(games):.2f} ms "

@@ -25,9 +25,9 @@ What it does:
    1,000 concurrent streams held; delivery p99 <= 100 ms; play p99 with 1,000 streams
    <= 1.5x the p99 without. Then the server log's errors, warnings and refusals.
 
-Every load run also prints the machine's CPU use (/proc/stat) and the share of it taken by
-processes that are not the benchmark's (this process, its descendants, the embedded
-PostgreSQL): the figures mean something only when that share is about 0.
+Every load run also prints the machine's CPU use (tests/support/cpu.py) and the share of
+it taken by processes that are not the benchmark's (this process, its descendants, the
+embedded PostgreSQL): the figures mean something only when that share is about 0.
 
 The N streams of a run (printed at each run):
 - probe streams, at most N/2: for each of the first N/4 games of the run's load (the
@@ -98,6 +98,9 @@ from bench.http_bench import (
     wrk,
 )
 from service.rules import Variant
+from tests.support.cpu import MachineSample, MachineShare
+from tests.support.figures import percentile
+from tests.support.sse import Frame, SseParser
 
 STREAM_LIMIT = "100000"
 GOAL_STREAMS = 1000
@@ -131,42 +134,26 @@ class Held:
     closed: bool = False  # the connection ended (server side, or an error)
     open_at_stop: bool = False
     error: str = ""
-    keepalives: int = 0
     played: bool = False  # a game_event arrived after the load started
     deliveries: list[tuple[float, str]] = field(default_factory=list)  # (received, recorded_at)
     _pending: str | None = None
-    _event: str = "message"
-    _data: list[bytes] = field(default_factory=list)
-    _rest: bytes = b""
+    _parser: SseParser = field(default_factory=SseParser)
+
+    @property
+    def keepalives(self) -> int:
+        return self._parser.comments
 
     def feed(self, received: float, chunk: bytes, mark: float) -> None:
-        """SSE: lines up to a blank line make one message; `:` lines are comments."""
-        lines = (self._rest + chunk).split(b"\n")
-        self._rest = lines.pop()
-        for raw in lines:
-            line = raw.rstrip(b"\r")
-            if not line:
-                if self._data or self._event != "message":
-                    self._dispatch(received, mark)
-                continue
-            if line.startswith(b":"):
-                self.keepalives += 1
-                continue
-            name, _, value = line.partition(b":")
-            value = value.removeprefix(b" ")
-            if name == b"event":
-                self._event = value.decode()
-            elif name == b"data":
-                self._data.append(value)
+        for frame in self._parser.feed(chunk):
+            self._dispatch(received, mark, frame)
 
-    def _dispatch(self, received: float, mark: float) -> None:
-        event, data = self._event, self._data
-        self._event, self._data = "message", []
+    def _dispatch(self, received: float, mark: float, frame: Frame) -> None:
+        event = frame.event
         if event in ("view", "inbox"):
             self.opened = True
         if event == "game_event":
             if self.spec.probe:
-                self._pending = json.loads(b"\n".join(data))["recorded_at"]
+                self._pending = json.loads(frame.data)["recorded_at"]
                 self.played = self.played or received >= mark
         elif event == "view" and self._pending is not None:
             if received >= mark:
@@ -442,57 +429,6 @@ def sweep(port: int | None, data_dir: Path | None) -> list[str]:
     return ended
 
 
-@dataclass(frozen=True)
-class CpuSample:
-    """The machine's CPU time (busy and total, in clock ticks, from /proc/stat) and each
-    of the benchmark's processes' (this one and its descendants, PostgreSQL's too)."""
-
-    busy: int
-    total: int
-    ours: dict[int, int]
-
-    @classmethod
-    def take(cls, data_dir: Path | None) -> CpuSample:
-        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
-        idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
-        children: dict[int, list[int]] = {}
-        roots = [os.getpid()]
-        for pid, ppid, argv in _processes():
-            children.setdefault(ppid, []).append(pid)
-            if data_dir is not None and any(str(data_dir) in a for a in argv):
-                roots.append(pid)  # the PostgreSQL server (its parent is init)
-        ours: dict[int, int] = {}
-        while roots:
-            pid = roots.pop()
-            if pid in ours:
-                continue
-            with contextlib.suppress(OSError, ValueError, IndexError):
-                stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                # utime, stime, cutime, cstime: children reaped count in their parent.
-                ours[pid] = sum(int(x) for x in stat[11:15])
-            roots.extend(children.get(pid, []))
-        return cls(sum(fields) - idle, sum(fields), ours)
-
-
-@dataclass(frozen=True)
-class Cpu:
-    """Shares of the whole machine's CPU over a window: all of it, and the part used by
-    processes that are not the benchmark's (another job on the machine skews figures)."""
-
-    busy: float
-    others: float
-
-    @classmethod
-    def between(cls, start: CpuSample, end: CpuSample) -> Cpu:
-        total = max(1, end.total - start.total)
-        ours = sum(max(0, t - start.ours.get(pid, 0)) for pid, t in end.ours.items())
-        busy = end.busy - start.busy
-        return cls(busy / total, max(0, busy - ours) / total)
-
-    def text(self) -> str:
-        return f"machine CPU busy {self.busy:.0%}, other processes {self.others:.0%}"
-
-
 # --- games, players and the streams of a run ------------------------------------------
 
 
@@ -567,14 +503,6 @@ def stream_specs(n: int, load: list[Game], idle: list[Idle]) -> list[Spec]:
 # --- figures --------------------------------------------------------------------------
 
 
-def percentile(values: list[float], p: float) -> float:
-    """Nearest rank; NaN for no values."""
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    return ordered[max(0, min(len(ordered) - 1, math.ceil(p / 100 * len(ordered)) - 1))]
-
-
 def delivery_ms(streams: list[Held]) -> list[float]:
     return [
         (received - datetime.fromisoformat(recorded).timestamp()) * 1000
@@ -595,7 +523,7 @@ class Result:
     delivery: list[float] = field(default_factory=list)
     rss_before: int = 0
     rss_during: int = 0
-    cpu: Cpu = Cpu(math.nan, math.nan)
+    cpu: MachineShare = field(default_factory=lambda: MachineShare(math.nan, math.nan))
 
     @property
     def kib_per_stream(self) -> float:
@@ -667,7 +595,7 @@ def scan_log(path: Path, offset: int) -> list[str]:
     return [f"{count} x {key}" for key, count in found.most_common()]
 
 
-def summary(base: Run, base_cpu: Cpu, results: list[Result]) -> list[str]:
+def summary(base: Run, base_cpu: MachineShare, results: list[Result]) -> list[str]:
     def fmt(value: float, digits: int = 1) -> str:
         return "-" if math.isnan(value) else f"{value:,.{digits}f}"
 
@@ -746,12 +674,12 @@ def verdicts(base: Run, results: list[Result]) -> list[str]:
 
 def play(
     port: int, folder: Path, games: list[Game], args: argparse.Namespace, data_dir: Path | None
-) -> tuple[Run, Cpu]:
+) -> tuple[Run, MachineShare]:
     """The play load on ``games``; wrk's figures and the machine's CPU meanwhile."""
     write_lists(folder, command_lists(games, args.connections))
-    start = CpuSample.take(data_dir)
+    start = MachineSample.take([str(data_dir)] if data_dir else [])
     run = wrk(port, folder, args.connections, args.seconds, cycle=False)
-    return run, Cpu.between(start, CpuSample.take(data_dir))
+    return run, MachineShare.between(start, MachineSample.take([str(data_dir)] if data_dir else []))
 
 
 def with_streams(

@@ -16,7 +16,7 @@
      (``turn``) at the receiver, so every turn of every game is delivered.
 3. Prints play req/s, p50 and p99 of each run, each configuration's median p99 over its
    runs and the ratios of those medians, and for each run
-   the CPU time per request of each part (bench/cpu.py: web workers, the worker,
+   the CPU time per request of each part (tests/support/cpu.py: web workers, the worker,
    PostgreSQL, this process with its receiver, wrk), then waits until no
    delivery has arrived for 5 s and prints how many arrived and their lag: arrival time
    minus the commit time the payload carries (both this machine's clock).
@@ -45,7 +45,6 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from bench.cpu import Accounts, per_request
 from bench.http_bench import (
     OPERATOR_TOKEN,
     Client,
@@ -60,6 +59,8 @@ from bench.http_bench import (
     wrk,
 )
 from service.rules import Scoring, Variant
+from tests.support.cpu import Accounts, per_request
+from tests.support.figures import spread_ms
 
 
 class Arrivals:
@@ -160,11 +161,7 @@ def hooked_game(client: Client, seed: int, url: str | None, n: int) -> Game:
 
 
 def _lag_line(lags: list[float], what: str) -> str:
-    q = statistics.quantiles(sorted(lags), n=100)
-    return (
-        f"{what}: {len(lags)}, lag p50 {q[49] * 1000:.0f} ms, p99 {q[98] * 1000:.0f} ms, "
-        f"max {max(lags) * 1000:.0f} ms (goal p99 <= 1 s)"
-    )
+    return f"{what}: {len(lags)}, lag {spread_ms(lags)} (goal p99 <= 1 s)"
 
 
 def one_endpoint(port: int, url: str, arrivals: Arrivals, args: argparse.Namespace) -> None:

@@ -29,11 +29,12 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import statistics
 import time
 import urllib.request
 from datetime import datetime
 from typing import Any
+
+from tests.support.figures import spread_ms
 
 
 def call(api: str, method: str, path: str, token: str | None = None, body: Any = None) -> Any:
@@ -111,11 +112,9 @@ def clocks(api: str, token: str, games: int, turn_seconds: int, seconds: float) 
     if len(lags) < 2:
         print("too few timeouts recorded")
         return
-    q = statistics.quantiles(lags, n=100)
     print(
         f"clocks: {games} games, {turn_seconds} s autoplay clocks, {seconds:.0f} s: "
-        f"{len(lags)} timeouts acted on, lateness p50 {q[49] * 1000:.0f} ms, "
-        f"p99 {q[98] * 1000:.0f} ms, max {lags[-1] * 1000:.0f} ms (goal: within 2 s)"
+        f"{len(lags)} timeouts acted on, lateness {spread_ms(lags)} (goal: within 2 s)"
     )
 
 
@@ -150,13 +149,9 @@ def main() -> None:
     if not lat:
         print("no bot moves recorded")
         return
-    q = statistics.quantiles(lat, n=100)
     print(f"games: {len(ids)} four-bot games, finished in {elapsed:.1f} s (seen within 1 s)")
     print(f"bot moves: {len(lat)}, {len(lat) / elapsed:.0f} moves/s overall")
-    print(
-        f"turn-to-move latency: p50 {q[49] * 1000:.0f} ms, p99 {q[98] * 1000:.0f} ms, "
-        f"max {lat[-1] * 1000:.0f} ms (goal: within 1 s)"
-    )
+    print(f"turn-to-move latency: {spread_ms(lat)} (goal: within 1 s)")
 
 
 if __name__ == "__main__":

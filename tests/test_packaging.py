@@ -6,19 +6,18 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
 import sysconfig
-import time
 import tomllib
 import urllib.request
 from pathlib import Path
 
 import pytest
 
+from tests.support.ports import free_port
 from tests.support.postgres import new_database
-from tests.support.serve import free_port
+from tests.support.processes import answers, running
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -102,27 +101,14 @@ def test_an_installed_wheel_serves_and_writes_its_contract(tmp_path: Path, serve
 
     url = new_database(server_url, "yokai_wheel")
     port = free_port()
-    log = (tmp_path / "serve.log").open("wb")
-    serve = subprocess.Popen(
+    with running(
         [yokai, "serve", "--port", str(port)],
-        cwd=elsewhere,
+        tmp_path / "serve.log",
+        ready=lambda: answers(f"http://127.0.0.1:{port}"),
         env={**env, "DATABASE_URL": url, "YOKAI_WORKERS": "1"},
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        deadline = time.monotonic() + 120
-        ready = False
-        while time.monotonic() < deadline and serve.poll() is None:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=5) as r:
-                    ready = r.status == 200
-            except OSError:
-                pass
-            if ready:
-                break
-            time.sleep(0.3)
-        assert ready, (tmp_path / "serve.log").read_text()
+        cwd=elsewhere,
+        what="the wheel's yokai serve",
+    ):
         # The web client and the documents it links to came with the wheel.
         for path, expected in (
             ("/", b'src="/ui/js/main.js"'),
@@ -132,14 +118,6 @@ def test_an_installed_wheel_serves_and_writes_its_contract(tmp_path: Path, serve
         ):
             with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
                 assert expected in r.read(), path
-    finally:
-        serve.send_signal(signal.SIGTERM)
-        try:
-            serve.wait(timeout=60)
-        finally:
-            if serve.poll() is None:
-                serve.kill()
-            log.close()
     assert not re.search(r"Traceback", (tmp_path / "serve.log").read_text())
 
 

@@ -22,6 +22,7 @@ from service.web import client, errors
 from service.web.api import Api
 from service.web.games import routes as games
 from service.web.live import routes as live
+from service.web.live.holding import OpenStreams
 from service.web.lobby import routes as lobby
 from service.web.ops import routes as ops
 from service.web.players import routes as players
@@ -92,7 +93,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
         for n in settings.metrics_allow.split(",")
         if n.strip()
     ]
-    app.extensions["yokai_streams"] = live.OpenStreams(
+    app.extensions["yokai_streams"] = OpenStreams(
         settings.streams_per_token, settings.streams_per_address, settings.keepalive_seconds
     )
 

@@ -1,5 +1,5 @@
 """The two implementations every contract check runs on, each behind a :class:`Store`:
-the in-memory fakes of tests/application/fakes.py, and the PostgreSQL adapters
+the in-memory fakes of tests/application/fakes/, and the PostgreSQL adapters
 (service/adapters/postgres) on a database of the contract suite's own (see conftest.py).
 """
 

@@ -18,31 +18,24 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import psutil  # type: ignore[import-untyped]
 import pytest
 
+from tests.support import processes
+from tests.support.ports import free_port
 from tests.support.postgres import new_database
-from tests.support.serve import free_port
+from tests.support.processes import answers
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.slow
 
 YOKAI = [sys.executable, "-m", "service.cli"]
 OP = "fault-operator-token-of-32-characters"
-
-
-def wait_for(condition: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def call(
@@ -147,18 +140,18 @@ def test_acknowledged_commands_survive_a_killed_worker_and_a_database_restart(
         "YOKAI_EMBEDDED_WORKER": "0",
         "YOKAI_RATE_LIMIT": "",
     }
-    log = (tmp_path / "serve.log").open("wb")
-    serve = subprocess.Popen(
-        [*YOKAI, "serve", "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT
+    serve = processes.start(
+        [*YOKAI, "serve", "--port", str(port)], tmp_path / "serve.log", env=env, what="yokai serve"
     )
+    base = f"http://127.0.0.1:{port}"
     players = Players(port)
     clients = [threading.Thread(target=players.play, daemon=True) for _ in range(4)]
     try:
-        wait_for(lambda: _ready(port), "the service")
+        wait_for(lambda: answers(base), "the service")
         for client in clients:
             client.start()
         wait_for(lambda: sum(players.seen.values()) > 200, "some play")
-        gunicorn = psutil.Process(serve.pid).children(recursive=False)[0]
+        gunicorn = psutil.Process(serve.process.pid).children(recursive=False)[0]
         worker = gunicorn.children()[0]
         # Each fault's window: from the fault until 100 more commands were done after it.
         before = players.snapshot()
@@ -177,7 +170,7 @@ def test_acknowledged_commands_survive_a_killed_worker_and_a_database_restart(
         players.stop.set()
         for client in clients:
             client.join(timeout=30)
-        wait_for(lambda: _ready(port), "the service again, not restarted")
+        wait_for(lambda: answers(base), "the service again, not restarted")
         for fault, seen in (("worker SIGKILL", killed), ("PostgreSQL restart", restarted)):
             failed = failures(seen)
             print(
@@ -208,23 +201,10 @@ def test_acknowledged_commands_survive_a_killed_worker_and_a_database_restart(
         assert "Traceback" not in (tmp_path / "serve.log").read_text()
     finally:
         players.stop.set()
-        serve.send_signal(signal.SIGTERM)
-        try:
-            serve.wait(timeout=60)
-        finally:
-            if serve.poll() is None:
-                serve.kill()
-            log.close()
+        serve.stop()
 
 
 def failures(seen: Counter[str]) -> Counter[str]:
     """What did not succeed: statuses other than 2xx (a refusal such as 409 included) and
     the errors of requests that got no answer (a connection cut)."""
     return Counter({status: n for status, n in seen.items() if not status.startswith("2")})
-
-
-def _ready(port: int) -> bool:
-    try:
-        return call(port, "GET", "/readyz")[0] == 200
-    except OSError:
-        return False

@@ -8,7 +8,6 @@ import json
 import logging
 import random
 import re
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -97,10 +96,6 @@ def test_yokai_serve_writes_only_json_lines(server_url: str, tmp_path: Path) -> 
         },
         tmp_path,
     )
-    assert served.process.stdout is not None
-    out: list[bytes] = []
-    reader = threading.Thread(target=lambda: out.extend(served.process.stdout or []), daemon=True)
-    reader.start()
     try:
         status, _, game = served.request(
             "POST", "/v1/games", b'{"players": 3}', {"Content-Type": "application/json"}
@@ -109,8 +104,7 @@ def test_yokai_serve_writes_only_json_lines(server_url: str, tmp_path: Path) -> 
         assert served.request("GET", f"/v1/games/{game['id']}/nothing")[0] == 404
     finally:
         assert stop(served) == 0
-    reader.join(timeout=30)
-    lines = [json.loads(line) for line in b"".join(out).decode().splitlines() if line.strip()]
+    lines = [json.loads(line) for line in served.started.output().splitlines() if line.strip()]
     loggers = {x["logger"] for x in lines}
     assert {"gunicorn.error", "yokai.request"} <= loggers
     created = [x for x in lines if x.get("route") == "/v1/games" and x.get("status") == 201]

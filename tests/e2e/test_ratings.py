@@ -14,7 +14,8 @@ import pytest
 from service.application.ratings.model import bot_player
 from service.rules import BotLevel
 from tests.support.api import Api, bearer
-from tests.support.workers import YOKAI, Setup, setup, wait_for
+from tests.support.waiting import wait_for
+from tests.support.workers import YOKAI, Setup, setup
 
 __all__ = ["setup"]  # the fixture: a database of the test's own
 

@@ -28,8 +28,8 @@ import pytest
 from tests.e2e.test_serve_process import Served, start, stop
 from tests.support.postgres import new_database
 from tests.support.sse import Message, SseStream
+from tests.support.waiting import wait_for
 from tests.support.webhook_receiver import Receiver, receiving
-from tests.support.workers import wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -174,12 +174,6 @@ def test_the_server_seed_reaches_nobody_and_no_log_line_before_the_end(
         },
         tmp_path,
     )
-    assert served.process.stdout is not None
-    out: list[bytes] = []
-    log_reader = threading.Thread(
-        target=lambda: out.extend(served.process.stdout or []), daemon=True
-    )
-    log_reader.start()
     host = served.base.removeprefix("http://")
     client = Client(served.base)
     readers: list[Reader] = []
@@ -302,8 +296,7 @@ def test_the_server_seed_reaches_nobody_and_no_log_line_before_the_end(
         for reader in readers:
             reader.close()
         assert stop(served) == 0
-    log_reader.join(timeout=30)
-    lines = b"".join(out).decode().splitlines()
+    lines = served.started.output().splitlines()
     requests = [x for x in lines if '"yokai.request"' in x]
     assert len(requests) >= len(client.seen)  # every request above was logged
     assert any('"yokai.worker"' in x for x in lines)  # and the embedded worker spoke

@@ -21,8 +21,9 @@ import pytest
 from tests.integration.test_seek_races import assert_sound, waiting_on_locks
 from tests.support.api import Api, bearer
 from tests.support.sse import SseStream, served
+from tests.support.waiting import wait_for
 from tests.support.webhook_receiver import receiving
-from tests.support.workers import Setup, setup, wait_for
+from tests.support.workers import Setup, setup
 
 __all__ = ["setup"]  # the fixture
 

@@ -12,7 +12,8 @@ from typing import Any
 
 from service.application.jobs.pairing import Pairing
 from tests.support.api import OPERATOR, Api, bearer
-from tests.support.workers import Setup, setup, wait_for
+from tests.support.waiting import wait_for
+from tests.support.workers import Setup, setup
 
 __all__ = ["setup"]  # the fixture: a database of the test's own
 

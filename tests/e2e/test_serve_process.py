@@ -20,8 +20,10 @@ from typing import Any
 
 import pytest
 
+from tests.support import processes
+from tests.support.ports import free_port
 from tests.support.postgres import new_database
-from tests.support.serve import free_port
+from tests.support.processes import Started, answers
 from tests.support.sse import SseStream
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,8 +34,12 @@ pytestmark = pytest.mark.slow
 
 @dataclass
 class Served:
-    process: subprocess.Popen[bytes]
+    started: Started
     base: str
+
+    @property
+    def process(self) -> subprocess.Popen[bytes]:
+        return self.started.process
 
     def request(
         self,
@@ -52,50 +58,46 @@ class Served:
             return err.code, dict(err.headers), json.loads(err.read() or b"null")
 
 
-def start(env: dict[str, str], cwd: Path) -> Served:
+def start(
+    env: dict[str, str],
+    cwd: Path | None,
+    log: Path | None = None,
+    *,
+    seconds: float = 90,
+    whole: bool = False,
+) -> Served:
+    """`yokai serve` run in ``cwd``, its output in ``log`` (else cwd/serve.log), once
+    /readyz answers; ``env`` over this process's environment and two workers, or with
+    ``whole``, all of it."""
     port = free_port()
-    process = subprocess.Popen(
-        [*YOKAI, "serve", "--port", str(port)],
-        env={**os.environ, "YOKAI_WORKERS": "2", **env},
-        cwd=cwd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
+    served = Served(
+        processes.start(
+            [*YOKAI, "serve", "--port", str(port)],
+            log or (cwd / "serve.log" if cwd else None),
+            env=env if whole else {**os.environ, "YOKAI_WORKERS": "2", **env},
+            cwd=cwd,
+            what="yokai serve",
+        ),
+        f"http://127.0.0.1:{port}",
     )
-    served = Served(process, f"http://127.0.0.1:{port}")
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            out = process.stdout.read().decode() if process.stdout else ""
-            raise AssertionError(f"yokai serve exited with {process.returncode}:\n{out}")
-        try:
-            if served.request("GET", "/readyz")[0] == 200:
-                return served
-        except OSError:
-            pass
-        time.sleep(0.3)
-    stop(served)
-    raise AssertionError("yokai serve did not become ready")
+    try:
+        served.started.wait_ready(lambda: answers(served.base), seconds)
+    except BaseException:
+        stop(served)
+        raise
+    return served
 
 
 def stop(served: Served) -> int:
-    served.process.send_signal(signal.SIGTERM)
-    try:
-        return served.process.wait(timeout=60)
-    finally:
-        if served.process.poll() is None:
-            served.process.kill()
-        if served.process.stdout:
-            served.process.stdout.close()
+    return served.started.stop()
 
 
 @pytest.fixture(scope="module")
 def served(server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """`yokai serve` on a fresh database of the test server: it applies the migrations."""
     url = new_database(server_url, "yokai_serve")
-    running = start(
-        {"DATABASE_URL": url, "YOKAI_OPERATOR_TOKEN": SERVE_OPERATOR},
-        tmp_path_factory.mktemp("serve-cwd"),
-    )
+    cwd = tmp_path_factory.mktemp("serve-cwd")
+    running = start({"DATABASE_URL": url, "YOKAI_OPERATOR_TOKEN": SERVE_OPERATOR}, cwd)
     yield running
     assert stop(running) == 0
 
@@ -267,22 +269,9 @@ def test_serve_without_database_url_runs_an_embedded_server(tmp_path: Path) -> N
     env = {k: v for k, v in os.environ.items() if k not in unset}
     data = tmp_path / "data"
     env.update({"YOKAI_DATA_DIR": str(data), "YOKAI_WORKERS": "1", "YOKAI_ANCHOR_SECONDS": "1"})
-    port = free_port()
     log = tmp_path / "serve.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [*YOKAI, "serve", "--port", str(port)], env=env, stdout=out, stderr=subprocess.STDOUT
-        )
-    served = Served(process, f"http://127.0.0.1:{port}")
+    served = start(env, None, log, seconds=120, whole=True)
     try:
-        deadline = time.monotonic() + 120
-        ready = False
-        while time.monotonic() < deadline and process.poll() is None and not ready:
-            try:
-                ready = served.request("GET", "/readyz")[0] == 200
-            except OSError:
-                time.sleep(0.3)
-        assert ready, "the embedded server never became ready"
         assert (data / "pgdata" / "PG_VERSION").exists()
         status, _, created = served.request(
             "POST", "/v1/games", b'{"players": 4}', {"Content-Type": "application/json"}
@@ -415,7 +404,8 @@ def test_sigterm_ends_open_streams_cleanly(server_url: str, tmp_path: Path) -> N
     (gunicorn alone would hold them to its graceful timeout, set far beyond the
     streams' read deadline here, and then kill them.)"""
     url = new_database(server_url, "yokai_sigterm")
-    running = start({"DATABASE_URL": url, "GUNICORN_CMD_ARGS": "--graceful-timeout 300"}, tmp_path)
+    env = {"DATABASE_URL": url, "GUNICORN_CMD_ARGS": "--graceful-timeout 300"}
+    running = start(env, tmp_path)
     try:
         game, _ = _started_game(running)
         streams = [_sse_stream(running, f"/v1/games/{game}/stream") for _ in range(3)]
@@ -428,7 +418,7 @@ def test_sigterm_ends_open_streams_cleanly(server_url: str, tmp_path: Path) -> N
             assert stream.next() is None
             stream.close()
         assert running.process.wait(timeout=60) == 0
-        log = running.process.stdout.read().decode() if running.process.stdout else ""
+        log = running.started.output()
         assert "Traceback" not in log, log  # the workers ended their streams, not crashed
         assert "Exception in worker process" not in log, log
     finally:

@@ -9,9 +9,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,9 +17,11 @@ import pytest
 import redis
 
 from service.web import ratelimit
+from tests.support import processes
 from tests.support.api import Api
+from tests.support.ports import free_port
 from tests.support.postgres import MakeApp
-from tests.support.serve import free_port
+from tests.support.processes import Started
 
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
 
@@ -32,14 +32,14 @@ class RedisServer:
     def __init__(self) -> None:
         self.port = free_port()
         self.folder = Path(tempfile.mkdtemp(prefix="yokai-redis-"))
-        self.process: subprocess.Popen[bytes] | None = None
+        self.started: Started | None = None
 
     @property
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
-        self.process = subprocess.Popen(
+        self.started = processes.start(
             [
                 REDIS,
                 "--port",
@@ -53,34 +53,26 @@ class RedisServer:
                 "--dir",
                 str(self.folder),
             ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
+            self.folder / "redis.log",
+            what="redis-server",
         )
         client = redis.Redis.from_url(self.url, socket_timeout=1)
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                if client.ping():
-                    break
-            except redis.RedisError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    out = self.process.stdout.read().decode() if self.process.stdout else ""
-                    raise AssertionError(f"redis-server did not start: {out}") from None
-                time.sleep(0.05)
-        client.close()
+        try:
+            self.started.wait_ready(lambda: _pings(client), 20, every=0.05)
+        finally:
+            client.close()
 
     def stop(self) -> None:
-        process, self.process = self.process, None
-        if process is None:
-            return
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if process.stdout:
-            process.stdout.close()
+        started, self.started = self.started, None
+        if started is not None:
+            started.stop(10)
+
+
+def _pings(client: redis.Redis) -> bool:
+    try:
+        return bool(client.ping())
+    except redis.RedisError:
+        return False
 
 
 @pytest.fixture(scope="module")

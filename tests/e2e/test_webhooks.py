@@ -20,8 +20,9 @@ from service.application.jobs.housekeeping import Housekeeping
 from service.application.webhooks.delivery import DISABLE_AFTER
 from service.application.webhooks.ports import WebhookAttempt, WebhookDelivery
 from tests.support.api import OPERATOR, Api, bearer
+from tests.support.waiting import wait_for
 from tests.support.webhook_receiver import receiving
-from tests.support.workers import Setup, setup, wait_for
+from tests.support.workers import Setup, setup
 
 __all__ = ["setup"]  # the fixture
 

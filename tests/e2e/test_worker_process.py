@@ -21,9 +21,10 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.support.api import OPERATOR, OPERATOR_TOKEN, Api, Game, bearer
-from tests.support.serve import free_port
+from tests.support.ports import free_port
+from tests.support.waiting import wait_for
 from tests.support.webhook_receiver import receiving
-from tests.support.workers import YOKAI, Setup, setup, stop, wait_for
+from tests.support.workers import YOKAI, Setup, setup
 
 __all__ = ["setup"]  # the fixture
 
@@ -159,7 +160,7 @@ def test_a_bot_takes_over_after_leave(setup: Setup) -> None:
 def test_sigterm_stops_the_worker_cleanly(setup: Setup) -> None:
     worker = setup.worker()
     wait_for(lambda: "started" in worker.output(), "the worker to start")
-    assert stop(worker) == 0
+    assert worker.stop(30) == 0
     out = worker.output()
     assert "stopped" in out and "Traceback" not in out
 
@@ -168,7 +169,7 @@ def test_a_worker_without_its_database_retries_and_stops_cleanly(setup: Setup) -
     worker = setup.worker(DATABASE_URL="postgresql://nobody:x@127.0.0.1:9/none")
     wait_for(lambda: "trying again" in worker.output(), "the worker to retry")
     assert worker.process.poll() is None  # still running, backing off
-    assert stop(worker) == 0
+    assert worker.stop(30) == 0
 
 
 # --- liveness: the heartbeat, and `yokai worker --check-alive` --------------------------
@@ -206,7 +207,7 @@ def test_check_alive_fails_while_the_worker_is_stuck_in_a_job_and_passes_again_a
         holder.rollback()
     wait_for(lambda: status(setup.api, game.id) != "passing", "the job to finish")
     wait_for(lambda: check_alive(heartbeat) == 0, "the worker to beat again")
-    assert stop(worker) == 0
+    assert worker.stop(30) == 0
 
 
 def test_a_worker_waiting_for_its_database_is_still_alive(setup: Setup, tmp_path: Path) -> None:
@@ -221,7 +222,7 @@ def test_a_worker_waiting_for_its_database_is_still_alive(setup: Setup, tmp_path
     first = heartbeat.stat().st_mtime
     wait_for(lambda: heartbeat.stat().st_mtime > first, "another heartbeat while retrying")
     assert check_alive(heartbeat) == 0
-    assert stop(worker) == 0
+    assert worker.stop(30) == 0
 
 
 # --- the stand-alone worker's metrics ---------------------------------------------------
@@ -293,6 +294,6 @@ def test_a_stand_alone_worker_serves_metrics_of_the_work_it_did(setup: Setup) ->
     assert metric(after, "yokai_jobs_due") == 0
     assert metric(after, "yokai_job_lag_seconds") == 0
     assert metric(after, "yokai_webhook_deliveries_pending") == 0
-    assert stop(worker) == 0
+    assert worker.stop(30) == 0
     with pytest.raises(urllib.error.URLError):
         scrape(port)  # the port closes with the worker

@@ -5,7 +5,6 @@ destroyed anywhere, and none kept while it does not listen."""
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -15,16 +14,9 @@ from sqlalchemy import create_engine
 from service.adapters.postgres.engine import sqlalchemy_url
 from service.adapters.postgres.keycache import KeyCache
 from service.adapters.postgres.privacy import SqlKeyVault
+from tests.support.waiting import wait_for
 
 Sql = Callable[..., list[Any]]
-
-
-def wait_for(condition: Callable[[], bool], what: str, seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {seconds} s: {what}")
-        time.sleep(0.01)
 
 
 class Store:

@@ -9,8 +9,6 @@ import os
 import pwd
 import random
 import shutil
-import socket
-import subprocess
 import tempfile
 import threading
 import time
@@ -21,9 +19,11 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from service.settings import Settings
+from tests.support import processes
 from tests.support.api import Api
+from tests.support.ports import free_port, listens
 from tests.support.postgres import SUITE_APP_ROLE, running_app
-from tests.support.serve import free_port
+from tests.support.processes import NotReadyError
 
 pytestmark = pytest.mark.slow
 PGBOUNCER = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
@@ -66,35 +66,20 @@ def bouncer(app_database_url: str) -> Iterator[str]:
     )
     for path in folder.iterdir():
         path.chmod(0o644)
-    process = subprocess.Popen(
-        [*_runs_as(), PGBOUNCER, str(ini)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    process = processes.start(
+        [*_runs_as(), PGBOUNCER, str(ini)], folder / "pgbouncer.out", what="pgbouncer"
     )
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", listen), timeout=1).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    out = process.stdout.read().decode() if process.stdout else ""
-                    log = folder / "pgbouncer.log"
-                    raise AssertionError(
-                        f"pgbouncer did not start: {out} {log.read_text() if log.exists() else ''}"
-                    ) from None
-                time.sleep(0.05)
+        try:
+            process.wait_ready(lambda: listens(listen), 20, every=0.05)
+        except NotReadyError as error:
+            log = folder / "pgbouncer.log"
+            raise AssertionError(f"{error} {log.read_text() if log.exists() else ''}") from None
         yield direct.set(host="127.0.0.1", port=listen, query={}).render_as_string(
             hide_password=False
         )
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if process.stdout:
-            process.stdout.close()
+        process.stop(10)
         shutil.rmtree(folder, ignore_errors=True)
 
 

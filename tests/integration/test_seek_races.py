@@ -30,7 +30,8 @@ from service.application.seeks.handlers import SeekMatchedError
 from service.application.seeks.ports import AlreadySeekingError, Pool
 from service.application.write.registry import execute
 from service.rules import OnTimeout, Scoring, TurnClock, Variant
-from tests.support.workers import Setup, setup, wait_for
+from tests.support.waiting import wait_for
+from tests.support.workers import Setup, setup
 
 __all__ = ["setup"]  # the fixture: a database of the test's own
 

@@ -35,7 +35,8 @@ from service.application.results import Feed, FeedActor, FeedEvent, Versioned
 from service.bots.selfplay import play_game
 from service.rules import OPERATOR, PUBLIC, Scoring, SeatViewer, observe
 from service.web.errors import RateLimitedError
-from service.web.live.routes import RETRY_AFTER_SECONDS, OpenStreams, encode
+from service.web.live.holding import RETRY_AFTER_SECONDS, OpenStreams
+from service.web.live.routes import encode
 from service.web.players.schemas import InboxSchema
 from service.web.render import json_ready, rendered
 

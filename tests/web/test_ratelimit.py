@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 import os
 import runpy
-import socket
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -17,6 +16,7 @@ import pytest
 from service.settings import ConfigurationError
 from service.web import ratelimit
 from service.web.ratelimit import LocalCounters, RateLimiter, Verdict
+from tests.support.ports import free_port
 
 
 class Clock:
@@ -80,17 +80,10 @@ def test_counted_in_each_process_the_limit_is_shared_by_the_workers(clock: Clock
     assert RateLimiter("10 per minute", "memory://", workers=4).limit == 10  # shared
 
 
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port  # closed again: nothing listens there
-
-
 def test_a_storage_that_does_not_answer_lets_requests_through_and_is_asked_again(
     clock: Clock, caplog: pytest.LogCaptureFixture
 ) -> None:
-    limiter = RateLimiter("1 per minute", f"redis://127.0.0.1:{closed_port()}/0")
+    limiter = RateLimiter("1 per minute", f"redis://127.0.0.1:{free_port()}/0")
     caplog.set_level(logging.WARNING, "yokai.ratelimit")
     assert limiter.hit("ip:a") is None  # not counted: through
     assert [r.message for r in caplog.records if "uncounted" in r.message]

@@ -5,15 +5,14 @@ rows changed since the last it sent."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 
 from service.application.deps import Deps
 from service.application.live.hub import LOBBY_KEY, Subscription
-from service.application.live.streams import KEEPALIVE_SECONDS, KeepAlive, Stream
+from service.application.live.streams import KEEPALIVE_SECONDS, KeepAlive, Stream, follow
 from service.application.lobby.ports import LobbyEntry, LobbyFilter
-from service.application.ports import StoreUnavailableError
 
 FIRST_PAGE = 100
 """The most tables of the first message."""
@@ -59,30 +58,25 @@ def _messages(
 ) -> Iterator[LobbyStreamMessage]:
     sent = {e.game_id: e for e in first}
     seen = deps.clock.now()
+
+    def read() -> Generator[LobbyStreamMessage, None, None]:
+        nonlocal seen
+        with deps.uow() as uow:
+            rows = uow.lobby.changed(where, seen - SLACK)
+        for entry in rows:
+            before = sent.get(entry.game_id)
+            if before == entry or (before is None and entry.open_seats == 0):
+                continue
+            seen = max(seen, entry.updated_at)
+            if entry.open_seats:
+                sent[entry.game_id] = entry
+            else:
+                sent.pop(entry.game_id, None)  # gone: a later read skips it
+            yield TableMessage(entry)
+
     try:
         yield LobbyMessage(first)
-        while True:
-            if not subscription.wait(keepalive):
-                if subscription.closing:
-                    return
-                yield KeepAlive()
-                continue
-            if subscription.closing:
-                return
-            try:
-                with deps.uow() as uow:
-                    rows = uow.lobby.changed(where, seen - SLACK)
-            except StoreUnavailableError:
-                return  # the client reconnects and starts again from the first page
-            for entry in rows:
-                before = sent.get(entry.game_id)
-                if before == entry or (before is None and entry.open_seats == 0):
-                    continue
-                seen = max(seen, entry.updated_at)
-                if entry.open_seats:
-                    sent[entry.game_id] = entry
-                else:
-                    sent.pop(entry.game_id, None)  # gone: a later read skips it
-                yield TableMessage(entry)
+        # The store unreachable: the client reconnects and starts again from the first page.
+        yield from follow(subscription, keepalive, read)
     finally:
         subscription.close()

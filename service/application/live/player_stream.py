@@ -4,7 +4,7 @@ commit: the seeks are read when a game the stream did not know appears)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from datetime import timedelta
 from typing import Any
 from uuid import UUID
@@ -24,12 +24,11 @@ from service.application.live.streams import (
     KEEPALIVE_SECONDS,
     GameMessage,
     InboxMessage,
-    KeepAlive,
     MatchedMessage,
     PlayerStreamMessage,
     Stream,
+    follow,
 )
-from service.application.ports import StoreUnavailableError
 
 INBOX_LIMIT = 500
 """The most entries the first ``inbox`` message of a player's stream holds."""
@@ -75,30 +74,26 @@ def _player_messages(
 ) -> Iterator[PlayerStreamMessage]:
     known = {e.game_id: e for e in watched}
     told: set[UUID] = set()  # matched seeks sent (those matched before it opened: never)
+
+    def read() -> Generator[PlayerStreamMessage, None, None]:
+        with deps.uow() as uow:
+            entries = uow.inbox.watched(principal.player_id, since)
+            new = any(e.game_id not in known for e in entries)
+            matched = uow.seeks.matched(principal.player_id, since) if new else []
+        for seek in matched:
+            if seek.game_id not in known and seek.id not in told:
+                told.add(seek.id)
+                yield MatchedMessage(seek)
+        for entry in entries:
+            if known.get(entry.game_id) != entry:
+                known[entry.game_id] = entry
+                yield GameMessage(entry)
+
     try:
         yield InboxMessage(active)
-        while True:
-            if not subscription.wait(keepalive):
-                if subscription.closing:
-                    return
-                yield KeepAlive()
-                continue
-            if subscription.closing or token_gone(deps, subscription, principal):
-                return
-            try:
-                with deps.uow() as uow:
-                    entries = uow.inbox.watched(principal.player_id, since)
-                    new = any(e.game_id not in known for e in entries)
-                    matched = uow.seeks.matched(principal.player_id, since) if new else []
-            except StoreUnavailableError:
-                return  # the client reconnects and starts again from the inbox
-            for seek in matched:
-                if seek.game_id not in known and seek.id not in told:
-                    told.add(seek.id)
-                    yield MatchedMessage(seek)
-            for entry in entries:
-                if known.get(entry.game_id) != entry:
-                    known[entry.game_id] = entry
-                    yield GameMessage(entry)
+        # The store unreachable: the client reconnects and starts again from the inbox.
+        yield from follow(
+            subscription, keepalive, read, lambda: token_gone(deps, subscription, principal)
+        )
     finally:
         subscription.close()

@@ -9,7 +9,9 @@ show them.
 
 Between commits a stream waits on the process's hub (service/application/live/hub.py),
 holding no database connection; a wake-up reads the store by ``seq``, so a wake-up that
-carries nothing, or several commits behind one wake-up, give the same messages.
+carries nothing, or several commits behind one wake-up, give the same messages. That
+wait, its keep-alives and its ends are :func:`follow`, the loop of the game's, the
+player's (player_stream.py) and the lobby's (lobby_stream.py) streams alike.
 Everything that can refuse the stream (404, 401, 403, 422) is checked before the first
 message, when the stream is opened. A stream whose store cannot be reached ends (its
 client reconnects, and resumes with ``Last-Event-ID``, once the store is back).
@@ -18,7 +20,7 @@ client reconnects, and resumes with ``Last-Event-ID``, once the store is back).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 from uuid import UUID
@@ -120,6 +122,43 @@ class Stream(Generic[M]):
                 self._release()
 
 
+Read = Callable[[], Generator[M, None, bool | None]]
+"""What a stream does when the hub wakes it: read the store and yield its messages;
+returns True when the stream is over (else it waits again)."""
+
+
+def _never() -> bool:
+    return False
+
+
+def follow(
+    subscription: Subscription,
+    keepalive: float,
+    read: Read[M],
+    gone: Callable[[], bool] = _never,
+) -> Iterator[M | KeepAlive]:
+    """The loop of every stream once its first messages are sent: wait on the hub, a
+    :class:`KeepAlive` after ``keepalive`` seconds without a wake-up; on a wake-up,
+    ``read()``'s messages. Ends when the process stops (the hub closes), when ``gone()``
+    says the token is no more, when ``read()`` says the stream is over, or when the store
+    cannot be reached (its client reconnects, and starts again or resumes, once the store
+    is back)."""
+    while True:
+        if not subscription.wait(keepalive):
+            if subscription.closing:
+                return
+            yield KeepAlive()
+            continue
+        if subscription.closing or gone():
+            return
+        try:
+            over = yield from read()
+        except StoreUnavailableError:
+            return
+        if over:
+            return
+
+
 def _once(action: Callable[[], None]) -> Callable[[], None]:
     done = threading.Lock()
 
@@ -187,31 +226,33 @@ def _game_messages(
     unwatch: Callable[[], None],
     principal: Principal,
 ) -> Iterator[GameStreamMessage]:
+
+    def read() -> Generator[GameStreamMessage, None, bool]:
+        nonlocal loaded
+        commits = deps.recent.after(deps.uow, deps.changes, game_id, loaded)
+        for commit in commits:
+            loaded = commit.loaded
+            for row in commit.rows:
+                yield EventMessage(feed_event(row, viewer))
+            yield ViewMessage(Versioned(game_id, loaded.version, present(loaded, viewer)))
+            if isinstance(viewer, SeatViewer) and loaded.state.bots[viewer.seat]:
+                return True  # the seat's player left: the stream ends (reopening: 403)
+        if commits:
+            deps.cache.put(game_id, loaded)
+        if _finished(loaded):
+            yield EndMessage(loaded.version)
+            return True
+        return False
+
     try:
         yield from first
         yield ViewMessage(Versioned(game_id, loaded.version, present(loaded, viewer)))
-        while not _finished(loaded):
-            if not subscription.wait(keepalive):
-                if subscription.closing:
-                    return
-                yield KeepAlive()
-                continue
-            if subscription.closing or token_gone(deps, subscription, principal):
-                return
-            try:
-                commits = deps.recent.after(deps.uow, deps.changes, game_id, loaded)
-            except StoreUnavailableError:
-                return  # the client reconnects with Last-Event-ID once the store is back
-            for commit in commits:
-                loaded = commit.loaded
-                for row in commit.rows:
-                    yield EventMessage(feed_event(row, viewer))
-                yield ViewMessage(Versioned(game_id, loaded.version, present(loaded, viewer)))
-                if isinstance(viewer, SeatViewer) and loaded.state.bots[viewer.seat]:
-                    return  # the seat's player left: the stream ends (reopening: 403)
-            if commits:
-                deps.cache.put(game_id, loaded)
-        yield EndMessage(loaded.version)
+        if _finished(loaded):
+            yield EndMessage(loaded.version)
+            return
+        yield from follow(
+            subscription, keepalive, read, lambda: token_gone(deps, subscription, principal)
+        )
     finally:
         unwatch()
         subscription.close()

@@ -50,7 +50,7 @@ from service.web.games.schemas import (
     VerifySchema,
 )
 from service.web.games.view_schemas import GameViewSchema, OperatorStateSchema, SeatViewSchema
-from service.web.live.routes import held_open
+from service.web.live.holding import held_open
 from service.web.render import json_ready, json_response, view_response
 from service.web.request import command_context, deps, game_uuid, principal
 

@@ -1,5 +1,5 @@
-"""Live delivery over HTTP: Server-Sent Events streams of a game and of a player, and the
-limits on what each token and address may hold open.
+"""Live delivery over HTTP: Server-Sent Events streams of a game and of a player, each
+holding a place among the open streams of its token and address (holding.py).
 
 A stream is checked (404, 401, 403, 422, 429) before its first byte; then its messages
 (service/application/live/streams.py, player_stream.py) are written as SSE as they come. Under
@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Response, current_app, request
+from flask import Response, request
 
-from service.application.identity.principals import Operator, PlayerHolder, Principal, SeatHolder
 from service.application.live import streams
 from service.application.live.lobby_stream import LobbyMessage, TableMessage
 from service.application.live.player_stream import player_stream as open_player_stream
@@ -33,10 +31,10 @@ from service.application.live.streams import (
 )
 from service.application.privacy import reveal
 from service.application.privacy.ports import KeyVault
-from service.metrics import STREAMS
 from service.web.api import BEARER, Blueprint
-from service.web.errors import RateLimitedError, RequestProblemError
+from service.web.errors import RequestProblemError
 from service.web.fields import LAST_EVENT_ID
+from service.web.live.holding import held_open, open_streams
 from service.web.live.schemas import StreamQuerySchema
 from service.web.lobby.schemas import LobbyGameSchema
 from service.web.players.schemas import InboxEntrySchema
@@ -48,69 +46,6 @@ blp = Blueprint("live", __name__, url_prefix="/v1", description="Live delivery: 
 INBOX_ENTRY = InboxEntrySchema()  # as GET /v1/me/games gives an entry
 LOBBY_GAME = LobbyGameSchema()  # as GET /v1/lobby gives a table
 _LAST_EVENT_ID = re.compile(r"^\d{1,10}$")
-RETRY_AFTER_SECONDS = 5
-
-
-class OpenStreams:
-    """How many streams and waiting long-polls each token and each address holds open
-    in this process; one more than the limit is refused (429 ``too_many_streams``)."""
-
-    def __init__(self, per_token: int, per_address: int, keepalive: float) -> None:
-        self.per_token = per_token
-        self.per_address = per_address
-        self.keepalive = keepalive
-        self._lock = threading.Lock()
-        self._open: dict[str, int] = {}
-
-    def acquire(self, who: Principal, address: str) -> Callable[[], None]:
-        """Take a place for ``who`` from ``address``; the returned function gives it back
-        (once, however often it is called)."""
-        keys = [("ip:" + address, self.per_address)]
-        if isinstance(who, SeatHolder | PlayerHolder | Operator):
-            keys.append((who.scope, self.per_token))
-        with self._lock:
-            for key, limit in keys:
-                if self._open.get(key, 0) >= limit:
-                    raise RateLimitedError(
-                        RETRY_AFTER_SECONDS,
-                        "too_many_streams",
-                        f"at most {limit} open streams and waiting requests per "
-                        f"{'address' if key.startswith('ip:') else 'token'}",
-                    )
-            for key, _ in keys:
-                self._open[key] = self._open.get(key, 0) + 1
-        STREAMS.inc()
-        released = False
-
-        def release() -> None:
-            nonlocal released
-            with self._lock:
-                if released:
-                    return
-                released = True
-                STREAMS.dec()
-                for key, _ in keys:
-                    left = self._open[key] - 1
-                    if left:
-                        self._open[key] = left
-                    else:
-                        del self._open[key]
-
-        return release
-
-    def held(self) -> int:
-        with self._lock:
-            return sum(n for key, n in self._open.items() if key.startswith("ip:"))
-
-
-def open_streams() -> OpenStreams:
-    found: OpenStreams = current_app.extensions["yokai_streams"]
-    return found
-
-
-def held_open() -> Callable[[], None]:
-    """A place among the open streams for this request's token and address."""
-    return open_streams().acquire(principal(), request.remote_addr or "")
 
 
 def _sse(event: str, ident: int | None, data: Any) -> bytes:

@@ -14,13 +14,8 @@ from service.application.lobby.queries import LobbyUnchanged
 from service.web.api import Blueprint
 from service.web.conditional import if_none_match_tags
 from service.web.fields import IF_NONE_MATCH_INBOX
-from service.web.live.routes import (
-    event_stream,
-    held_open,
-    open_streams,
-    sse_event_doc,
-    sse_games_doc,
-)
+from service.web.live.holding import held_open, open_streams
+from service.web.live.routes import event_stream, sse_event_doc, sse_games_doc
 from service.web.lobby.schemas import LobbyFilterSchema, LobbyQuerySchema, LobbySchema
 from service.web.request import deps
 

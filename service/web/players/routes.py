@@ -22,7 +22,7 @@ from service.application.write.registry import execute
 from service.web.api import BEARER, Blueprint
 from service.web.conditional import if_none_match_tags
 from service.web.fields import IDEMPOTENCY_KEY, IF_NONE_MATCH_INBOX
-from service.web.live.routes import held_open
+from service.web.live.holding import held_open
 from service.web.players.schemas import (
     InboxQuerySchema,
     InboxSchema,

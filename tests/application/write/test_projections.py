@@ -24,7 +24,8 @@ from service.application.projections import PROJECTIONS
 from service.application.webhooks.ports import WebhookEvent
 from service.application.write.projectors import Change, Known, Projections, Projector
 from service.application.write.transaction import Transaction
-from tests.application.fakes import FakeEventStore, FixedClock
+from tests.application.fakes import FixedClock
+from tests.application.fakes.events import FakeEventStore
 from tests.application.table import Table
 
 Seen = list[tuple[str, Change | None, Known | None]]
