@@ -5,8 +5,8 @@
 import { linkCode, player, rename, signIn, signOut, signOutElsewhere } from "./api.js";
 import { fill, h } from "./dom.js";
 import { formatTime, t } from "./i18n.js";
+import { problemBox } from "./problem.js";
 import { providerName, providers, startSignIn } from "./signin.js";
-import { problemBox } from "./table.js";
 
 /** "Sign in with <provider>" for each provider of the service; nothing when it has none.
  * Signed in already, a sign-in links the provider's identity to this player. */

@@ -6,9 +6,9 @@
 import { ApiError, del, get, player, post } from "./api.js";
 import { fill, h, pause } from "./dom.js";
 import { t, tNodes } from "./i18n.js";
+import { problemBox } from "./problem.js";
 import { ladderOf, playerLink, ratingBadge } from "./ratings.js";
 import { openStream } from "./sse.js";
-import { problemBox } from "./table.js";
 
 // --- the public tables -------------------------------------------------------------------
 

@@ -11,10 +11,10 @@ import { remaining, tickCountdowns } from "./board.js";
 import { fill, h } from "./dom.js";
 import { declineSeat, forgetPastPlayers, pastPlayers, playNow, publicTables, takeSeat } from "./finding.js";
 import { formatTime, language, t, tNodes } from "./i18n.js";
+import { problemBox } from "./problem.js";
 import { playerLink } from "./ratings.js";
 import { takeSignInOutcome } from "./signin.js";
 import { openStream } from "./sse.js";
-import { problemBox } from "./table.js";
 
 const GAME_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 /** The start of a game id, as the pages show it ("7ea56dc5"): 4 hex digits at least. */

@@ -9,7 +9,7 @@ import { get, operatorToken, post, setOperatorToken } from "./api.js";
 import { board, roundsPanel, scoresPanel, tableHead } from "./board.js";
 import { fill, h } from "./dom.js";
 import { formatTime, t } from "./i18n.js";
-import { problemBox } from "./table.js";
+import { problemBox } from "./problem.js";
 
 const STATUSES = ["", "waiting", "passing", "playing", "finished"];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

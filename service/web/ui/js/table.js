@@ -9,23 +9,10 @@ import { cardButton, cardFace, cardName, sortCards } from "./cards.js";
 import { fill, h, pause } from "./dom.js";
 import { fairnessPanel, recordPanel } from "./finished.js";
 import { formatList, t } from "./i18n.js";
+import { problemBox } from "./problem.js";
 import { openStream } from "./sse.js";
 
-/** Show the problem of a refused request: its `title`, and what it means. */
 const REMATCH_POLL_MS = 3000;
-
-export function problemBox(error) {
-  if (!error) return null;
-  const code = error.code;
-  const known = code ? t(`problem.${code}`) : null;
-  const detail = known && known !== `problem.${code}` ? known : error.problem?.detail || "";
-  return h(
-    "div",
-    { class: "problem", role: "alert", dataset: { code: code || "" } },
-    h("strong", { class: "title" }, error.message),
-    detail && h("span", { class: "detail" }, detail),
-  );
-}
 
 export function gamePage(main, gameId) {
   const me = player();
