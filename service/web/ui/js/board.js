@@ -2,10 +2,11 @@
 // scores and round results. Shared by the game page (a seat's or the public view) and the
 // operators' console (the state at any event, every hand shown).
 
-import { cardFace, sortCards, suitName } from "./cards.js";
+import { cardFace, suitName } from "./cards.js";
 import { h } from "./dom.js";
 import { formatList, formatTime, t } from "./i18n.js";
 import { ladderOf, playerLink, ratingBadge } from "./ratings.js";
+import { sortCards } from "./state/cards.js";
 
 const PLACES = { 4: ["south", "west", "north", "east"], 3: ["south", "west", "east"] };
 

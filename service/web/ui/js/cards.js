@@ -1,38 +1,13 @@
-// Cards: ids as docs/rules.md R-1.4 gives them (`green-1` … `blue-13`; in Seven Followers the
-// second 7 of a suit is `<suit>-7b`), their names in the player's language, and how
-// they look.
+// Cards: their names in the player's language, and how they look. What a card id says
+// (its suit, rank, a hand's order) is state/cards.js.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-
-/** The suits in the rulebooks' order (R-1.1): a hand is sorted by it. */
-export const SUITS = ["green", "purple", "pink", "yellow", "black", "red", "blue"];
-
-export function parse(card) {
-  const [suit, rank] = card.split("-");
-  return { suit, rank: parseInt(rank, 10), second: rank.endsWith("b") };
-}
-
-export function suitOf(card) {
-  return parse(card).suit;
-}
-
-/** Suit by suit (R-1.1 order), then by rank; a second 7 after the first. */
-export function sortCards(cards) {
-  const key = (card) => {
-    const { suit, rank, second } = parse(card);
-    return SUITS.indexOf(suit) * 100 + rank * 2 + (second ? 1 : 0);
-  };
-  return [...cards].sort((a, b) => key(a) - key(b));
-}
+import { isBoss, parse } from "./state/cards.js";
 
 export function rankLabel(card) {
   const { rank } = parse(card);
   return rank === 1 ? t("rank_ace") : String(rank);
-}
-
-export function isBoss(card) {
-  return parse(card).rank === 7;
 }
 
 /** A suit's name, as the rulebook of the language gives it ("Green (Wind)", "famille

@@ -5,12 +5,13 @@
 
 import { ApiError, get, player, post } from "./api.js";
 import { board, roundResult, roundsPanel, scoresPanel, seatName, sideName, tableHead, tickCountdowns, winnerText } from "./board.js";
-import { cardButton, cardFace, cardName, sortCards } from "./cards.js";
+import { cardButton, cardFace, cardName } from "./cards.js";
 import { fill, h, pause } from "./dom.js";
 import { fairnessPanel, recordPanel } from "./finished.js";
 import { formatList, t } from "./i18n.js";
 import { problemBox } from "./problem.js";
 import { openStream } from "./sse.js";
+import { sortCards } from "./state/cards.js";
 
 const REMATCH_POLL_MS = 3000;
 
