@@ -2,9 +2,10 @@
 // OpenID provider (signin.js) or with a code another device made, renaming, making a
 // code for another device, and signing out (this browser, or every other one).
 
-import { linkCode, player, rename, signIn, signOut, signOutElsewhere } from "./api.js";
+import { linkCode, rename, signIn, signOut, signOutElsewhere } from "./api.js";
 import { fill, h } from "./dom.js";
 import { formatTime, t } from "./i18n.js";
+import { player } from "./player.js";
 import { problemBox } from "./problem.js";
 import { providerName, providers, startSignIn } from "./signin.js";
 

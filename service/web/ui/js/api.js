@@ -3,6 +3,7 @@
 // whose message is the problem's `title`.
 
 import { randomKey } from "./dom.js";
+import { forgetPlayer, keepPlayer, player, refusedWith } from "./player.js";
 
 export class ApiError extends Error {
   constructor(status, problem) {
@@ -47,65 +48,13 @@ export const post = (path, body, options = {}) => request("POST", path, { ...opt
 export const patch = (path, body, options = {}) => request("PATCH", path, { ...options, body });
 export const del = (path, options) => request("DELETE", path, options);
 
-// --- who is using this browser ------------------------------------------------------------
-
-const PLAYER = "yokai.player";
-const OPERATOR = "yokai.operator";
-
-/** The player of this browser, {id, name, token}, kept in localStorage; or null. */
-export function player() {
-  try {
-    const found = JSON.parse(localStorage.getItem(PLAYER) || "null");
-    return found && found.token ? found : null;
-  } catch {
-    return null;
-  }
-}
+// --- accounts (docs/api.md "Accounts"); this browser's player is kept by player.js -------
 
 export async function becomePlayer(name) {
   const made = await post("/v1/players", { name });
   keepPlayer(made);
   return made;
 }
-
-let signedOut = false;
-
-/** Keep this browser's player: {id, name, token}, and the token's id when known. */
-export function keepPlayer({ id, name, token, token_id = null }) {
-  localStorage.setItem(PLAYER, JSON.stringify({ id, name, token, token_id }));
-  signedOut = false;
-  playerChanged();
-}
-
-export function forgetPlayer() {
-  localStorage.removeItem(PLAYER);
-  playerChanged();
-}
-
-/** Tell the page ("yokai:player-changed") that this browser's player is another one, or
- * none: the header's "My profile" follows. */
-function playerChanged() {
-  window.dispatchEvent(new CustomEvent("yokai:player-changed"));
-}
-
-/** Whether this browser's player token was refused (revoked elsewhere) since the page
- * loaded: the page says so instead of just showing the welcome. */
-export function wasSignedOut() {
-  return signedOut;
-}
-
-/** A 401 to a request made with this browser's player token: the token no longer opens
- * the player (revoked from another device, or signed out): forget it, and tell the page
- * ("yokai:signed-out"), which shows the browser signed out. */
-export function refusedWith(status, token) {
-  const who = player();
-  if (status !== 401 || !token || !who || who.token !== token) return;
-  forgetPlayer();
-  signedOut = true;
-  window.dispatchEvent(new CustomEvent("yokai:signed-out"));
-}
-
-// --- accounts (docs/api.md "Accounts") ----------------------------------------------------
 
 /** An Idempotency-Key for a request that holds no token: 32 characters or more, as the
  * answer holds a secret. */
@@ -184,14 +133,4 @@ export async function rename(name) {
 /** A code that signs this player in on another device: {code, expires_at}. */
 export function linkCode() {
   return post("/v1/me/link-codes", {}, { token: player().token });
-}
-
-/** The operator token, kept for this tab only (sessionStorage). */
-export function operatorToken() {
-  return sessionStorage.getItem(OPERATOR);
-}
-
-export function setOperatorToken(token) {
-  if (token) sessionStorage.setItem(OPERATOR, token);
-  else sessionStorage.removeItem(OPERATOR);
 }

@@ -3,9 +3,10 @@
 // pairs, waited for on the player stream and by reading the seek); answering an
 // invitation; and the players of my past games, to invite them again.
 
-import { ApiError, del, get, player, post } from "./api.js";
+import { ApiError, del, get, post } from "./api.js";
 import { fill, h, pause } from "./dom.js";
 import { t, tNodes } from "./i18n.js";
+import { player } from "./player.js";
 import { problemBox } from "./problem.js";
 import { ladderOf, playerLink, ratingBadge } from "./ratings.js";
 import { openStream } from "./sse.js";

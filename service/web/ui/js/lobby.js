@@ -6,11 +6,12 @@
 // or decline among them.
 
 import { accountActions, linkCodeEntry, signInChoices } from "./account.js";
-import { becomePlayer, forgetPlayer, get, player, post, wasSignedOut } from "./api.js";
+import { becomePlayer, get, post } from "./api.js";
 import { remaining, tickCountdowns } from "./board.js";
 import { fill, h } from "./dom.js";
 import { declineSeat, forgetPastPlayers, pastPlayers, playNow, publicTables, takeSeat } from "./finding.js";
 import { formatTime, language, t, tNodes } from "./i18n.js";
+import { forgetPlayer, player, wasSignedOut } from "./player.js";
 import { problemBox } from "./problem.js";
 import { playerLink } from "./ratings.js";
 import { takeSignInOutcome } from "./signin.js";

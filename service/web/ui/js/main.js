@@ -6,10 +6,10 @@
 //   #/players/<id>     a player's profile #/leaderboards?ladder=  the players ranked
 
 import { h, fill } from "./dom.js";
-import { player } from "./api.js";
 import { chooseLanguage, t, useLanguage } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
 import { opsGamePage, opsListPage, opsPlayerPage } from "./ops.js";
+import { player } from "./player.js";
 import { leaderboardPage, profilePage } from "./profile.js";
 import { completeSignIn, returningFromProvider } from "./signin.js";
 import { gamePage } from "./table.js";

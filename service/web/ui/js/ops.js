@@ -5,10 +5,11 @@
 // (suspensions, renames, revoked tokens), and suspending them (with a reason) or
 // lifting it.
 
-import { get, operatorToken, post, setOperatorToken } from "./api.js";
+import { get, post } from "./api.js";
 import { board, roundsPanel, scoresPanel, tableHead } from "./board.js";
 import { fill, h } from "./dom.js";
 import { formatTime, t } from "./i18n.js";
+import { operatorToken, setOperatorToken } from "./player.js";
 import { problemBox } from "./problem.js";
 
 const STATUSES = ["", "waiting", "passing", "playing", "finished"];

@@ -14,8 +14,9 @@
 // endpoint (which the page's CSP lets it reach) for an ID token, handed to
 // POST /v1/sessions, which verifies its signature. The URL is cleaned at once.
 
-import { ApiError, get, myTokens, player, revokeToken, signIn } from "./api.js";
+import { ApiError, get, myTokens, revokeToken, signIn } from "./api.js";
 import { t } from "./i18n.js";
+import { player } from "./player.js";
 
 const PENDING = "yokai.signin";
 

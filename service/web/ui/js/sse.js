@@ -9,8 +9,9 @@
 // message received (docs/api.md "Live delivery": nothing skipped, repeated or reordered).
 // The public watcher uses the same reader, without a token.
 
-import { ApiError, refusedWith } from "./api.js";
+import { ApiError } from "./api.js";
 import { pause } from "./dom.js";
+import { refusedWith } from "./player.js";
 
 const FIRST_DELAY = 500;
 const MAX_DELAY = 30000;

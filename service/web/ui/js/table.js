@@ -3,12 +3,13 @@
 // with the seat's view, shown at once. A seat kept for this browser's player (an
 // invitation) is accepted or declined here; a finished game is played again (rematch).
 
-import { ApiError, get, player, post } from "./api.js";
+import { ApiError, get, post } from "./api.js";
 import { board, roundResult, roundsPanel, scoresPanel, seatName, sideName, tableHead, tickCountdowns, winnerText } from "./board.js";
 import { cardButton, cardFace, cardName } from "./cards.js";
 import { fill, h, pause } from "./dom.js";
 import { fairnessPanel, recordPanel } from "./finished.js";
 import { formatList, t } from "./i18n.js";
+import { player } from "./player.js";
 import { problemBox } from "./problem.js";
 import { openStream } from "./sse.js";
 import { sortCards } from "./state/cards.js";
