@@ -3,8 +3,8 @@
 // pairs, waited for on the player stream and by reading the seek); answering an
 // invitation; and the players of my past games, to invite them again.
 
-import { ApiError, del, get, post } from "./api.js";
-import { fill, h, pause } from "./dom.js";
+import { ApiError, del, follow, get, post } from "./api.js";
+import { fill, h } from "./dom.js";
 import { t, tNodes } from "./i18n.js";
 import { player } from "./player.js";
 import { problemBox } from "./problem.js";
@@ -135,31 +135,18 @@ export function publicTables() {
   }
 
   /** The fallback: GET /v1/lobby, then held until it changes (ETag, wait). */
-  async function poll() {
-    let etag = null;
-    while (!controller.signal.aborted) {
-      try {
-        const headers = etag ? { "If-None-Match": etag } : {};
-        const response = await fetch(`/v1/lobby?limit=100${etag ? "&wait=25" : ""}`, {
-          headers: { Accept: "application/json", ...headers },
-          signal: controller.signal,
-          cache: "no-store",
-          credentials: "omit",
-        });
-        if (response.status === 200) {
-          etag = response.headers.get("ETag");
-          replace((await response.json()).games);
-          fill(error);
-        } else if (response.status !== 304) {
-          const problem = await response.json().catch(() => null);
-          fill(error, problemBox(new ApiError(response.status, problem)));
-          await pause(5000, controller.signal);
-        }
-      } catch {
-        if (controller.signal.aborted) return;
-        await pause(5000, controller.signal);
-      }
-    }
+  function poll() {
+    follow("/v1/lobby?limit=100", {
+      wait: 25,
+      signal: controller.signal,
+      onChange: (lobby) => {
+        replace(lobby.games);
+        fill(error);
+      },
+      onError: (err) => {
+        if (err instanceof ApiError && err.status) fill(error, problemBox(err)); // a refusal, not a lost connection
+      },
+    });
   }
 
   stream = openStream("/v1/lobby/stream", {
@@ -223,15 +210,16 @@ function keepSeek(seek) {
  */
 export function playNow() {
   const who = player();
-  const controller = new AbortController();
   const body = h("div", { class: "play-now-body" });
   const error = h("div");
   let waitingFor = null; // the seek's id
+  let watching = null; // an AbortController: reading the seek
   let ticker = null;
 
   function opened(gameId) {
     keepSeek(null);
     waitingFor = null;
+    watching?.abort();
     location.hash = `#/game/${gameId}`;
   }
 
@@ -247,21 +235,24 @@ export function playNow() {
     }
   }
 
-  async function watch(id) {
-    while (waitingFor === id && !controller.signal.aborted) {
-      if (!(await pause(POLL_MS, controller.signal))) return;
-      if (waitingFor !== id) return;
-      try {
-        judge(await get(`/v1/seeks/${id}`, { token: who.token }));
-      } catch (err) {
-        if (err.status === 404) {
-          keepSeek(null);
-          waitingFor = null;
-          form();
-          return;
-        }
-      }
-    }
+  /** Read the seek every few seconds, should the player stream be away, until it is
+   * matched or ended (or the page is left). */
+  function watch(id) {
+    watching?.abort();
+    watching = new AbortController();
+    const { signal } = watching;
+    follow(`/v1/seeks/${id}`, {
+      token: who.token,
+      every: POLL_MS,
+      signal,
+      onChange: judge,
+      onError: (err) => {
+        if (!(err instanceof ApiError) || err.status !== 404 || waitingFor !== id) return;
+        keepSeek(null);
+        waitingFor = null;
+        form();
+      },
+    });
   }
 
   function waiting(seek) {
@@ -322,6 +313,7 @@ export function playNow() {
   }
 
   function form() {
+    watching?.abort();
     clearInterval(ticker);
     const seconds = h("input", {
       type: "number",
@@ -423,7 +415,7 @@ export function playNow() {
       if (data.seek_id === waitingFor) opened(data.game_id);
     },
     close: () => {
-      controller.abort();
+      watching?.abort();
       clearInterval(ticker);
     },
   };

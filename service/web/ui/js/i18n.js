@@ -3,6 +3,8 @@
 // named placeholders ("{name} plays {card}"): translations may reorder them freely, and
 // no sentence is ever built by pasting pieces together.
 
+import { clientFile } from "./api.js";
+
 export const LANGUAGES = ["en", "fr", "de", "zh"];
 const STORED = "yokai.lang";
 
@@ -27,9 +29,11 @@ export function chooseLanguage() {
 }
 
 async function catalogue(lang) {
-  const response = await fetch(`/ui/i18n/${lang}.json`, { credentials: "omit" });
-  if (!response.ok) throw new Error(`no catalogue for ${lang}`);
-  return response.json();
+  try {
+    return await clientFile(`/ui/i18n/${lang}.json`);
+  } catch {
+    throw new Error(`no catalogue for ${lang}`);
+  }
 }
 
 /** Load a language's catalogue (English stays loaded for any missing message). */

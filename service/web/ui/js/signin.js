@@ -14,7 +14,7 @@
 // endpoint (which the page's CSP lets it reach) for an ID token, handed to
 // POST /v1/sessions, which verifies its signature. The URL is cleaned at once.
 
-import { ApiError, get, myTokens, revokeToken, signIn } from "./api.js";
+import { ApiError, get, myTokens, postForm, revokeToken, signIn } from "./api.js";
 import { t } from "./i18n.js";
 import { player } from "./player.js";
 
@@ -118,26 +118,22 @@ function claimsOf(idToken) {
 }
 
 async function exchange(flow, code) {
-  let response;
+  let ok, answer;
   try {
-    response = await fetch(flow.token_endpoint, {
-      method: "POST",
-      headers: { Accept: "application/json" },
-      body: new URLSearchParams({
+    ({ ok, body: answer } = await postForm(
+      flow.token_endpoint,
+      new URLSearchParams({
         grant_type: "authorization_code",
         code,
         redirect_uri: flow.redirect_uri,
         client_id: flow.client_id,
         code_verifier: flow.verifier,
       }),
-      cache: "no-store",
-      credentials: "omit",
-    });
+    ));
   } catch (err) {
     throw failure("sign_in_provider", err.message);
   }
-  const answer = await response.json().catch(() => ({}));
-  if (!response.ok || typeof answer.id_token !== "string") {
+  if (!ok || typeof answer.id_token !== "string") {
     throw failure("sign_in_provider", [answer.error, answer.error_description].filter(Boolean).join(": "));
   }
   return answer.id_token;

@@ -3,10 +3,10 @@
 // with the seat's view, shown at once. A seat kept for this browser's player (an
 // invitation) is accepted or declined here; a finished game is played again (rematch).
 
-import { ApiError, get, post } from "./api.js";
+import { ApiError, follow, get, post } from "./api.js";
 import { board, roundResult, roundsPanel, scoresPanel, seatName, sideName, tableHead, tickCountdowns, winnerText } from "./board.js";
 import { cardButton, cardFace, cardName } from "./cards.js";
-import { fill, h, pause } from "./dom.js";
+import { fill, h } from "./dom.js";
 import { fairnessPanel, recordPanel } from "./finished.js";
 import { formatList, t } from "./i18n.js";
 import { player } from "./player.js";
@@ -299,22 +299,22 @@ export function gamePage(main, gameId) {
 
   /** The finished game's stream has ended: its `rematch` is learnt by reading the public
    * view now and then, until it is made or the page is left. */
-  async function watchForRematch() {
-    if (rematchWatch) return;
+  function watchForRematch() {
+    if (rematchWatch || state.view?.rematch) return;
     rematchWatch = new AbortController();
-    const { signal } = rematchWatch;
-    while (!signal.aborted && !state.view?.rematch) {
-      if (!(await pause(REMATCH_POLL_MS, signal))) return;
-      try {
-        const view = await get(`/v1/games/${gameId}`);
+    const watch = rematchWatch;
+    // Revalidated (the view's ETag): mostly a 304 until something changes.
+    follow(`/v1/games/${gameId}`, {
+      every: REMATCH_POLL_MS,
+      signal: watch.signal,
+      onChange: (view) => {
         if (view.rematch && state.view && !state.view.rematch) {
           state.view = { ...state.view, rematch: view.rematch };
           render();
         }
-      } catch {
-        // asked again in a moment
-      }
-    }
+        if (state.view?.rematch) watch.abort();
+      },
+    });
   }
 
   function tricksPanel(view) {
