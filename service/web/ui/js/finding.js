@@ -10,6 +10,8 @@ import { player } from "./player.js";
 import { problemBox } from "./problem.js";
 import { ladderOf, playerLink, ratingBadge } from "./ratings.js";
 import { openStream } from "./sse.js";
+import { seekRequest } from "./state/options.js";
+import { checkedOf, modeOf, optionsForm, valueOf } from "./view/options.js";
 
 // --- the public tables -------------------------------------------------------------------
 
@@ -324,51 +326,33 @@ export function playNow() {
       value: "30",
       disabled: true, // until bots are wanted
     });
-    const f = h(
-      "form",
-      { id: "play-now-form", class: "play-now" },
-      h(
-        "div",
-        { class: "fields" },
-        select("seek-players", "players", [["4", t("players_n", { n: 4 })], ["3", t("players_n", { n: 3 })]], "4", t("players")),
-        select("seek-scoring", "scoring", [["basic", t("scoring.basic")], ["advanced", t("scoring.advanced")]], "basic", t("scoring")),
-        select(
-          "seek-variant",
-          "variant",
-          [
-            ["standard", t("variant.standard")],
-            ["seven_followers", t("variant.seven_followers")],
-            ["seven_followers_short", t("variant.seven_followers_short")],
-          ],
-          "standard",
-          t("variant"),
+    const f = optionsForm({
+      id: "play-now-form",
+      className: "play-now",
+      prefix: "seek",
+      between: [
+        h(
+          "label",
+          { class: "check" },
+          h("input", {
+            type: "checkbox",
+            name: "bots",
+            id: "seek-bots",
+            onchange: (e) => {
+              seconds.disabled = !e.currentTarget.checked;
+            },
+          }),
+          " ",
+          t("seek_bots"),
         ),
-      ),
-      h(
-        "label",
-        { class: "check" },
-        h("input", {
-          type: "checkbox",
-          name: "bots",
-          id: "seek-bots",
-          onchange: (e) => {
-            seconds.disabled = !e.currentTarget.checked;
-          },
-        }),
-        " ",
-        t("seek_bots"),
-      ),
-      h("label", { class: "field" }, h("span", {}, t("seek_bots_seconds")), seconds),
-      h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated", id: "seek-rated" }), " ", t("rated_use")),
-      h("p", {}, h("button", { type: "submit", class: "primary", id: "play-now" }, t("play_now"))),
-    );
+        h("label", { class: "field" }, h("span", {}, t("seek_bots_seconds")), seconds),
+      ],
+      end: [h("p", {}, h("button", { type: "submit", class: "primary", id: "play-now" }, t("play_now")))],
+    });
     f.addEventListener("submit", async (e) => {
       e.preventDefault();
       fill(error);
-      const el = f.elements;
-      const ask = { players: Number(el.players.value), scoring: el.scoring.value, variant: el.variant.value };
-      if (el.bots.checked) ask.bots_after_seconds = Number(el.bots_after_seconds.value);
-      if (el.rated.checked) ask.rated = true;
+      const ask = seekRequest(modeOf(f), checkedOf(f, "bots") ? Number(valueOf(f, "bots_after_seconds")) : null);
       const button = f.querySelector("#play-now");
       button.disabled = true;
       try {
@@ -458,17 +442,4 @@ export function pastPlayers() {
 /** Forget the players found (another player signed in on this browser). */
 export function forgetPastPlayers() {
   known = null;
-}
-
-function select(id, name, options, value, label) {
-  return h(
-    "label",
-    { class: "field" },
-    h("span", {}, label),
-    h(
-      "select",
-      { name, id },
-      options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)),
-    ),
-  );
 }

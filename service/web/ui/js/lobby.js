@@ -16,6 +16,8 @@ import { problemBox } from "./problem.js";
 import { playerLink } from "./ratings.js";
 import { takeSignInOutcome } from "./signin.js";
 import { openStream } from "./sse.js";
+import { newGameRequest } from "./state/options.js";
+import { checkedOf, modeOf, optionsForm, select, valueOf } from "./view/options.js";
 
 const GAME_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 /** The start of a game id, as the pages show it ("7ea56dc5"): 4 hex digits at least. */
@@ -123,19 +125,6 @@ export function lobbyPage(main, params) {
     );
   }
 
-  function select(name, options, value, label) {
-    return h(
-      "label",
-      { class: "field" },
-      h("span", {}, label),
-      h(
-        "select",
-        { name, id: `new-${name}` },
-        options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)),
-      ),
-    );
-  }
-
   function createForm() {
     const who = player();
     if (!who) return null;
@@ -151,52 +140,36 @@ export function lobbyPage(main, params) {
         fill(pastList, found.map((p) => h("option", { value: p.id, label: p.name }, p.name))),
       );
     }
-    const form = h(
-      "form",
-      { id: "new-game", class: "new-game" },
-      h(
-        "div",
-        { class: "fields" },
-        select("players", [["4", t("players_n", { n: 4 })], ["3", t("players_n", { n: 3 })]], "4", t("players")),
-        select("scoring", [["basic", t("scoring.basic")], ["advanced", t("scoring.advanced")]], "basic", t("scoring")),
-        select(
-          "variant",
-          [
-            ["standard", t("variant.standard")],
-            ["seven_followers", t("variant.seven_followers")],
-            ["seven_followers_short", t("variant.seven_followers_short")],
-          ],
-          "standard",
-          t("variant"),
-        ),
-      ),
-      h(
-        "fieldset",
-        { class: "clock-choice" },
-        h("legend", {}, t("clock")),
+    const form = optionsForm({
+      id: "new-game",
+      className: "new-game",
+      prefix: "new",
+      between: [
         h(
-          "label",
-          { class: "check" },
-          // The clock's settings are disabled (and look it) while the clock is off.
-          h("input", { type: "checkbox", name: "clock", id: "new-clock", onchange: () => clockSettings() }),
-          " ",
-          t("clock_use"),
+          "fieldset",
+          { class: "clock-choice" },
+          h("legend", {}, t("clock")),
+          h(
+            "label",
+            { class: "check" },
+            // The clock's settings are disabled (and look it) while the clock is off.
+            h("input", { type: "checkbox", name: "clock", id: "new-clock", onchange: () => clockSettings() }),
+            " ",
+            t("clock_use"),
+          ),
+          h(
+            "label",
+            { class: "field clock-setting" },
+            h("span", {}, t("turn_seconds")),
+            h("input", { type: "number", name: "turn_seconds", id: "new-turn-seconds", min: 1, max: 1209600, value: "60", disabled: true }),
+          ),
+          select("new-on_timeout", "on_timeout", [["autoplay", t("on_timeout.autoplay")], ["forfeit", t("on_timeout.forfeit")]], t("on_timeout")),
         ),
-        h(
-          "label",
-          { class: "field clock-setting" },
-          h("span", {}, t("turn_seconds")),
-          h("input", { type: "number", name: "turn_seconds", id: "new-turn-seconds", min: 1, max: 1209600, value: "60", disabled: true }),
-        ),
-        select("on_timeout", [["autoplay", t("on_timeout.autoplay")], ["forfeit", t("on_timeout.forfeit")]], "autoplay", t("on_timeout")),
-      ),
-      h("label", { class: "check" }, h("input", { type: "checkbox", name: "public", id: "new-public" }), " ", t("public_use")),
-      h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated", id: "new-rated" }), " ", t("rated_use")),
-      seatsBox,
-      pastList,
-      h("button", { type: "submit", class: "primary", id: "create-game" }, t("create_game")),
-      error,
-    );
+        h("label", { class: "check" }, h("input", { type: "checkbox", name: "public", id: "new-public" }), " ", t("public_use")),
+      ],
+      after: [seatsBox, pastList],
+      end: [h("button", { type: "submit", class: "primary", id: "create-game" }, t("create_game")), error],
+    });
     function clockSettings() {
       const on = form.elements.clock.checked;
       form.elements.turn_seconds.disabled = !on;
@@ -256,25 +229,17 @@ export function lobbyPage(main, params) {
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       fill(error);
-      const f = form.elements;
-      const players = Number(f.players.value);
-      const body = { players, scoring: f.scoring.value, variant: f.variant.value, bots: [] };
-      if (f.clock.checked) body.clock = { turn_seconds: Number(f.turn_seconds.value), on_timeout: f.on_timeout.value };
-      if (f.public.checked) body.visibility = "public";
-      if (f.rated.checked) body.rated = true;
-      const mine = [];
-      const invite = [];
-      for (let seat = 0; seat < players; seat += 1) {
-        const choice = f[`seat${seat}`].value;
-        if (["random", "basic", "strong", "expert"].includes(choice)) body.bots.push({ seat, level: choice });
-        if (choice === "me") mine.push(seat);
-        if (choice === "invite") invite.push({ player_id: f[`invite${seat}`].value.trim(), seat });
-      }
-      if (invite.length) body.invite = invite;
-      if (mine.length > 1) {
+      const mode = modeOf(form);
+      const made = newGameRequest(mode, {
+        clock: checkedOf(form, "clock") ? { turn_seconds: Number(valueOf(form, "turn_seconds")), on_timeout: valueOf(form, "on_timeout") } : null,
+        isPublic: checkedOf(form, "public"),
+        seats: Array.from({ length: mode.players }, (_, seat) => ({ choice: valueOf(form, `seat${seat}`), invite: valueOf(form, `invite${seat}`) })),
+      });
+      if ("error" in made) {
         fill(error, h("p", { role: "alert", class: "problem" }, t("one_seat_only")));
         return;
       }
+      const { body, mine } = made;
       const button = form.querySelector("#create-game");
       button.disabled = true;
       try {
@@ -282,7 +247,7 @@ export function lobbyPage(main, params) {
         // The request carries the player's token: the audit names them as the game's
         // creator (and as who seated its bots), and invitations name who invites.
         const game = await post("/v1/games", body, { token: who.token });
-        if (mine.length) await post(`/v1/games/${game.id}/seats/${mine[0]}`, {}, { token: who.token });
+        if (mine !== null) await post(`/v1/games/${game.id}/seats/${mine}`, {}, { token: who.token });
         location.hash = `#/game/${game.id}`;
       } catch (err) {
         fill(error, problemBox(err));
