@@ -5,30 +5,36 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { isBoss, parse } from "./state/cards.js";
 
+/** @param {string} card */
 export function rankLabel(card) {
   const { rank } = parse(card);
   return rank === 1 ? t("rank_ace") : String(rank);
 }
 
 /** A suit's name, as the rulebook of the language gives it ("Green (Wind)", "famille
- * Vent"). */
+ * Vent").
+ * @param {string | null} suit */
 export function suitName(suit) {
   return t(`suit.${suit}`);
 }
 
-/** The card's name: "Wind 5", "Vent 5", "Wind 7 (second)". */
+/** The card's name: "Wind 5", "Vent 5", "Wind 7 (second)".
+ * @param {string} card */
 export function cardName(card) {
   const { suit, second } = parse(card);
   const params = { suit: t(`suit_short.${suit}`), rank: rankLabel(card) };
   return t(second ? "card_second" : "card", params);
 }
 
-/** The card's name where it is shown: a 7 (★) says it is a Boss Yokai (R-1.2). */
+/** The card's name where it is shown: a 7 (★) says it is a Boss Yokai (R-1.2).
+ * @param {string} card */
 function shownName(card) {
   return isBoss(card) ? t("card_boss", { card: cardName(card) }) : cardName(card);
 }
 
-/** The face of a card, as an element (not interactive). */
+/** The face of a card, as an element (not interactive).
+ * @param {string} card
+ * @param {{small?: boolean, label?: boolean}} [options] */
 export function cardFace(card, { small = false, label = true } = {}) {
   const { suit } = parse(card);
   return h(
@@ -45,7 +51,10 @@ export function cardFace(card, { small = false, label = true } = {}) {
   );
 }
 
-/** A card as a button of the hand. */
+/** A card as a button of the hand: legal (playable, or to choose for the pass), illegal
+ * or idle (disabled); `pressed`: chosen to pass (null: not a choice).
+ * @param {string} card
+ * @param {{state: "legal" | "illegal" | "idle", pressed?: boolean | null, onclick: () => void}} options */
 export function cardButton(card, { state, pressed = null, onclick }) {
   const { suit } = parse(card);
   const name = shownName(card);

@@ -3,7 +3,10 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-/** Show the problem of a refused request: its `title`, and what it means. */
+/** @typedef {import("./types.js").Refusal} Refusal */
+
+/** Show the problem of a refused request: its `title`, and what it means.
+ * @param {Refusal | null | undefined} error */
 export function problemBox(error) {
   if (!error) return null;
   const code = error.code;
@@ -15,4 +18,13 @@ export function problemBox(error) {
     h("strong", { class: "title" }, error.message),
     detail && h("span", { class: "detail" }, detail),
   );
+}
+
+/**
+ * What a page caught, as a refusal to show: an Error as it is, anything else as text.
+ * @param {unknown} err
+ * @returns {Refusal}
+ */
+export function refusalOf(err) {
+  return err instanceof Error ? err : new Error(String(err));
 }

@@ -11,6 +11,15 @@
  * @property {number} [status]
  */
 
+/**
+ * A refused request, as a page shows it (problem.js): an ApiError, or any Error (its
+ * message as the title).
+ * @typedef {object} Refusal
+ * @property {string} message
+ * @property {string | null} [code]
+ * @property {Problem} [problem]
+ */
+
 /** @typedef {"waiting" | "passing" | "playing" | "finished" | "dealing"} Status */
 /** @typedef {"random" | "basic" | "strong" | "expert"} BotLevel */
 
