@@ -5,8 +5,9 @@
 import { cardFace, suitName } from "./cards.js";
 import { h } from "./dom.js";
 import { formatList, formatTime, t } from "./i18n.js";
-import { ladderOf, playerLink, ratingBadge } from "./ratings.js";
+import { playerLink, ratingBadge } from "./ratings.js";
 import { sortCards } from "./state/cards.js";
+import { ladderOf } from "./state/ladders.js";
 
 /** @typedef {import("./types.js").View} View */
 /** @typedef {import("./types.js").RoundResult} RoundResult */

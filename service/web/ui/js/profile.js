@@ -7,7 +7,8 @@ import { get } from "./api.js";
 import { fill, h } from "./dom.js";
 import { formatTime, t } from "./i18n.js";
 import { problemBox } from "./problem.js";
-import { LADDERS, playerLink, profileOf } from "./ratings.js";
+import { playerLink, profileOf } from "./ratings.js";
+import { LADDERS } from "./state/ladders.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const GAMES_PAGE = 20;

@@ -1,6 +1,6 @@
-// Ratings next to players' names (docs/api.md "Ratings, profiles and leaderboards"): the
-// ladder a game is rated in, each player's profile asked once a page load (a table
-// redrawn at every event must not ask again), a link to a profile, and the rating badge.
+// Ratings next to players' names (docs/api.md "Ratings, profiles and leaderboards"): each
+// player's profile asked once a page load (a table redrawn at every event must not ask
+// again), a link to a profile, and the rating badge. The ladders are state/ladders.js.
 
 import { get } from "./api.js";
 import { fill, h } from "./dom.js";
@@ -8,15 +8,6 @@ import { t } from "./i18n.js";
 
 /** @typedef {import("./types.js").LadderRating} LadderRating */
 /** @typedef {import("./types.js").Profile} Profile */
-
-export const LADDERS = ["standard-3p", "standard-4p", "seven-followers"];
-
-/** The ladder a game of `variant` with `players` seats is rated in.
- * @param {string} variant @param {number} players */
-export function ladderOf(variant, players) {
-  if (String(variant).startsWith("seven_followers")) return "seven-followers";
-  return players === 3 ? "standard-3p" : "standard-4p";
-}
 
 /**
  * A profile asked for: its promise, and its value once come (undefined before, null when

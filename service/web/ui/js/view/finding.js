@@ -6,8 +6,9 @@
 import { fill, h } from "../dom.js";
 import { t, tNodes } from "../i18n.js";
 import { problemBox, refusalOf } from "../problem.js";
-import { ladderOf, playerLink, ratingBadge } from "../ratings.js";
+import { playerLink, ratingBadge } from "../ratings.js";
 import { freeSeats, isMine, listed, seatShown, waited } from "../state/finding.js";
+import { ladderOf } from "../state/ladders.js";
 import { seekRequest } from "../state/options.js";
 import { checkedOf, modeOf, optionsForm, valueOf } from "./options.js";
 
