@@ -153,6 +153,28 @@ function rematchSection(state, actions) {
   );
 }
 
+/**
+ * A trick's cards, each with who played it, in play order, the winner's marked: small
+ * and with "(won)" in the game's trick history, full-sized at a round's end.
+ * @param {View} view
+ * @param {{cards: import("../types.js").PlayedCard[], winner: number}} trick
+ * @param {{small: boolean}} options
+ */
+function plays(view, trick, { small }) {
+  return h(
+    "ul",
+    { class: "plays" },
+    trick.cards.map((p) =>
+      h(
+        "li",
+        { class: `play${p.seat === trick.winner ? " winner" : ""}`, dataset: { seat: p.seat } },
+        h("span", { class: "player" }, seatName(view, p.seat)),
+        small ? [" ", cardFace(p.card, { small }), p.seat === trick.winner && [" ", h("span", { class: "won" }, t("trick_winner_mark"))]] : cardFace(p.card),
+      ),
+    ),
+  );
+}
+
 /** @param {View} view @param {TableState} state */
 function tricksPanel(view, state) {
   const rounds = trickRounds(state);
@@ -174,21 +196,7 @@ function tricksPanel(view, state) {
               "li",
               { class: "trick-line", dataset: { round, trick: x.number, winner: x.winner } },
               h("span", { class: "who" }, t("trick_won_by", { n: x.number, name: seatName(view, x.winner) })),
-              // Each card with who played it, in play order; the winner's marked.
-              h(
-                "ul",
-                { class: "plays" },
-                x.cards.map((p) =>
-                  h(
-                    "li",
-                    { class: `play${p.seat === x.winner ? " winner" : ""}`, dataset: { seat: p.seat } },
-                    h("span", { class: "player" }, seatName(view, p.seat)),
-                    " ",
-                    cardFace(p.card, { small: true }),
-                    p.seat === x.winner && [" ", h("span", { class: "won" }, t("trick_winner_mark"))],
-                  ),
-                ),
-              ),
+              plays(view, x, { small: true }),
             ),
           ),
         ),
@@ -212,18 +220,7 @@ function roundEndPanel(view, { result, trick }, actions) {
         "div",
         { class: "round-end-trick" },
         h("h3", {}, t("round_end_last_trick", { name: seatName(view, trick.winner) })),
-        h(
-          "ul",
-          { class: "plays" },
-          trick.cards.map((p) =>
-            h(
-              "li",
-              { class: `play${p.seat === trick.winner ? " winner" : ""}`, dataset: { seat: p.seat } },
-              h("span", { class: "player" }, seatName(view, p.seat)),
-              cardFace(p.card),
-            ),
-          ),
-        ),
+        plays(view, trick, { small: false }),
       ),
     h(
       "table",
