@@ -59,7 +59,7 @@ fi
 # The web client (no build step: the browser loads service/web/ui/js as it is): the unit
 # tests of its state modules under node's own test runner, then its JSDoc types checked
 # by TypeScript, the version of package-lock.json (npm ci: checked against its hash).
-node --test --test-timeout=60000 tests/js/
+node --test tests/js/
 npm ci --no-audit --no-fund --loglevel=error
 node_modules/.bin/tsc -p tsconfig.json
 .venv/bin/pytest "$@"

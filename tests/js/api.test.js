@@ -8,7 +8,10 @@ import { test } from "node:test";
 import { ApiError, follow, get, openEventStream, post, revalidate } from "../../service/web/ui/js/api.js";
 import { fakeFetch, json, notModified, useFetch } from "./fake-fetch.js";
 
-test("a command carries its JSON, the token and an Idempotency-Key; a GET no key", async (t) => {
+/** A test that waits on its fetch or stream gives up rather than hang the suite. */
+const TIMEOUT = { timeout: 10_000 };
+
+test("a command carries its JSON, the token and an Idempotency-Key; a GET no key", TIMEOUT, async (t) => {
   const { fetch, calls } = fakeFetch(json({ id: "g1" }, { status: 201 }), json({ id: "g1" }));
   useFetch(t, fetch);
   assert.deepEqual(await post("/v1/games", { players: 4 }, { token: "tok" }), { id: "g1" });
@@ -23,7 +26,7 @@ test("a command carries its JSON, the token and an Idempotency-Key; a GET no key
   assert.equal(asked.headers.get("Authorization"), null);
 });
 
-test("a refusal is an ApiError with the problem's title, code and status", async (t) => {
+test("a refusal is an ApiError with the problem's title, code and status", TIMEOUT, async (t) => {
   const problem = { title: "Not your turn", status: 409, code: "not_your_turn", detail: "seat 2 plays" };
   useFetch(t, fakeFetch(json(problem, { status: 409 })).fetch);
   await assert.rejects(post("/v1/games/g1/play", { card: "red-3" }), (err) => {
@@ -36,7 +39,7 @@ test("a refusal is an ApiError with the problem's title, code and status", async
   });
 });
 
-test("no answer at all is an ApiError 0 `network`; an aborted request rejects with the abort", async (t) => {
+test("no answer at all is an ApiError 0 `network`; an aborted request rejects with the abort", TIMEOUT, async (t) => {
   const { fetch } = fakeFetch(() => {
     throw new TypeError("Failed to fetch");
   });
@@ -48,7 +51,7 @@ test("no answer at all is an ApiError 0 `network`; an aborted request rejects wi
   await assert.rejects(asked, (err) => !(err instanceof ApiError) && err instanceof Error && err.name === "AbortError");
 });
 
-test("revalidate asks with If-None-Match and answers a 304 with the body it knew", async (t) => {
+test("revalidate asks with If-None-Match and answers a 304 with the body it knew", TIMEOUT, async (t) => {
   const { fetch, calls } = fakeFetch(json({ v: 1 }, { headers: { ETag: '"7"' } }), notModified('"7"'), json({ v: 2 }, { headers: { ETag: '"8"' } }));
   useFetch(t, fetch);
   const first = await revalidate("/v1/games/g1", null);
@@ -67,7 +70,7 @@ test("revalidate asks with If-None-Match and answers a 304 with the body it knew
   );
 });
 
-test("revalidate long-polls (wait) only with an ETag to compare", async (t) => {
+test("revalidate long-polls (wait) only with an ETag to compare", TIMEOUT, async (t) => {
   const { fetch, calls } = fakeFetch(json({ games: [] }), json({ games: [] }, { headers: { ETag: '"x"' } }), notModified('"x"'));
   useFetch(t, fetch);
   const untagged = await revalidate("/v1/lobby?limit=100", null, { wait: 25 });
@@ -79,7 +82,7 @@ test("revalidate long-polls (wait) only with an ETag to compare", async (t) => {
   );
 });
 
-test("follow long-polls: each change heard once, 304s not, until aborted", async (t) => {
+test("follow long-polls: each change heard once, 304s not, until aborted", TIMEOUT, async (t) => {
   const { fetch, calls } = fakeFetch(
     json({ games: ["a"] }, { headers: { ETag: '"1"' } }),
     notModified('"1"'),
@@ -109,8 +112,11 @@ test("follow long-polls: each change heard once, 304s not, until aborted", async
   );
 });
 
-test("follow hears a refusal, asks again after it, and ends when aborted mid-request", async (t) => {
-  const { fetch, calls } = fakeFetch(json({ title: "Unavailable", status: 503, code: "store_unavailable" }, { status: 503 }), json({ games: [] }, { headers: { ETag: '"1"' } }));
+test("follow hears a refusal, asks again after it, and ends when aborted mid-request", TIMEOUT, async (t) => {
+  const { fetch, calls } = fakeFetch(
+    json({ title: "Unavailable", status: 503, code: "store_unavailable" }, { status: 503 }),
+    json({ games: [] }, { headers: { ETag: '"1"' } }),
+  );
   useFetch(t, fetch);
   const controller = new AbortController();
   /** @type {unknown[]} */
@@ -126,7 +132,7 @@ test("follow hears a refusal, asks again after it, and ends when aborted mid-req
     },
   });
   // The third ask is held (nothing more scripted), as a long-poll is: abort it.
-  while (calls.length < 3) await new Promise((resolve) => setImmediate(resolve));
+  for (let turns = 0; calls.length < 3 && turns < 10_000; turns += 1) await new Promise((resolve) => setImmediate(resolve));
   controller.abort();
   await following;
   assert.equal(errors.length, 1);
@@ -135,8 +141,12 @@ test("follow hears a refusal, asks again after it, and ends when aborted mid-req
   assert.equal(calls.length, 3);
 });
 
-test("follow with `every` reads after each period, revalidated, and stops once aborted", async (t) => {
-  const { fetch, calls } = fakeFetch(json({ status: "open" }, { headers: { ETag: '"s1"' } }), notModified('"s1"'), json({ status: "matched" }, { headers: { ETag: '"s2"' } }));
+test("follow with `every` reads after each period, revalidated, and stops once aborted", TIMEOUT, async (t) => {
+  const { fetch, calls } = fakeFetch(
+    json({ status: "open" }, { headers: { ETag: '"s1"' } }),
+    notModified('"s1"'),
+    json({ status: "matched" }, { headers: { ETag: '"s2"' } }),
+  );
   useFetch(t, fetch);
   const controller = new AbortController();
   /** @type {string[]} */
@@ -161,7 +171,7 @@ test("follow with `every` reads after each period, revalidated, and stops once a
   );
 });
 
-test("an event stream is asked for with Last-Event-ID and the token; a refusal is an ApiError", async (t) => {
+test("an event stream is asked for with Last-Event-ID and the token; a refusal is an ApiError", TIMEOUT, async (t) => {
   const { fetch, calls } = fakeFetch(
     new Response("data: 1\n\n", { headers: { "Content-Type": "text/event-stream" } }),
     json({ title: "Forbidden", status: 403, code: "forbidden" }, { status: 403 }),

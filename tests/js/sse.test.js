@@ -7,6 +7,9 @@ import { test } from "node:test";
 import { openStream, readMessages } from "../../service/web/ui/js/sse.js";
 import { eventStream, fakeFetch, json, useFetch } from "./fake-fetch.js";
 
+/** A test that waits on its fetch or stream gives up rather than hang the suite. */
+const TIMEOUT = { timeout: 10_000 };
+
 /** @param {string[]} chunks */
 async function messagesOf(chunks) {
   /** @type {{event: string, id: number | null, data: unknown}[]} */
@@ -17,7 +20,7 @@ async function messagesOf(chunks) {
   return found;
 }
 
-test("messages: event, id, JSON data; comments skipped; lines cut anywhere between chunks", async () => {
+test("messages: event, id, JSON data; comments skipped; lines cut anywhere between chunks", TIMEOUT, async () => {
   const found = await messagesOf([
     ": keep-alive\n\n",
     'event: game_event\nid: 3\ndata: {"type":"Card',
@@ -30,7 +33,7 @@ test("messages: event, id, JSON data; comments skipped; lines cut anywhere betwe
   ]);
 });
 
-test("messages: data lines joined, text that is not JSON kept as text, the id kept until reset", async () => {
+test("messages: data lines joined, text that is not JSON kept as text, the id kept until reset", TIMEOUT, async () => {
   const found = await messagesOf(["data: first\ndata:second\n\n", "id: 9\nevent: end\ndata: 1\n\n", "data: 2\n\n", "id:\ndata: 3\n\n", "event: lonely\n\n"]);
   assert.deepEqual(found, [
     { event: "message", id: null, data: "first\nsecond" },
@@ -40,7 +43,7 @@ test("messages: data lines joined, text that is not JSON kept as text, the id ke
   ]);
 });
 
-test("a dropped stream is resumed with Last-Event-ID; a refusal ends it as failed", async (t) => {
+test("a dropped stream is resumed with Last-Event-ID; a refusal ends it as failed", TIMEOUT, async (t) => {
   const { fetch, calls } = fakeFetch(
     eventStream(["id: 1\ndata: 1\n\n", "id: 2\ndata: 2\n\n"]), // then the connection drops
     json({ title: "Gone", status: 404, code: "game_not_found" }, { status: 404 }),

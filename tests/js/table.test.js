@@ -218,7 +218,8 @@ test("no hand for a watcher (no token: the public view) nor once the game is ove
 });
 
 test("a waiting game: free seats (not those kept for an invited player), the seat kept for me", () => {
-  const seats = [seatOf(0), seatOf(1, { joined: false, name: null }), seatOf(2, { joined: false, name: null, reserved_for: "me" }), seatOf(3, { joined: false, name: null, reserved_for: "other" })];
+  const empty = { joined: false, name: null };
+  const seats = [seatOf(0), seatOf(1, empty), seatOf(2, { ...empty, reserved_for: "me" }), seatOf(3, { ...empty, reserved_for: "other" })];
   const watcher = withView(initialTable(), viewOf({ status: "waiting", seats, seat: undefined }));
   assert.deepEqual(joinOf(watcher, "me"), { seated: false, free: [1], kept: 2 });
   assert.deepEqual(joinOf(watcher, "someone"), { seated: false, free: [1], kept: null });

@@ -341,7 +341,8 @@ function entryItem(entry, actions) {
     ),
     entry.rated && h("span", { class: "badge rated" }, t("rated")),
     entry.invited ? invitationButtons(entry, actions) : entry.my_turn && h("span", { class: "badge turn" }, t(`my_action.${entry.action}`)),
-    entry.deadline && h("span", { class: "deadline", dataset: { deadline: entry.deadline } }, h("span", { class: "left", role: "timer" }, remaining(entry.deadline))),
+    entry.deadline &&
+      h("span", { class: "deadline", dataset: { deadline: entry.deadline } }, h("span", { class: "left", role: "timer" }, remaining(entry.deadline))),
     h("span", { class: "updated" }, formatTime(entry.updated_at)),
   );
 }
@@ -357,7 +358,14 @@ export function gamesView(actions) {
   /** @param {HTMLElement} into @param {readonly InboxEntry[]} games */
   const entries = (into, games) => fill(into, games.length ? games.map((g) => entryItem(g, actions)) : h("li", { class: "none" }, t("no_games")));
   return {
-    section: h("section", { class: "panel games", "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t("my_games")), list, h("h3", {}, t("finished_games")), finished),
+    section: h(
+      "section",
+      { class: "panel games", "aria-labelledby": "games-title" },
+      h("h2", { id: "games-title" }, t("my_games")),
+      list,
+      h("h3", {}, t("finished_games")),
+      finished,
+    ),
     /** @param {readonly InboxEntry[]} games */
     show: (games) => entries(list, sortedInbox(games)),
     /** @param {readonly InboxEntry[]} games */
