@@ -43,8 +43,10 @@ export function gamePage(main, gameId) {
     continueRound: () => update(continued(state)),
   });
 
-  /** @param {TableState} next */
+  /** The state is `next`: drawn, unless nothing changed (an older view, say).
+   * @param {TableState} next */
   function update(next) {
+    if (next === state) return;
     state = next;
     if (!state.view) return;
     view.render(state, player()?.id ?? null);
