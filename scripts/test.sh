@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the project and its dev tools into .venv (the versions of requirements/dev.lock), then runs the whole suite:
-# formatting, lint, types, import-layer contracts and the tests (on a real PostgreSQL:
-# an embedded server unless TEST_DATABASE_URL is set). Extra arguments go to pytest.
+# formatting, lint, types, import-layer contracts, the web client's JavaScript (its unit
+# tests under node, its JSDoc types under tsc) and the tests (on a real PostgreSQL: an
+# embedded server unless TEST_DATABASE_URL is set). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,6 +41,11 @@ if ! command -v chromium >/dev/null && [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 
+# Node.js and npm (Debian's packages), if missing, for the web client's JavaScript checks.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  apt_install nodejs npm
+fi
+
 # The locked versions, each file checked against its hash (scripts/lock.sh), then the
 # project itself.
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes \
@@ -50,4 +56,10 @@ fi
 .venv/bin/ruff check .
 .venv/bin/mypy
 .venv/bin/lint-imports --no-cache
+# The web client (no build step: the browser loads service/web/ui/js as it is): the unit
+# tests of its state modules under node's own test runner, then its JSDoc types checked
+# by TypeScript, the version of package-lock.json (npm ci: checked against its hash).
+node --test tests/js/
+npm ci --no-audit --no-fund --loglevel=error
+node_modules/.bin/tsc -p tsconfig.json
 .venv/bin/pytest "$@"

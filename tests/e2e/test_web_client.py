@@ -21,6 +21,9 @@ from tests.support.api import Api
 UI = Path(__file__).resolve().parents[2] / "service" / "web" / "ui"
 LANGUAGES = ("en", "fr", "de", "zh")
 SUITS = ("green", "purple", "pink", "yellow", "black", "red", "blue")
+# Every module of the client: its pages, and their state and view modules (js/state/,
+# js/view/).
+MODULES = sorted((UI / "js").rglob("*.js"))
 
 
 def test_the_page_has_a_strict_csp_of_its_own_and_is_revalidated(api: Api) -> None:
@@ -65,7 +68,8 @@ def test_the_page_has_no_inline_script_or_style() -> None:
     parser.feed((UI / "index.html").read_text())
     assert parser.found == []
     assert parser.scripts == ["/ui/js/main.js"]
-    for module in (UI / "js").glob("*.js"):
+    assert MODULES
+    for module in MODULES:
         text = module.read_text()
         # Markup is never built from strings: every text goes in as a text node.
         assert "innerHTML" not in text, module.name
@@ -74,10 +78,10 @@ def test_the_page_has_no_inline_script_or_style() -> None:
 
 
 def test_every_module_the_client_imports_is_served(api: Api) -> None:
-    for module in (UI / "js").glob("*.js"):
-        for name in re.findall(r'from "\./([\w.]+)"', module.read_text()):
-            assert (UI / "js" / name).is_file(), (module.name, name)
-        r = api.get(f"/ui/js/{module.name}")
+    for module in MODULES:
+        for name in re.findall(r'from "(\.\.?/[\w./]+)"', module.read_text()):
+            assert (module.parent / name).resolve().is_file(), (module.name, name)
+        r = api.get(f"/ui/{module.relative_to(UI).as_posix()}")
         assert r.status_code == 200
         assert r.mimetype in ("text/javascript", "application/javascript"), r.mimetype
         assert r.headers["Cache-Control"] == "no-cache"
@@ -139,7 +143,7 @@ def test_every_language_has_every_message_with_the_same_placeholders() -> None:
 def test_every_message_the_client_names_is_in_the_catalogue() -> None:
     english = _catalogue("en")
     named: set[str] = set()
-    for module in (UI / "js").glob("*.js"):
+    for module in MODULES:
         named |= set(re.findall(r'\bt\("([a-z_.]+)"', module.read_text()))
     assert named
     # Keys built from what the server sends: every value it may send has a message.

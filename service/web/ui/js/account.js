@@ -2,14 +2,18 @@
 // OpenID provider (signin.js) or with a code another device made, renaming, making a
 // code for another device, and signing out (this browser, or every other one).
 
-import { linkCode, player, rename, signIn, signOut, signOutElsewhere } from "./api.js";
+import { linkCode, rename, signIn, signOut, signOutElsewhere } from "./api.js";
 import { fill, h } from "./dom.js";
 import { formatTime, t } from "./i18n.js";
+import { signedIn } from "./player.js";
+import { problemBox, refusalOf } from "./problem.js";
 import { providerName, providers, startSignIn } from "./signin.js";
-import { problemBox } from "./table.js";
+
+/** @typedef {import("./signin.js").Provider} Provider */
 
 /** "Sign in with <provider>" for each provider of the service; nothing when it has none.
- * Signed in already, a sign-in links the provider's identity to this player. */
+ * Signed in already, a sign-in links the provider's identity to this player.
+ * @param {{linking?: boolean}} [options] */
 export function signInChoices({ linking = false } = {}) {
   const buttons = h("div", { class: "providers" });
   const error = h("div");
@@ -23,22 +27,22 @@ export function signInChoices({ linking = false } = {}) {
   providers().then((found) => {
     fill(
       buttons,
-      found.map((provider) =>
+      found.map((/** @type {Provider} */ provider) =>
         h(
           "button",
           {
             type: "button",
             class: "provider",
             dataset: { issuer: provider.issuer },
-            onclick: async (e) => {
-              const button = e.currentTarget;
+            onclick: async (/** @type {MouseEvent} */ e) => {
+              const button = /** @type {HTMLButtonElement} */ (e.currentTarget);
               button.disabled = true;
               fill(error);
               try {
                 await startSignIn(provider);
               } catch (err) {
                 button.disabled = false;
-                fill(error, problemBox(err));
+                fill(error, problemBox(refusalOf(err)));
               }
             },
           },
@@ -51,7 +55,8 @@ export function signInChoices({ linking = false } = {}) {
   return box;
 }
 
-/** "I have a code": a link code another device made signs this browser in as its player. */
+/** "I have a code": a link code another device made signs this browser in as its player.
+ * @param {{onDone: () => void}} options */
 export function linkCodeEntry({ onDone }) {
   const input = h("input", {
     id: "link-code-input",
@@ -69,18 +74,18 @@ export function linkCodeEntry({ onDone }) {
     {
       class: "link-code-entry",
       id: "link-code-form",
-      onsubmit: async (e) => {
+      onsubmit: async (/** @type {SubmitEvent} */ e) => {
         e.preventDefault();
         fill(error);
-        const button = e.target.querySelector("button");
-        button.disabled = true;
+        const button = /** @type {HTMLFormElement} */ (e.target).querySelector("button");
+        if (button) button.disabled = true;
         try {
           await signIn({ link_code: input.value.trim() });
           onDone();
         } catch (err) {
-          fill(error, problemBox(err));
+          fill(error, problemBox(refusalOf(err)));
         } finally {
-          button.disabled = false;
+          if (button) button.disabled = false;
         }
       },
     },
@@ -95,9 +100,10 @@ export function linkCodeEntry({ onDone }) {
   );
 }
 
-/** A signed-in player's account: rename, a code for another device, signing out. */
+/** A signed-in player's account: rename, a code for another device, signing out.
+ * @param {{redraw: () => void}} options */
 export function accountActions({ redraw }) {
-  const who = player();
+  const who = signedIn();
   const out = h("div", { class: "account-out", "aria-live": "polite" });
   const codeBox = h("div", { class: "link-code-box", id: "link-code-box", "aria-live": "polite" });
   const nameInput = h("input", {
@@ -109,26 +115,30 @@ export function accountActions({ redraw }) {
     value: who.name,
   });
 
+  /** @param {HTMLButtonElement | null} button @param {() => Promise<void>} work */
   async function act(button, work) {
     fill(out);
-    button.disabled = true;
+    if (button) button.disabled = true;
     try {
       await work();
     } catch (err) {
-      fill(out, problemBox(err));
+      fill(out, problemBox(refusalOf(err)));
     } finally {
-      button.disabled = false;
+      if (button) button.disabled = false;
     }
   }
+
+  /** The button an event came from. @param {Event} e */
+  const buttonOf = (e) => /** @type {HTMLButtonElement} */ (e.currentTarget);
 
   const renameForm = h(
     "form",
     {
       class: "rename",
       id: "rename-form",
-      onsubmit: (e) => {
+      onsubmit: (/** @type {SubmitEvent} */ e) => {
         e.preventDefault();
-        act(e.target.querySelector("button"), async () => {
+        act(/** @type {HTMLFormElement} */ (e.target).querySelector("button"), async () => {
           await rename(nameInput.value.trim());
           redraw();
         });
@@ -149,8 +159,8 @@ export function accountActions({ redraw }) {
       {
         type: "button",
         id: "link-device",
-        onclick: (e) =>
-          act(e.currentTarget, async () => {
+        onclick: (/** @type {MouseEvent} */ e) =>
+          act(buttonOf(e), async () => {
             const made = await linkCode();
             fill(
               codeBox,
@@ -172,8 +182,8 @@ export function accountActions({ redraw }) {
       {
         type: "button",
         id: "sign-out-others",
-        onclick: (e) =>
-          act(e.currentTarget, async () => {
+        onclick: (/** @type {MouseEvent} */ e) =>
+          act(buttonOf(e), async () => {
             const n = await signOutElsewhere();
             fill(out, h("p", { id: "signed-out-others", role: "status" }, t("signed_out_others", { n })));
           }),
@@ -186,9 +196,9 @@ export function accountActions({ redraw }) {
       {
         type: "button",
         id: "sign-out",
-        onclick: (e) => {
+        onclick: (/** @type {MouseEvent} */ e) => {
           if (!confirm(t("sign_out_confirm"))) return;
-          act(e.currentTarget, async () => {
+          act(buttonOf(e), async () => {
             await signOut();
             redraw();
           });

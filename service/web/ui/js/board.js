@@ -2,15 +2,22 @@
 // scores and round results. Shared by the game page (a seat's or the public view) and the
 // operators' console (the state at any event, every hand shown).
 
-import { cardFace, sortCards, suitName } from "./cards.js";
+import { cardFace, suitName } from "./cards.js";
 import { h } from "./dom.js";
 import { formatList, formatTime, t } from "./i18n.js";
-import { ladderOf, playerLink, ratingBadge } from "./ratings.js";
+import { playerLink, ratingBadge } from "./ratings.js";
+import { sortCards } from "./state/cards.js";
+import { ladderOf } from "./state/ladders.js";
 
+/** @typedef {import("./types.js").View} View */
+/** @typedef {import("./types.js").RoundResult} RoundResult */
+
+/** @type {Record<number, string[]>} */
 const PLACES = { 4: ["south", "west", "north", "east"], 3: ["south", "west", "east"] };
 
 /** Where seat `seat` sits for a viewer at `bottom` (play order is clockwise: the seat
- * after mine is on my left, R-2.1). */
+ * after mine is on my left, R-2.1).
+ * @param {View} view @param {number} seat @param {number} bottom */
 export function place(view, seat, bottom) {
   const n = view.players;
   return PLACES[n][(seat - bottom + n) % n];
@@ -22,14 +29,17 @@ const SERVER_BOT_NAME = /^(Random|Basic|Strong|Expert) bot \d+$/;
 
 /** A seat's name: the player's; a bot's in the page's language, numbered as the page
  * numbers seats (from 1); or "Seat 3" while nobody holds it. A player's seat that a bot
- * took over keeps the player's name. */
+ * took over keeps the player's name.
+ * @param {View} view @param {number} seat
+ * @returns {string} */
 export function seatName(view, seat) {
   const found = view.seats[seat];
   if (found?.bot && SERVER_BOT_NAME.test(found.name || "")) return t(`bot_name.${found.bot}`, { n: seat + 1 });
   return found && found.name ? found.name : t("seat_n", { n: seat + 1 });
 }
 
-/** A side: a team with four players, a seat with three. */
+/** A side: a team with four players, a seat with three.
+ * @param {View} view @param {number} side */
 export function sideName(view, side) {
   if (view.players === 4) {
     const members = view.seats.filter((s) => s.team === side).map((s) => seatName(view, s.seat));
@@ -38,7 +48,8 @@ export function sideName(view, side) {
   return seatName(view, side);
 }
 
-/** "0:42", "1:02:03": what is left until `deadline` (ISO time). */
+/** "0:42", "1:02:03": what is left until `deadline` (ISO time).
+ * @param {string} deadline @param {number} [now] */
 export function remaining(deadline, now = Date.now()) {
   let seconds = Math.max(0, Math.ceil((Date.parse(deadline) - now) / 1000));
   const hours = Math.floor(seconds / 3600);
@@ -51,13 +62,26 @@ export function remaining(deadline, now = Date.now()) {
 }
 
 /** Refresh every countdown on the page (called once a second: a display timer, not a
- * poll: nothing is asked of the server). */
+ * poll: nothing is asked of the server).
+ * @param {ParentNode} root */
 export function tickCountdowns(root) {
   for (const el of root.querySelectorAll("[data-deadline]")) {
-    el.querySelector(".left").textContent = remaining(el.dataset.deadline);
+    const left = el.querySelector(".left");
+    if (left && el instanceof HTMLElement) left.textContent = remaining(el.dataset.deadline ?? "");
   }
 }
 
+/**
+ * How the board shows the seats: who sits at the bottom, which seat is this page's, every
+ * hand (the operators' console), and whether it is a past state (deadlines as times).
+ * @typedef {object} BoardShown
+ * @property {number} bottom
+ * @property {number | null} me
+ * @property {string[][] | null} hands
+ * @property {boolean} history
+ */
+
+/** @param {View} view @param {number} seat @param {BoardShown} shown */
 function seatBox(view, seat, { bottom, me, hands, history }) {
   const info = view.seats[seat];
   const round = view.round;
@@ -119,6 +143,7 @@ function seatBox(view, seat, { bottom, me, hands, history }) {
   );
 }
 
+/** @param {View} view @param {number} bottom */
 function trickArea(view, bottom) {
   const round = view.round;
   if (!round) return h("div", { class: "trick empty" });
@@ -144,6 +169,7 @@ function trickArea(view, bottom) {
   );
 }
 
+/** @param {View} view */
 function trumpInfo(view) {
   const round = view.round;
   if (!round) return null;
@@ -164,6 +190,7 @@ function trumpInfo(view) {
   );
 }
 
+/** @param {View} view */
 function sealsInfo(view) {
   if (!view.seals) return null;
   return h(
@@ -183,7 +210,8 @@ function sealsInfo(view) {
   );
 }
 
-/** The header of the table: status, round, trump, clock, seals. */
+/** The header of the table: status, round, trump, clock, seals.
+ * @param {View} view */
 export function tableHead(view) {
   const facts = [
     h("span", { class: "status" }, t(`status.${view.status}`)),
@@ -201,7 +229,8 @@ export function tableHead(view) {
   return h("div", { class: "table-head" }, h("p", { class: "facts" }, facts), trumpInfo(view), sealsInfo(view), bossLegend(view));
 }
 
-/** What the ★ on the 7s and the word "boss" mean (R-1.2, R-5.1, R-7.6). */
+/** What the ★ on the 7s and the word "boss" mean (R-1.2, R-5.1, R-7.6).
+ * @param {View} view */
 export function bossLegend(view) {
   const text = view.variant.startsWith("seven_followers")
     ? t("boss_legend_sf")
@@ -211,13 +240,16 @@ export function bossLegend(view) {
 
 /** Seats around the trick. `me`: the seat at the bottom (null: seat 0, as a watcher);
  * `hands`: every seat's hand, to show them (operators); `history`: a past state, whose
- * deadlines are shown as times, not as countdowns. */
+ * deadlines are shown as times, not as countdowns.
+ * @param {View} view
+ * @param {{me?: number | null, hands?: string[][] | null, history?: boolean}} [shown] */
 export function board(view, { me = null, hands = null, history = false } = {}) {
   const bottom = me ?? 0;
   const seats = view.seats.map((s) => seatBox(view, s.seat, { bottom, me, hands, history }));
   return h("div", { class: `board p${view.players}` }, seats, trickArea(view, bottom));
 }
 
+/** @param {View} view */
 export function scoresPanel(view) {
   const sides = view.scores.map((_, side) => side);
   return h(
@@ -243,13 +275,15 @@ export function scoresPanel(view) {
   );
 }
 
-/** A side as the rounds table names it: "Team 2", or the player. */
+/** A side as the rounds table names it: "Team 2", or the player.
+ * @param {View} view @param {number} side */
 function sideShort(view, side) {
   return view.players === 4 ? t("team_n", { n: side + 1 }) : seatName(view, side);
 }
 
 /** Who won a round and why (R-5): "Team 1 won: Team 2 took seven tricks". The losers
- * are the sides that did not win (seven tricks, running out of time, resigning). */
+ * are the sides that did not win (seven tricks, running out of time, resigning).
+ * @param {View} view @param {RoundResult} r */
 export function roundResult(view, r) {
   if (!r.winners.length) return t("round_no_winner", { reason: t(`reason.${r.reason}`) });
   const sides = view.scores.map((_, side) => side);
@@ -261,6 +295,7 @@ export function roundResult(view, r) {
   });
 }
 
+/** @param {View} view */
 export function roundsPanel(view) {
   if (!view.rounds.length) return null;
   const sides = view.scores.map((_, side) => side);
@@ -299,7 +334,8 @@ export function roundsPanel(view) {
   );
 }
 
-/** Who won, in words. */
+/** Who won, in words.
+ * @param {View} view */
 export function winnerText(view) {
   if (view.expired) return t("game_expired");
   if (!view.winner || view.winner.length === 0) return t("nobody_won");

@@ -1,59 +1,40 @@
-// Cards: ids as docs/rules.md R-1.4 gives them (`green-1` … `blue-13`; in Seven Followers the
-// second 7 of a suit is `<suit>-7b`), their names in the player's language, and how
-// they look.
+// Cards: their names in the player's language, and how they look. What a card id says
+// (its suit, rank, a hand's order) is state/cards.js.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { isBoss, parse } from "./state/cards.js";
 
-/** The suits in the rulebooks' order (R-1.1): a hand is sorted by it. */
-export const SUITS = ["green", "purple", "pink", "yellow", "black", "red", "blue"];
-
-export function parse(card) {
-  const [suit, rank] = card.split("-");
-  return { suit, rank: parseInt(rank, 10), second: rank.endsWith("b") };
-}
-
-export function suitOf(card) {
-  return parse(card).suit;
-}
-
-/** Suit by suit (R-1.1 order), then by rank; a second 7 after the first. */
-export function sortCards(cards) {
-  const key = (card) => {
-    const { suit, rank, second } = parse(card);
-    return SUITS.indexOf(suit) * 100 + rank * 2 + (second ? 1 : 0);
-  };
-  return [...cards].sort((a, b) => key(a) - key(b));
-}
-
+/** @param {string} card */
 export function rankLabel(card) {
   const { rank } = parse(card);
   return rank === 1 ? t("rank_ace") : String(rank);
 }
 
-export function isBoss(card) {
-  return parse(card).rank === 7;
-}
-
 /** A suit's name, as the rulebook of the language gives it ("Green (Wind)", "famille
- * Vent"). */
+ * Vent").
+ * @param {string | null} suit */
 export function suitName(suit) {
   return t(`suit.${suit}`);
 }
 
-/** The card's name: "Wind 5", "Vent 5", "Wind 7 (second)". */
+/** The card's name: "Wind 5", "Vent 5", "Wind 7 (second)".
+ * @param {string} card */
 export function cardName(card) {
   const { suit, second } = parse(card);
   const params = { suit: t(`suit_short.${suit}`), rank: rankLabel(card) };
   return t(second ? "card_second" : "card", params);
 }
 
-/** The card's name where it is shown: a 7 (★) says it is a Boss Yokai (R-1.2). */
+/** The card's name where it is shown: a 7 (★) says it is a Boss Yokai (R-1.2).
+ * @param {string} card */
 function shownName(card) {
   return isBoss(card) ? t("card_boss", { card: cardName(card) }) : cardName(card);
 }
 
-/** The face of a card, as an element (not interactive). */
+/** The face of a card, as an element (not interactive).
+ * @param {string} card
+ * @param {{small?: boolean, label?: boolean}} [options] */
 export function cardFace(card, { small = false, label = true } = {}) {
   const { suit } = parse(card);
   return h(
@@ -70,7 +51,10 @@ export function cardFace(card, { small = false, label = true } = {}) {
   );
 }
 
-/** A card as a button of the hand. */
+/** A card as a button of the hand: legal (playable, or to choose for the pass), illegal
+ * or idle (disabled); `pressed`: chosen to pass (null: not a choice).
+ * @param {string} card
+ * @param {{state: "legal" | "illegal" | "idle", pressed?: boolean | null, onclick: () => void}} options */
 export function cardButton(card, { state, pressed = null, onclick }) {
   const { suit } = parse(card);
   const name = shownName(card);

@@ -2,21 +2,24 @@
 // public tables, live, each free seat one click away; "Play now" (a seek the worker
 // pairs, waited for on the player stream and by reading the seek); answering an
 // invitation; and the players of my past games, to invite them again.
+//
+// Each part wires its state (state/finding.js: pure) and its view (view/finding.js) to
+// the API: the lobby stream (or its long-poll), the seek made, read back and read again.
 
-import { ApiError, del, get, player, post } from "./api.js";
-import { fill, h, pause } from "./dom.js";
-import { t, tNodes } from "./i18n.js";
-import { ladderOf, playerLink, ratingBadge } from "./ratings.js";
+import { ApiError, del, follow, get, post } from "./api.js";
+import { player, signedIn } from "./player.js";
 import { openStream } from "./sse.js";
-import { problemBox } from "./table.js";
+import { playersMet, quickStart, seekCancelled, seekGone, tablesOf, waitedFor, withLobbyMessage, withMatched, withSeek } from "./state/finding.js";
+import { quickView, tablesView } from "./view/finding.js";
 
-// --- the public tables -------------------------------------------------------------------
+/** @typedef {import("./types.js").GameEvent} GameEvent */
+/** @typedef {import("./types.js").InboxEntry} InboxEntry */
+/** @typedef {import("./types.js").Seek} Seek */
+/** @typedef {import("./state/finding.js").Quick} Quick */
+/** @typedef {import("./state/finding.js").Tables} Tables */
 
-function lobbyOrder(a, b) {
-  return Date.parse(a.created_at) - Date.parse(b.created_at);
-}
-
-/** Join `seat` of `gameId` with this browser's player token, then open the table. */
+/** Join `seat` of `gameId` with this browser's player token, then open the table.
+ * @param {string} gameId @param {number} seat */
 export async function takeSeat(gameId, seat) {
   const who = player();
   if (!who) {
@@ -27,9 +30,10 @@ export async function takeSeat(gameId, seat) {
   location.hash = `#/game/${gameId}`;
 }
 
-/** Decline the seat kept for this browser's player. */
+/** Decline the seat kept for this browser's player.
+ * @param {string} gameId @param {number} seat */
 export function declineSeat(gameId, seat) {
-  return post(`/v1/games/${gameId}/seats/${seat}/decline`, undefined, { token: player().token });
+  return post(`/v1/games/${gameId}/seats/${seat}/decline`, undefined, { token: signedIn().token });
 }
 
 /**
@@ -39,178 +43,52 @@ export function declineSeat(gameId, seat) {
  * instead. Returns {section, close()}.
  */
 export function publicTables() {
-  const tables = new Map();
-  const list = h("ul", { class: "tables", id: "public-tables" }, h("li", { class: "none" }, t("loading")));
-  const error = h("div");
-  const controller = new AbortController();
-  let stream = null;
+  /** @type {Tables} */
+  let tables = tablesOf([]);
+  const leaving = new AbortController();
+  const view = tablesView(takeSeat);
 
-  function seatLabel(seat) {
-    const me = player();
-    if (me && seat.player_id === me.id) return t("you");
-    if (seat.bot) return t("bot_badge", { level: t(`bot_level.${seat.bot}`) });
-    if (seat.reserved_for) return t("seat_reserved");
-    return seat.name || t("seat_open");
-  }
-
-  /** A seat of a table: who sits there; a player the lobby names with a link to their
-   * profile, and at a rated table their rating in the game's ladder. */
-  function seatItem(table, seat) {
-    const label = seatLabel(seat);
-    const who = seat.player_id && seat.name ? playerLink(seat.player_id, label) : label;
-    return h(
-      "li",
-      { dataset: { seat: seat.seat } },
-      tNodes("seat_line", { n: seat.seat + 1, who }),
-      table.rated && seat.player_id && seat.name && [" ", ratingBadge(seat.player_id, ladderOf(table.variant, table.players))],
-    );
-  }
-
-  function tableItem(table) {
-    const me = player();
-    const mine = me && table.seats.some((s) => s.player_id === me.id);
-    const free = table.seats.filter((s) => !s.name && !s.bot && !s.reserved_for && !s.player_id);
-    const out = h("span", { class: "join-error" });
-    return h(
-      "li",
-      { class: "table-entry", dataset: { game: table.game_id, openSeats: table.open_seats } },
-      h(
-        "span",
-        { class: "what" },
-        t("table_entry", {
-          variant: t(`variant.${table.variant}`),
-          players: table.players,
-          scoring: t(`scoring.${table.scoring}`),
-        }),
-        table.clock && h("span", { class: "badge" }, t("table_clock", { seconds: table.clock.turn_seconds })),
-        table.rated && h("span", { class: "badge rated" }, t("rated")),
-      ),
-      h(
-        "ol",
-        { class: "table-seats" },
-        table.seats.map((s) => seatItem(table, s)),
-      ),
-      mine
-        ? h("a", { href: `#/game/${table.game_id}`, class: "open-mine" }, t("open_my_table"))
-        : h(
-            "span",
-            { class: "join-buttons" },
-            free.map((s) =>
-              h(
-                "button",
-                {
-                  type: "button",
-                  class: "primary",
-                  dataset: { joinSeat: s.seat },
-                  onclick: async (e) => {
-                    const button = e.currentTarget;
-                    button.disabled = true;
-                    fill(out);
-                    try {
-                      await takeSeat(table.game_id, s.seat);
-                    } catch (err) {
-                      button.disabled = false;
-                      fill(out, problemBox(err));
-                    }
-                  },
-                },
-                t("join_table_seat", { n: s.seat + 1 }),
-              ),
-            ),
-          ),
-      out,
-    );
-  }
-
-  function show() {
-    const open = [...tables.values()].sort(lobbyOrder);
-    fill(list, open.length ? open.map(tableItem) : h("li", { class: "none" }, t("no_tables")));
-  }
-
-  function replace(games) {
-    tables.clear();
-    for (const g of games) if (g.open_seats > 0) tables.set(g.game_id, g);
-    show();
+  /** @param {Tables} next */
+  function show(next) {
+    tables = next;
+    view.show(tables, player()?.id ?? null);
   }
 
   /** The fallback: GET /v1/lobby, then held until it changes (ETag, wait). */
-  async function poll() {
-    let etag = null;
-    while (!controller.signal.aborted) {
-      try {
-        const headers = etag ? { "If-None-Match": etag } : {};
-        const response = await fetch(`/v1/lobby?limit=100${etag ? "&wait=25" : ""}`, {
-          headers: { Accept: "application/json", ...headers },
-          signal: controller.signal,
-          cache: "no-store",
-          credentials: "omit",
-        });
-        if (response.status === 200) {
-          etag = response.headers.get("ETag");
-          replace((await response.json()).games);
-          fill(error);
-        } else if (response.status !== 304) {
-          const problem = await response.json().catch(() => null);
-          fill(error, problemBox(new ApiError(response.status, problem)));
-          await pause(5000, controller.signal);
-        }
-      } catch {
-        if (controller.signal.aborted) return;
-        await pause(5000, controller.signal);
-      }
-    }
+  function poll() {
+    follow("/v1/lobby?limit=100", {
+      wait: 25,
+      signal: leaving.signal,
+      onChange: (/** @type {{games: import("./types.js").LobbyGame[]}} */ lobby) => {
+        show(tablesOf(lobby.games));
+        view.problem(null);
+      },
+      onError: (err) => {
+        if (err instanceof ApiError && err.status) view.problem(err); // a refusal, not a lost connection
+      },
+    });
   }
 
-  stream = openStream("/v1/lobby/stream", {
-    onMessage: (m) => {
-      if (m.event === "lobby") replace(m.data.games);
-      else if (m.event === "table") {
-        if (m.data.open_seats > 0) tables.set(m.data.game_id, m.data);
-        else tables.delete(m.data.game_id);
-        show();
-      }
+  const stream = openStream("/v1/lobby/stream", {
+    onMessage: (message) => {
+      const next = withLobbyMessage(tables, message);
+      if (next !== tables) show(next);
     },
     onStatus: (status) => {
       if (status === "failed" || status === "ended") poll();
     },
   });
-
-  const section = h(
-    "section",
-    { class: "panel public-tables", "aria-labelledby": "tables-title" },
-    h("h2", { id: "tables-title" }, t("public_tables")),
-    h("p", {}, t("public_tables_text")),
-    list,
-    error,
-  );
   return {
-    section,
+    section: view.section,
     close: () => {
-      controller.abort();
-      stream?.close();
+      leaving.abort();
+      stream.close();
     },
   };
 }
 
-// --- quick play ----------------------------------------------------------------------------
-
 const SEEK = "yokai.seek";
 const POLL_MS = 3000;
-
-function keptSeek() {
-  try {
-    const found = JSON.parse(sessionStorage.getItem(SEEK) || "null");
-    const who = player();
-    return found && who && found.player === who.id ? found : null;
-  } catch {
-    return null;
-  }
-}
-
-function keepSeek(seek) {
-  if (seek) sessionStorage.setItem(SEEK, JSON.stringify({ id: seek.id, player: player().id, created_at: seek.created_at }));
-  else sessionStorage.removeItem(SEEK);
-}
 
 /**
  * "Play now": a mode (players, scoring, variant) and, if wanted, bots after N seconds;
@@ -221,242 +99,116 @@ function keepSeek(seek) {
  * Returns {section, matched(data), close()}.
  */
 export function playNow() {
-  const who = player();
-  const controller = new AbortController();
-  const body = h("div", { class: "play-now-body" });
-  const error = h("div");
-  let waitingFor = null; // the seek's id
-  let ticker = null;
-
-  function opened(gameId) {
-    keepSeek(null);
-    waitingFor = null;
-    location.hash = `#/game/${gameId}`;
+  const who = signedIn();
+  const token = who.token;
+  /** @type {unknown} */
+  let kept = null;
+  try {
+    kept = JSON.parse(sessionStorage.getItem(SEEK) || "null");
+  } catch {
+    kept = null;
   }
+  let quick = quickStart(kept, who.id);
+  /** @type {AbortController | null} reading the seek waited for */
+  let watching = null;
+  const view = quickView({ submit, cancel });
 
-  /** The seek as the server has it now: matched opens the table, ended forgets it. */
-  function judge(seek) {
-    if (seek.id !== waitingFor) return;
-    if (seek.status === "matched" && seek.game_id) opened(seek.game_id);
-    else if (seek.status !== "open") {
-      keepSeek(null);
-      waitingFor = null;
-      form();
-      fill(error, h("p", { class: "notice", role: "status", id: "seek-ended" }, t(`seek_ended.${seek.status}`)));
+  /** @param {Quick} next */
+  function update(next) {
+    if (next === quick) return;
+    const before = quick;
+    quick = next;
+    if (quick.kind === "waiting") {
+      const { id, created_at } = quick.seek;
+      sessionStorage.setItem(SEEK, JSON.stringify({ id, player: who.id, created_at }));
+    } else if (quick.kind !== "reading") sessionStorage.removeItem(SEEK);
+    if (waitedFor(before) !== waitedFor(quick) || quick.kind !== "waiting") {
+      watching?.abort();
+      watching = null;
     }
+    if (quick.kind === "waiting" && !watching) watch(quick.seek.id);
+    if (quick.kind === "matched") location.hash = `#/game/${quick.game}`;
+    else view.render(quick);
   }
 
-  async function watch(id) {
-    while (waitingFor === id && !controller.signal.aborted) {
-      if (!(await pause(POLL_MS, controller.signal))) return;
-      if (waitingFor !== id) return;
-      try {
-        judge(await get(`/v1/seeks/${id}`, { token: who.token }));
-      } catch (err) {
-        if (err.status === 404) {
-          keepSeek(null);
-          waitingFor = null;
-          form();
-          return;
-        }
-      }
-    }
-  }
-
-  function waiting(seek) {
-    waitingFor = seek.id;
-    const since = Date.parse(seek.created_at) || Date.now();
-    const elapsed = h("span", { class: "elapsed", role: "timer" }, "0:00");
-    const tick = () => {
-      const s = Math.max(0, Math.floor((Date.now() - since) / 1000));
-      elapsed.textContent = t("clock_ms", { m: Math.floor(s / 60), s: String(s % 60).padStart(2, "0") });
-    };
-    tick();
-    clearInterval(ticker);
-    ticker = setInterval(tick, 1000);
-    const cancel = h(
-      "button",
-      {
-        type: "button",
-        id: "cancel-seek",
-        onclick: async () => {
-          cancel.disabled = true;
-          fill(error);
-          try {
-            await del(`/v1/seeks/${seek.id}`, { token: who.token });
-            keepSeek(null);
-            waitingFor = null;
-            form();
-            fill(error, h("p", { class: "notice", role: "status", id: "seek-ended" }, t("seek_ended.cancelled")));
-          } catch (err) {
-            cancel.disabled = false;
-            if (err.code === "seek_matched") {
-              judge(await get(`/v1/seeks/${seek.id}`, { token: who.token }));
-            } else fill(error, problemBox(err));
-          }
-        },
+  /** Read the seek every few seconds, should the player stream be away, until it is
+   * matched or ended (or the page is left).
+   * @param {string} id */
+  function watch(id) {
+    const controller = (watching = new AbortController());
+    follow(`/v1/seeks/${id}`, {
+      token,
+      every: POLL_MS,
+      signal: controller.signal,
+      onChange: (/** @type {Seek} */ seek) => update(withSeek(quick, seek)),
+      onError: (err) => {
+        if (err instanceof ApiError && err.status === 404 && waitedFor(quick) === id) update(seekGone());
       },
-      t("cancel_seek"),
-    );
-    fill(
-      body,
-      h(
-        "div",
-        { class: "seeking", id: "seeking", role: "status", dataset: { seek: seek.id } },
-        h("span", { class: "spinner", "aria-hidden": "true" }),
-        " ",
-        t("seeking_text", {
-          players: seek.players,
-          variant: t(`variant.${seek.variant}`),
-          scoring: t(`scoring.${seek.scoring}`),
-        }),
-        " ",
-        elapsed,
-        seek.rated && h("span", { class: "badge rated" }, t("rated")),
-        seek.bots_after_seconds && h("p", { class: "bots-after" }, t("seek_bots_after", { seconds: seek.bots_after_seconds })),
-      ),
-      cancel,
-    );
-    watch(seek.id);
+    });
   }
 
-  function form() {
-    clearInterval(ticker);
-    const seconds = h("input", {
-      type: "number",
-      name: "bots_after_seconds",
-      id: "seek-bots-seconds",
-      min: 5,
-      max: 600,
-      value: "30",
-      disabled: true, // until bots are wanted
-    });
-    const f = h(
-      "form",
-      { id: "play-now-form", class: "play-now" },
-      h(
-        "div",
-        { class: "fields" },
-        select("seek-players", "players", [["4", t("players_n", { n: 4 })], ["3", t("players_n", { n: 3 })]], "4", t("players")),
-        select("seek-scoring", "scoring", [["basic", t("scoring.basic")], ["advanced", t("scoring.advanced")]], "basic", t("scoring")),
-        select(
-          "seek-variant",
-          "variant",
-          [
-            ["standard", t("variant.standard")],
-            ["seven_followers", t("variant.seven_followers")],
-            ["seven_followers_short", t("variant.seven_followers_short")],
-          ],
-          "standard",
-          t("variant"),
-        ),
-      ),
-      h(
-        "label",
-        { class: "check" },
-        h("input", {
-          type: "checkbox",
-          name: "bots",
-          id: "seek-bots",
-          onchange: (e) => {
-            seconds.disabled = !e.currentTarget.checked;
-          },
-        }),
-        " ",
-        t("seek_bots"),
-      ),
-      h("label", { class: "field" }, h("span", {}, t("seek_bots_seconds")), seconds),
-      h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated", id: "seek-rated" }), " ", t("rated_use")),
-      h("p", {}, h("button", { type: "submit", class: "primary", id: "play-now" }, t("play_now"))),
-    );
-    f.addEventListener("submit", async (e) => {
-      e.preventDefault();
-      fill(error);
-      const el = f.elements;
-      const ask = { players: Number(el.players.value), scoring: el.scoring.value, variant: el.variant.value };
-      if (el.bots.checked) ask.bots_after_seconds = Number(el.bots_after_seconds.value);
-      if (el.rated.checked) ask.rated = true;
-      const button = f.querySelector("#play-now");
-      button.disabled = true;
-      try {
-        const seek = await post("/v1/seeks", ask, { token: who.token });
-        keepSeek(seek);
-        if (seek.status === "matched" && seek.game_id) opened(seek.game_id);
-        else waiting(seek);
-      } catch (err) {
-        button.disabled = false;
-        fill(error, problemBox(err));
-      }
-    });
-    fill(body, f);
+  /** @param {import("./view/finding.js").SeekRequest} ask */
+  async function submit(ask) {
+    update(withSeek(quick, await post("/v1/seeks", ask, { token })));
   }
 
-  const kept = keptSeek();
-  if (kept) {
+  /** @param {string} id */
+  async function cancel(id) {
+    try {
+      await del(`/v1/seeks/${id}`, { token });
+      update(seekCancelled());
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== "seek_matched") throw err;
+      update(withSeek(quick, await get(`/v1/seeks/${id}`, { token })));
+    }
+  }
+
+  view.render(quick);
+  if (quick.kind === "reading") {
     // The seek of this tab: what it asked for, and whether it was matched while the
     // page was away.
-    waitingFor = kept.id;
-    fill(body, h("p", { class: "loading" }, t("loading")));
-    get(`/v1/seeks/${kept.id}`, { token: who.token })
-      .then((seek) => {
-        if (seek.status === "open") waiting(seek);
-        else judge(seek);
-      })
-      .catch(() => {
-        keepSeek(null);
-        waitingFor = null;
-        form();
-      });
-  } else form();
+    get(`/v1/seeks/${quick.id}`, { token }).then(
+      (/** @type {Seek} */ seek) => update(withSeek(quick, seek)),
+      () => update(seekGone()),
+    );
+  }
 
   return {
-    section: h(
-      "section",
-      { class: "panel quick", "aria-labelledby": "quick-title" },
-      h("h2", { id: "quick-title" }, t("quick_play")),
-      h("p", {}, t("quick_play_text")),
-      body,
-      error,
-    ),
-    matched: (data) => {
-      if (data.seek_id === waitingFor) opened(data.game_id);
-    },
+    section: view.section,
+    /** The player stream's `matched`. @param {{seek_id: string, game_id: string}} data */
+    matched: (data) => update(withMatched(quick, data)),
     close: () => {
-      controller.abort();
-      clearInterval(ticker);
+      watching?.abort();
+      view.close();
     },
   };
 }
 
-// --- the players of my past games ----------------------------------------------------------
-
-let known = null; // {player, found}: asked once a page load, per player
+/** @type {{player: string, found: Promise<{id: string, name: string}[]>} | null} asked once a page load, per player */
+let known = null;
 
 /**
  * Players met in my recent games, to invite again: {id, name} from what the API shows a
  * seat (a game's events: the players kept seats were for, and the name each joined
  * with). Asked once a page load.
+ * @returns {Promise<{id: string, name: string}[]>}
  */
 export function pastPlayers() {
   const who = player();
   if (!who) return Promise.resolve([]);
   if (known?.player === who.id) return known.found;
   const found = (async () => {
-    const met = new Map();
+    /** @type {{games: InboxEntry[]}} */
     const page = await get("/v1/me/games?status=all&limit=20", { token: who.token });
-    await Promise.all(
-      page.games.map(async (entry) => {
-        try {
-          const feed = await get(`/v1/games/${entry.game_id}/events?limit=100`, { token: who.token });
-          for (const e of feed.events) {
-            if (e.type === "SeatJoined" && e.data.player && e.data.player !== who.id) met.set(e.data.player, e.data.name);
-          }
-        } catch {
-          // an invitation not yet accepted: no seat, no feed
-        }
-      }),
+    const feeds = await Promise.all(
+      page.games.map((entry) =>
+        get(`/v1/games/${entry.game_id}/events?limit=100`, { token: who.token }).then(
+          (/** @type {{events: GameEvent[]}} */ feed) => feed.events,
+          () => [], // an invitation not yet accepted: no seat, no feed
+        ),
+      ),
     );
-    return [...met].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
+    return playersMet(feeds, who.id);
   })().catch(() => []);
   known = { player: who.id, found };
   return found;
@@ -465,17 +217,4 @@ export function pastPlayers() {
 /** Forget the players found (another player signed in on this browser). */
 export function forgetPastPlayers() {
   known = null;
-}
-
-function select(id, name, options, value, label) {
-  return h(
-    "label",
-    { class: "field" },
-    h("span", {}, label),
-    h(
-      "select",
-      { name, id },
-      options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)),
-    ),
-  );
 }

@@ -4,27 +4,33 @@
 import { get } from "./api.js";
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { refusalOf } from "./problem.js";
 
 /** Where docs/fairness.md says how to check a game (served by this service). */
 export const FAIRNESS_DOC = "/docs/fairness.md";
 
+/** @param {string} hex */
 function hexToBytes(hex) {
   const bytes = new Uint8Array(hex.length / 2);
   for (let i = 0; i < bytes.length; i += 1) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
   return bytes;
 }
 
+/** @param {ArrayBuffer} buffer */
 function toHex(buffer) {
   return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** SHA-256 of the server seed's bytes, in hex: what the commitment must be
  * (docs/fairness.md: commitment = hex(SHA-256(S)), S the 32 bytes the seed's hex
- * spells). Computed here, in the browser, not taken from the server's word. */
+ * spells). Computed here, in the browser, not taken from the server's word.
+ * @param {string} serverSeedHex */
 export async function seedDigest(serverSeedHex) {
   return toHex(await crypto.subtle.digest("SHA-256", hexToBytes(serverSeedHex)));
 }
 
+/** The fairness check of a finished game, into `slot`.
+ * @param {HTMLElement} slot @param {import("./types.js").View} view */
 export async function fairnessPanel(slot, view) {
   const fair = view.fairness;
   const link = h("a", { href: FAIRNESS_DOC, target: "_blank", rel: "noopener" }, t("fair_doc_link"));
@@ -58,6 +64,8 @@ export async function fairnessPanel(slot, view) {
   );
 }
 
+/** The hand record of a finished game, into `slot`.
+ * @param {HTMLElement} slot @param {string} gameId */
 export async function recordPanel(slot, gameId) {
   const path = `/v1/games/${gameId}/record`;
   fill(slot, h("h2", { id: "record-title" }, t("record_title")), h("p", {}, t("loading")));
@@ -70,6 +78,6 @@ export async function recordPanel(slot, gameId) {
       h("pre", { class: "record-text", tabindex: "0" }, text),
     );
   } catch (err) {
-    fill(slot, h("h2", { id: "record-title" }, t("record_title")), h("p", { role: "alert" }, err.message));
+    fill(slot, h("h2", { id: "record-title" }, t("record_title")), h("p", { role: "alert" }, refusalOf(err).message));
   }
 }

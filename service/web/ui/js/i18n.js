@@ -3,13 +3,18 @@
 // named placeholders ("{name} plays {card}"): translations may reorder them freely, and
 // no sentence is ever built by pasting pieces together.
 
+import { clientFile } from "./api.js";
+
 export const LANGUAGES = ["en", "fr", "de", "zh"];
 const STORED = "yokai.lang";
 
+/** @type {Record<string, string>} */
 let messages = {};
+/** @type {Record<string, string>} */
 let english = {};
 let current = "en";
 
+/** The language shown: "en", "fr", "de" or "zh". */
 export function language() {
   return current;
 }
@@ -18,7 +23,7 @@ export function language() {
  * have, else English. */
 export function chooseLanguage() {
   const picked = localStorage.getItem(STORED);
-  if (LANGUAGES.includes(picked)) return picked;
+  if (picked && LANGUAGES.includes(picked)) return picked;
   for (const tag of navigator.languages || [navigator.language || "en"]) {
     const base = String(tag).toLowerCase().split("-")[0];
     if (LANGUAGES.includes(base)) return base;
@@ -26,13 +31,18 @@ export function chooseLanguage() {
   return "en";
 }
 
+/** @param {string} lang @returns {Promise<Record<string, string>>} */
 async function catalogue(lang) {
-  const response = await fetch(`/ui/i18n/${lang}.json`, { credentials: "omit" });
-  if (!response.ok) throw new Error(`no catalogue for ${lang}`);
-  return response.json();
+  try {
+    return await clientFile(`/ui/i18n/${lang}.json`);
+  } catch {
+    throw new Error(`no catalogue for ${lang}`);
+  }
 }
 
-/** Load a language's catalogue (English stays loaded for any missing message). */
+/** Load a language's catalogue (English stays loaded for any missing message).
+ * @param {string} lang
+ * @param {{remember?: boolean}} [options] */
 export async function useLanguage(lang, { remember = false } = {}) {
   if (!LANGUAGES.includes(lang)) lang = "en";
   if (!Object.keys(english).length) english = await catalogue("en");
@@ -42,7 +52,10 @@ export async function useLanguage(lang, { remember = false } = {}) {
   if (remember) localStorage.setItem(STORED, lang);
 }
 
-/** The message `key`, its {placeholders} filled from `params`. */
+/** The message `key`, its {placeholders} filled from `params`.
+ * @param {string} key
+ * @param {Record<string, unknown>} [params]
+ * @returns {string} */
 export function t(key, params = {}) {
   const template = messages[key] ?? english[key] ?? key;
   return template.replace(/\{(\w+)\}/g, (whole, name) =>
@@ -51,9 +64,13 @@ export function t(key, params = {}) {
 }
 
 /** The message `key` as a list of texts and elements: a placeholder whose param is an
- * element (a link to a player, say) is that element, where the translation puts it. */
+ * element (a link to a player, say) is that element, where the translation puts it.
+ * @param {string} key
+ * @param {Record<string, unknown>} [params]
+ * @returns {(string | Node)[]} */
 export function tNodes(key, params = {}) {
   const template = messages[key] ?? english[key] ?? key;
+  /** @type {(string | Node)[]} */
   const out = [];
   let at = 0;
   for (const found of template.matchAll(/\{(\w+)\}/g)) {
@@ -61,13 +78,14 @@ export function tNodes(key, params = {}) {
     out.push(template.slice(at, found.index));
     const value = params[found[1]];
     out.push(value instanceof Node ? value : String(value));
-    at = found.index + found[0].length;
+    at = (found.index ?? 0) + found[0].length;
   }
   out.push(template.slice(at));
   return out.filter((part) => part !== "");
 }
 
-/** A time as this language writes it. */
+/** A time as this language writes it.
+ * @param {string | null | undefined} iso */
 export function formatTime(iso) {
   if (!iso) return "";
   return new Intl.DateTimeFormat(current, { dateStyle: "short", timeStyle: "medium" }).format(
@@ -75,7 +93,8 @@ export function formatTime(iso) {
   );
 }
 
-/** A list of names as this language joins them ("A, B and C"). */
+/** A list of names as this language joins them ("A, B and C").
+ * @param {string[]} items */
 export function formatList(items) {
   return new Intl.ListFormat(current, { style: "long", type: "conjunction" }).format(items);
 }

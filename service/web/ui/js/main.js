@@ -6,15 +6,26 @@
 //   #/players/<id>     a player's profile #/leaderboards?ladder=  the players ranked
 
 import { h, fill } from "./dom.js";
-import { player } from "./api.js";
 import { chooseLanguage, t, useLanguage } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
 import { opsGamePage, opsListPage, opsPlayerPage } from "./ops.js";
+import { player } from "./player.js";
 import { leaderboardPage, profilePage } from "./profile.js";
 import { completeSignIn, returningFromProvider } from "./signin.js";
 import { gamePage } from "./table.js";
 
-const main = document.getElementById("main");
+/** An element of index.html, by id.
+ * @template {HTMLElement} [E=HTMLElement]
+ * @param {string} id
+ * @returns {E} */
+function shell(id) {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`index.html has no #${id}`);
+  return /** @type {E} */ (found);
+}
+
+const main = shell("main");
+/** What leaving the page shown does. */
 let leave = () => {};
 
 function route() {
@@ -34,22 +45,23 @@ function route() {
 }
 
 function translateShell() {
-  document.getElementById("nav-lobby").textContent = t("nav_lobby");
-  document.getElementById("nav-ops").textContent = t("nav_ops");
-  document.getElementById("nav-leaderboards").textContent = t("nav_leaderboards");
+  shell("nav-lobby").textContent = t("nav_lobby");
+  shell("nav-ops").textContent = t("nav_ops");
+  shell("nav-leaderboards").textContent = t("nav_leaderboards");
   // "My profile": this browser's player's, when it has one.
-  const mine = document.getElementById("nav-profile");
+  const mine = shell("nav-profile");
   const who = player();
   mine.textContent = t("nav_profile");
   mine.hidden = !who;
   mine.setAttribute("href", who ? `#/players/${who.id}` : "#/");
-  document.getElementById("lang-label").textContent = t("language");
-  document.querySelector(".skip").textContent = t("skip_to_content");
-  document.querySelector(".nav").setAttribute("aria-label", t("page_title"));
+  shell("lang-label").textContent = t("language");
+  for (const skip of document.querySelectorAll(".skip")) skip.textContent = t("skip_to_content");
+  for (const nav of document.querySelectorAll(".nav")) nav.setAttribute("aria-label", t("page_title"));
 }
 
 async function boot() {
-  const picker = document.getElementById("lang");
+  /** @type {HTMLSelectElement} */
+  const picker = shell("lang");
   await useLanguage(chooseLanguage());
   picker.value = document.documentElement.lang;
   picker.addEventListener("change", async () => {

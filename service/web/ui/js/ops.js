@@ -4,82 +4,70 @@
 // hand shown) and the hash-chain check (`/verify`); and a player's page: their audit
 // (suspensions, renames, revoked tokens), and suspending them (with a reason) or
 // lifting it.
+//
+// The pages wire the console's state (state/ops.js: pure) and its view (view/ops.js) to
+// the API; a slider moved on aborts the state it asked for before.
 
-import { get, operatorToken, post, setOperatorToken } from "./api.js";
-import { board, roundsPanel, scoresPanel, tableHead } from "./board.js";
+import { ApiError, get, post } from "./api.js";
 import { fill, h } from "./dom.js";
 import { formatTime, t } from "./i18n.js";
-import { problemBox } from "./table.js";
+import { operatorToken, setOperatorToken } from "./player.js";
+import { problemBox, refusalOf } from "./problem.js";
+import { FIRST_PAGE, STATUSES, listStatus, paged, playerIdOf, suspendedBy } from "./state/ops.js";
+import { gamesTable, markCurrent, playerAuditItems, playerLookup, signOutButton, stateShown, timelineItems, tokenForm, verdict } from "./view/ops.js";
 
-const STATUSES = ["", "waiting", "passing", "playing", "finished"];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** @typedef {import("./types.js").View} View */
+/** @typedef {import("./view/ops.js").AuditEvent} AuditEvent */
+/** @typedef {import("./view/ops.js").GameSummary} GameSummary */
+/** @typedef {import("./view/ops.js").PlayerAuditEntry} PlayerAuditEntry */
+/** @typedef {import("./state/ops.js").Pages} Pages */
 
-function tokenForm(main, then) {
-  const input = h("input", { id: "operator-token", type: "password", required: true, autocomplete: "off" });
-  const error = h("div");
-  fill(
-    main,
-    h("h1", {}, t("ops_title")),
-    h(
-      "form",
-      {
-        class: "panel",
-        onsubmit: async (e) => {
-          e.preventDefault();
-          const token = input.value.trim();
-          try {
-            await get("/v1/games?limit=1", { token });
-            setOperatorToken(token);
-            then();
-          } catch (err) {
-            fill(error, problemBox(err));
-          }
-        },
-      },
-      h("p", {}, t("ops_token_text")),
-      h("label", { for: "operator-token" }, t("ops_token")),
-      " ",
-      input,
-      " ",
-      h("button", { type: "submit", class: "primary" }, t("ops_enter")),
-      error,
-    ),
-  );
-  input.focus();
+/**
+ * The operator token, or its form in `main` first (then the page is shown again).
+ * @param {HTMLElement} main
+ * @param {() => void} again
+ */
+function tokenOr(main, again) {
+  const token = operatorToken();
+  if (!token) {
+    tokenForm(main, async (entered) => {
+      await get("/v1/games?limit=1", { token: entered });
+      setOperatorToken(entered);
+      again();
+    });
+  }
+  return token;
 }
 
 function signOut() {
-  return h(
-    "button",
-    {
-      type: "button",
-      class: "quiet",
-      id: "ops-sign-out",
-      onclick: () => {
-        setOperatorToken(null);
-        if (location.hash === "#/ops") window.dispatchEvent(new HashChangeEvent("hashchange"));
-        else location.hash = "#/ops";
-      },
-    },
-    t("ops_sign_out"),
-  );
+  return signOutButton(() => {
+    setOperatorToken(null);
+    if (location.hash === "#/ops") window.dispatchEvent(new HashChangeEvent("hashchange"));
+    else location.hash = "#/ops";
+  });
 }
 
+/**
+ * The games, by status, newest created first, a page at a time.
+ * @param {HTMLElement} main
+ * @param {URLSearchParams} params
+ * @returns {() => void}
+ */
 export function opsListPage(main, params) {
-  const token = operatorToken();
-  if (!token) {
-    tokenForm(main, () => opsListPage(main, params));
-    return () => {};
-  }
-  const status = STATUSES.includes(params.get("status")) ? params.get("status") : "";
-  const cursors = [null]; // the cursor of each page seen: "previous" goes back one
+  const leaving = new AbortController();
+  const token = tokenOr(main, () => opsListPage(main, params));
+  if (!token) return () => {};
+  const status = listStatus(params);
+  /** @type {Pages} */
+  let pages = FIRST_PAGE;
   const body = h("div");
   const filter = h(
     "select",
     {
       id: "ops-status",
-      onchange: (e) => {
-        location.hash = e.target.value ? `#/ops?status=${e.target.value}` : "#/ops";
+      onchange: (/** @type {Event} */ e) => {
+        const chosen = /** @type {HTMLSelectElement} */ (e.target).value;
+        location.hash = chosen ? `#/ops?status=${chosen}` : "#/ops";
       },
     },
     STATUSES.map((s) => h("option", { value: s, selected: s === status }, s ? t(`status.${s}`) : t("ops_all"))),
@@ -92,116 +80,47 @@ export function opsListPage(main, params) {
     playerLookup(""),
   );
 
-  async function load() {
-    const cursor = cursors[cursors.length - 1];
+  /** @param {Pages} shown */
+  async function load(shown) {
+    pages = shown;
+    const cursor = pages[pages.length - 1];
     const query = new URLSearchParams({ limit: "20" });
     if (status) query.set("status", status);
     if (cursor) query.set("cursor", cursor);
     try {
-      const page = await get(`/v1/games?${query}`, { token });
+      /** @type {{games: GameSummary[], next_cursor: string | null}} */
+      const page = await get(`/v1/games?${query}`, { token, signal: leaving.signal });
+      const next = page.next_cursor;
       fill(
         body,
-        h(
-          "table",
-          { class: "games-table" },
-          h("caption", { id: "ops-list-order" }, t("ops_list_order")),
-          h(
-            "thead",
-            {},
-            h(
-              "tr",
-              {},
-              ["ops_col_game", "ops_col_created", "ops_col_status", "ops_col_variant", "ops_col_players", "ops_col_events", "ops_col_updated"].map((k) =>
-                h("th", { scope: "col", "aria-sort": k === "ops_col_created" ? "descending" : null }, t(k)),
-              ),
-            ),
-          ),
-          h(
-            "tbody",
-            {},
-            page.games.length === 0 && h("tr", {}, h("td", { colspan: 7 }, t("no_games"))),
-            page.games.map((g) =>
-              h(
-                "tr",
-                { dataset: { game: g.id } },
-                h("td", {}, h("a", { href: `#/ops/${g.id}` }, g.id.slice(0, 8))),
-                h("td", { class: "created" }, h("time", { datetime: g.created_at }, formatTime(g.created_at))),
-                h("td", {}, t(`status.${g.status}`)),
-                h("td", {}, t(`variant.${g.variant}`)),
-                h("td", {}, String(g.players)),
-                h("td", {}, String(g.version)),
-                h("td", { class: "updated" }, h("time", { datetime: g.updated_at }, formatTime(g.updated_at))),
-              ),
-            ),
-          ),
-        ),
-        h(
-          "div",
-          { class: "pager" },
-          h(
-            "button",
-            {
-              type: "button",
-              id: "ops-previous",
-              disabled: cursors.length < 2,
-              onclick: () => {
-                cursors.pop();
-                load();
-              },
-            },
-            t("previous"),
-          ),
-          h(
-            "button",
-            {
-              type: "button",
-              id: "ops-next",
-              disabled: !page.next_cursor,
-              onclick: () => {
-                cursors.push(page.next_cursor);
-                load();
-              },
-            },
-            t("next"),
-          ),
-        ),
+        gamesTable(page.games, {
+          previous: pages.length > 1 ? () => load(paged(pages, "previous")) : null,
+          next: next ? () => load(paged(pages, { next })) : null,
+        }),
       );
     } catch (err) {
-      if (err.status === 401 || err.status === 403) setOperatorToken(null);
-      fill(body, problemBox(err));
+      if (leaving.signal.aborted) return;
+      if (err instanceof ApiError && (err.status === 401 || err.status === 403)) setOperatorToken(null);
+      fill(body, problemBox(refusalOf(err)));
     }
   }
-  load();
-  return () => {};
+  load(pages);
+  return () => leaving.abort();
 }
 
-/** A seat as the console says it: the page's number (from 1) and the API's (from 0),
- * the operators' truth, side by side. */
-function seatText(seat) {
-  return t("ops_seat", { n: seat + 1, api: seat });
-}
-
-/** Who did what an event records (its `actor`). A bot's join (SeatJoined with `bot`)
- * says which bot took which seat, and who seated it (the game's creator). */
-function actorText(actor, event = null) {
-  const kind = t(`actor.${actor.kind}`);
-  let who = actor.seat === null || actor.seat === undefined ? kind : t("actor_with_seat", { kind, seat: seatText(actor.seat) });
-  // Who exactly (the audit's `actor.id`): the operator token's name, the player's id.
-  if (actor.id) who = t("actor_with_id", { who, id: actor.id });
-  if (event?.type === "SeatJoined" && event.data?.bot) {
-    return t("actor_bot_join", { level: t(`bot_level.${event.data.bot}`), seat: seatText(event.data.seat), who });
-  }
-  return who;
-}
-
+/**
+ * A game's audit as a timeline, its state at any event (the slider), and its check.
+ * @param {HTMLElement} main
+ * @param {string} gameId
+ * @returns {() => void}
+ */
 export function opsGamePage(main, gameId) {
-  const token = operatorToken();
-  if (!token) {
-    tokenForm(main, () => opsGamePage(main, gameId));
-    return () => {};
-  }
-  let closed = false;
-  let asked = 0; // the slider's latest request: older answers are dropped
+  const leaving = new AbortController();
+  const token = tokenOr(main, () => opsGamePage(main, gameId));
+  if (!token) return () => {};
+  /** @type {AbortController | null} the state the slider asked for last */
+  let asking = null;
+  /** @type {AuditEvent[]} */
   const events = [];
   const verifyOut = h("div", { id: "verify-result", "aria-live": "polite" });
   const tableOut = h("div", { class: "ops-table", id: "ops-state" });
@@ -212,56 +131,27 @@ export function opsGamePage(main, gameId) {
   async function verify() {
     fill(verifyOut, t("loading"));
     try {
-      const report = await get(`/v1/games/${gameId}/verify`, { token });
-      fill(
-        verifyOut,
-        h(
-          "p",
-          { class: `verdict ${report.intact ? "match" : "mismatch"}`, dataset: { intact: String(report.intact) } },
-          report.intact
-            ? t("verify_intact", { events: report.events })
-            : t("verify_broken", { seq: report.first_bad_seq, reason: report.reason }),
-        ),
-      );
+      fill(verifyOut, verdict(await get(`/v1/games/${gameId}/verify`, { token, signal: leaving.signal })));
     } catch (err) {
-      fill(verifyOut, problemBox(err));
+      if (!leaving.signal.aborted) fill(verifyOut, problemBox(refusalOf(err)));
     }
   }
 
-  /** Scroll the audit (not the page) so that the current event is in its middle. */
-  function showCurrent() {
-    const li = timeline.querySelector("li.current");
-    if (!li) return;
-    const box = timeline.getBoundingClientRect();
-    const row = li.getBoundingClientRect();
-    timeline.scrollTop += row.top - box.top - (timeline.clientHeight - row.height) / 2;
-  }
-
+  /** The table at event `at`; an answer the slider has moved on from is not waited for.
+   * @param {number} at */
   async function showAt(at) {
-    const mine = ++asked;
+    asking?.abort();
+    const { signal } = (asking = new AbortController());
     const event = events[at - 1];
-    atText.textContent = event
-      ? t("ops_at_event", { seq: at, type: event.type, time: formatTime(event.recorded_at) })
-      : t("ops_at", { seq: at });
-    for (const li of timeline.querySelectorAll("li")) {
-      const current = Number(li.dataset.seq) === at;
-      li.classList.toggle("current", current);
-      if (current) li.setAttribute("aria-current", "step");
-      else li.removeAttribute("aria-current");
-    }
-    showCurrent();
+    atText.textContent = event ? t("ops_at_event", { seq: at, type: event.type, time: formatTime(event.recorded_at) }) : t("ops_at", { seq: at });
+    markCurrent(timeline, at);
     try {
-      const state = await get(`/v1/games/${gameId}/state?at=${at}`, { token });
-      if (mine !== asked || closed) return;
+      /** @type {View} */
+      const state = await get(`/v1/games/${gameId}/state?at=${at}`, { token, signal });
       tableOut.dataset.at = String(at);
-      fill(
-        tableOut,
-        tableHead(state),
-        board(state, { hands: state.hands, history: true }),
-        h("div", { class: "side-row" }, scoresPanel(state), roundsPanel(state)),
-      );
+      fill(tableOut, stateShown(state));
     } catch (err) {
-      if (mine === asked) fill(tableOut, problemBox(err));
+      if (!signal.aborted) fill(tableOut, problemBox(refusalOf(err)));
     }
   }
 
@@ -269,41 +159,22 @@ export function opsGamePage(main, gameId) {
     try {
       let after = 0;
       for (;;) {
-        const page = await get(`/v1/games/${gameId}/audit?after=${after}&limit=1000`, { token });
+        /** @type {{events: AuditEvent[], next_after: number | null}} */
+        const page = await get(`/v1/games/${gameId}/audit?after=${after}&limit=1000`, { token, signal: leaving.signal });
         events.push(...page.events);
         if (page.next_after === null) break;
         after = page.next_after;
       }
     } catch (err) {
-      fill(main, h("h1", {}, t("game_title", { id: gameId.slice(0, 8) })), problemBox(err));
+      if (!leaving.signal.aborted) fill(main, h("h1", {}, t("game_title", { id: gameId.slice(0, 8) })), problemBox(refusalOf(err)));
       return;
     }
-    if (closed) return;
     fill(
       timeline,
-      events.map((e) =>
-        h(
-          "li",
-          { dataset: { seq: e.seq } },
-          h(
-            "button",
-            {
-              type: "button",
-              class: "event",
-              onclick: () => {
-                slider.value = String(e.seq);
-                showAt(e.seq);
-              },
-            },
-            h("span", { class: "seq" }, `#${e.seq}`),
-            h("span", { class: "type" }, e.type),
-          ),
-          h("span", { class: "actor" }, actorText(e.actor, e)),
-          h("time", { datetime: e.recorded_at }, formatTime(e.recorded_at)),
-          h("span", { class: "request", title: t("request_id") }, e.request_id ? t("request_id_value", { id: e.request_id }) : ""),
-          h("span", { class: "address", title: t("client_address") }, e.client_address ? t("client_address_value", { address: e.client_address }) : ""),
-        ),
-      ),
+      timelineItems(events, (seq) => {
+        slider.value = String(seq);
+        showAt(seq);
+      }),
     );
     slider.max = String(events.length);
     slider.value = String(events.length);
@@ -336,60 +207,31 @@ export function opsGamePage(main, gameId) {
   );
   start();
   return () => {
-    closed = true;
+    leaving.abort();
+    asking?.abort();
   };
 }
 
-/** "A player": their id, to open their page. */
-function playerLookup(value) {
-  const input = h("input", { id: "ops-player-id", name: "player", required: true, value, autocomplete: "off", spellcheck: "false" });
-  const error = h("div");
-  return h(
-    "form",
-    {
-      class: "panel player-lookup",
-      id: "ops-player-form",
-      onsubmit: (e) => {
-        e.preventDefault();
-        const id = input.value.trim().toLowerCase();
-        if (!UUID.test(id)) {
-          fill(error, h("p", { role: "alert", class: "problem" }, t("ops_player_bad_id")));
-          return;
-        }
-        location.hash = `#/ops/players/${id}`;
-      },
-    },
-    h("h2", {}, t("ops_player_title")),
-    h("label", { for: "ops-player-id" }, t("ops_player_id")),
-    " ",
-    input,
-    " ",
-    h("button", { type: "submit" }, t("ops_player_show")),
-    error,
-  );
-}
-
-function auditActor(actor) {
-  const kind = t(`actor.${actor.kind}`);
-  return actor.id ? t("actor_with_id", { who: kind, id: actor.id }) : kind;
-}
-
-/** A player's page: their audit, oldest first, and their suspension. */
+/**
+ * A player's page: their audit, oldest first, and their suspension.
+ * @param {HTMLElement} main
+ * @param {string} playerId
+ * @returns {() => void}
+ */
 export function opsPlayerPage(main, playerId) {
-  const token = operatorToken();
-  if (!token) {
-    tokenForm(main, () => opsPlayerPage(main, playerId));
-    return () => {};
-  }
-  let closed = false;
+  const leaving = new AbortController();
+  const token = tokenOr(main, () => opsPlayerPage(main, playerId));
+  if (!token) return () => {};
   const audit = h("ol", { class: "timeline player-audit", id: "player-audit" });
   const stateOut = h("p", { id: "ops-player-state", "aria-live": "polite" });
   const actionOut = h("div", { "aria-live": "polite" });
   const reason = h("input", { id: "suspend-reason", name: "reason", required: true, maxlength: 500, autocomplete: "off" });
   const suspendButton = h("button", { type: "submit", class: "primary", id: "suspend-button" }, t("ops_suspend"));
   const unsuspendButton = h("button", { type: "button", id: "unsuspend-button" }, t("ops_unsuspend"));
+  /** @type {string | null} */
   let name = null;
 
+  /** @param {boolean} suspended */
   function showState(suspended) {
     stateOut.dataset.suspended = String(suspended);
     const status = t(suspended ? "ops_player_suspended" : "ops_player_not_suspended");
@@ -399,61 +241,51 @@ export function opsPlayerPage(main, playerId) {
   }
 
   async function load() {
+    /** @type {PlayerAuditEntry[]} */
     const entries = [];
     try {
+      /** @type {string | null} */
       let cursor = null;
       do {
         const query = new URLSearchParams({ limit: "200" });
         if (cursor) query.set("cursor", cursor);
-        const page = await get(`/v1/players/${playerId}/audit?${query}`, { token });
+        /** @type {{entries: PlayerAuditEntry[], next_cursor: string | null}} */
+        const page = await get(`/v1/players/${playerId}/audit?${query}`, { token, signal: leaving.signal });
         entries.push(...page.entries);
         cursor = page.next_cursor;
       } while (cursor);
     } catch (err) {
-      if (!closed) fill(audit, h("li", {}, problemBox(err)));
+      if (!leaving.signal.aborted) fill(audit, h("li", {}, problemBox(refusalOf(err))));
       return;
     }
-    if (closed) return;
-    const last = [...entries].reverse().find((e) => e.action === "suspended" || e.action === "unsuspended");
-    showState(last?.action === "suspended");
-    fill(
-      audit,
-      entries.length === 0 && h("li", { class: "none" }, t("ops_player_no_audit")),
-      entries.map((e) =>
-        h(
-          "li",
-          { dataset: { action: e.action } },
-          h("span", { class: "type" }, t(`player_action.${e.action}`)),
-          h("span", { class: "actor" }, auditActor(e.actor)),
-          h("time", { datetime: e.at }, formatTime(e.at)),
-          e.reason && h("span", { class: "reason" }, t("ops_reason_value", { reason: e.reason })),
-          h("span", { class: "request", title: t("request_id") }, e.request_id ? t("request_id_value", { id: e.request_id }) : ""),
-        ),
-      ),
-    );
+    showState(suspendedBy(entries));
+    fill(audit, playerAuditItems(entries));
   }
 
+  /** @param {HTMLButtonElement} button @param {string} path @param {unknown} body */
   async function act(button, path, body) {
     fill(actionOut);
     button.disabled = true;
     try {
+      /** @type {{name: string, suspended: boolean}} */
       const done = await post(`/v1/players/${playerId}/${path}`, body, { token });
       name = done.name;
       showState(done.suspended);
       if (done.suspended) reason.value = "";
     } catch (err) {
       button.disabled = false;
-      fill(actionOut, problemBox(err));
+      fill(actionOut, problemBox(refusalOf(err)));
     }
     await load();
   }
 
+  const known = playerIdOf(playerId) !== null;
   unsuspendButton.addEventListener("click", () => act(unsuspendButton, "unsuspend", {}));
   fill(
     main,
     h("h1", {}, t("ops_player_page_title", { id: playerId })),
     h("div", { class: "ops-bar" }, h("a", { href: "#/ops" }, t("ops_back")), " ", signOut()),
-    UUID.test(playerId) ? null : h("p", { role: "alert", class: "problem" }, t("ops_player_bad_id")),
+    known ? null : h("p", { role: "alert", class: "problem" }, t("ops_player_bad_id")),
     h(
       "section",
       { class: "panel player-panel", "aria-labelledby": "player-state-title" },
@@ -463,7 +295,7 @@ export function opsPlayerPage(main, playerId) {
         "form",
         {
           id: "suspend-form",
-          onsubmit: (e) => {
+          onsubmit: (/** @type {SubmitEvent} */ e) => {
             e.preventDefault();
             act(suspendButton, "suspend", { reason: reason.value.trim() });
           },
@@ -481,8 +313,6 @@ export function opsPlayerPage(main, playerId) {
     h("section", { class: "panel audit", "aria-labelledby": "player-audit-title" }, h("h2", { id: "player-audit-title" }, t("audit_title")), audit),
     playerLookup(playerId),
   );
-  if (UUID.test(playerId)) load();
-  return () => {
-    closed = true;
-  };
+  if (known) load();
+  return () => leaving.abort();
 }

@@ -1,49 +1,60 @@
-// Ratings next to players' names (docs/api.md "Ratings, profiles and leaderboards"): the
-// ladder a game is rated in, each player's profile asked once a page load (a table
-// redrawn at every event must not ask again), a link to a profile, and the rating badge.
+// Ratings next to players' names (docs/api.md "Ratings, profiles and leaderboards"): each
+// player's profile asked once a page load (a table redrawn at every event must not ask
+// again), a link to a profile, and the rating badge. The ladders are state/ladders.js.
 
 import { get } from "./api.js";
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 
-export const LADDERS = ["standard-3p", "standard-4p", "seven-followers"];
+/** @typedef {import("./types.js").LadderRating} LadderRating */
+/** @typedef {import("./types.js").Profile} Profile */
 
-/** The ladder a game of `variant` with `players` seats is rated in. */
-export function ladderOf(variant, players) {
-  if (String(variant).startsWith("seven_followers")) return "seven-followers";
-  return players === 3 ? "standard-3p" : "standard-4p";
-}
+/**
+ * A profile asked for: its promise, and its value once come (undefined before, null when
+ * it could not be had).
+ * @typedef {{promise: Promise<Profile>, value: Profile | null | undefined}} Asked
+ */
 
-const profiles = new Map(); // player id → {promise, value}
+/** @type {Map<string, Asked>} player id → the profile asked for */
+const profiles = new Map();
 
-/** A player's profile (GET /v1/players/{id}), asked once a page load; `fresh` asks again. */
+/** A player's profile (GET /v1/players/{id}), asked once a page load; `fresh` asks again.
+ * @param {string} playerId
+ * @param {{fresh?: boolean}} [options]
+ * @returns {Asked} */
 export function profileOf(playerId, { fresh = false } = {}) {
   let found = profiles.get(playerId);
   if (!found || fresh) {
-    found = { value: undefined };
-    found.promise = get(`/v1/players/${encodeURIComponent(playerId)}`).then(
-      (profile) => {
-        found.value = profile;
-        return profile;
-      },
-      (err) => {
-        found.value = null;
-        throw err;
-      },
-    );
-    found.promise.catch(() => {}); // a badge without a profile just stays empty
-    profiles.set(playerId, found);
+    /** @type {Asked} */
+    const asked = {
+      value: undefined,
+      promise: get(`/v1/players/${encodeURIComponent(playerId)}`).then(
+        (/** @type {Profile} */ profile) => {
+          asked.value = profile;
+          return profile;
+        },
+        (err) => {
+          asked.value = null;
+          throw err;
+        },
+      ),
+    };
+    asked.promise.catch(() => {}); // a badge without a profile just stays empty
+    profiles.set(playerId, asked);
+    found = asked;
   }
   return found;
 }
 
-/** The rating as shown: the ordinal rounded, a mark while it is provisional. */
+/** The rating as shown: the ordinal rounded, a mark while it is provisional.
+ * @param {LadderRating | null} rating */
 export function ratingText(rating) {
   if (!rating) return t("rating_new");
   const value = Math.round(rating.ordinal);
   return rating.provisional ? t("rating_provisional_short", { rating: value }) : String(value);
 }
 
+/** @param {HTMLElement} span @param {Profile | null} profile @param {string} ladder */
 function badgeFill(span, profile, ladder) {
   if (!profile) return;
   const rating = profile.ratings?.[ladder] || null;
@@ -56,7 +67,8 @@ function badgeFill(span, profile, ladder) {
   span.hidden = false;
 }
 
-/** A badge with a player's rating in `ladder`, filled when their profile has come. */
+/** A badge with a player's rating in `ladder`, filled when their profile has come.
+ * @param {string} playerId @param {string} ladder */
 export function ratingBadge(playerId, ladder) {
   const span = h("span", { class: "badge rating", dataset: { ratingOf: playerId }, hidden: true });
   const found = profileOf(playerId);
@@ -65,7 +77,8 @@ export function ratingBadge(playerId, ladder) {
   return span;
 }
 
-/** A player's name, linking to their profile. */
+/** A player's name, linking to their profile.
+ * @param {string} playerId @param {string} name @param {import("./dom.js").Props} [props] */
 export function playerLink(playerId, name, props = {}) {
   return h("a", { href: `#/players/${playerId}`, class: "player-link", dataset: { player: playerId }, ...props }, name);
 }

@@ -14,23 +14,51 @@
 // endpoint (which the page's CSP lets it reach) for an ID token, handed to
 // POST /v1/sessions, which verifies its signature. The URL is cleaned at once.
 
-import { ApiError, get, myTokens, player, revokeToken, signIn } from "./api.js";
+import { ApiError, get, myTokens, postForm, revokeToken, signIn } from "./api.js";
 import { t } from "./i18n.js";
+import { player } from "./player.js";
+
+/** @typedef {import("./types.js").Session} Session */
+
+/**
+ * A provider this service signs in with (GET /v1/sessions/providers).
+ * @typedef {object} Provider
+ * @property {string} issuer
+ * @property {string} client_id
+ * @property {string} authorization_endpoint
+ * @property {string} token_endpoint
+ */
+
+/**
+ * A sign-in under way, kept for this tab until the provider sends the browser back.
+ * @typedef {object} Flow
+ * @property {string} state
+ * @property {string} nonce
+ * @property {string} verifier
+ * @property {string} issuer
+ * @property {string} client_id
+ * @property {string} token_endpoint
+ * @property {string} redirect_uri
+ * @property {string} back the page the sign-in left (its hash)
+ */
 
 const PENDING = "yokai.signin";
 
+/** @type {Promise<Provider[]> | null} */
 let listed = null;
 
 /** The providers this service signs in with (GET /v1/sessions/providers); none when it
- * cannot be asked. Asked once a page load. */
+ * cannot be asked. Asked once a page load.
+ * @returns {Promise<Provider[]>} */
 export function providers() {
   listed ??= get("/v1/sessions/providers")
-    .then((answer) => answer.providers || [])
+    .then((/** @type {{providers?: Provider[]}} */ answer) => answer.providers || [])
     .catch(() => []);
   return listed;
 }
 
-/** What a provider is called on its button: its issuer's host. */
+/** What a provider is called on its button: its issuer's host.
+ * @param {Provider} provider */
 export function providerName(provider) {
   try {
     return new URL(provider.issuer).host;
@@ -39,15 +67,18 @@ export function providerName(provider) {
   }
 }
 
+/** @param {Uint8Array} bytes */
 function base64url(bytes) {
   let text = "";
   for (const b of bytes) text += String.fromCharCode(b);
   return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+/** `n` random bytes, in base64url. @param {number} n */
 const random = (n) => base64url(crypto.getRandomValues(new Uint8Array(n)));
 
-/** A refusal of this page's own (not the API's), shown as the API's problems are. */
+/** A refusal of this page's own (not the API's), shown as the API's problems are.
+ * @param {string} code @param {string} [detail] */
 function failure(code, detail = "") {
   return new ApiError(0, { title: t("sign_in_failed"), code, detail });
 }
@@ -59,7 +90,8 @@ export function canSignIn() {
 }
 
 /** Leave for the provider's sign-in page; the browser comes back to "/" with a code,
- * and to the page it is on now. */
+ * and to the page it is on now.
+ * @param {Provider} provider */
 export async function startSignIn(provider) {
   if (!canSignIn()) throw failure("sign_in_insecure");
   const verifier = random(32); // 43 characters, 256 bits
@@ -101,6 +133,7 @@ export function returningFromProvider() {
   return query.has("state") && (query.has("code") || query.has("error"));
 }
 
+/** @returns {Flow | null} */
 function pending() {
   try {
     return JSON.parse(sessionStorage.getItem(PENDING) || "null");
@@ -109,6 +142,9 @@ function pending() {
   }
 }
 
+/** An ID token's claims (its signature is the service's to verify).
+ * @param {string} idToken
+ * @returns {{nonce?: string, iss?: string, aud?: string | string[]}} */
 function claimsOf(idToken) {
   const part = String(idToken).split(".")[1] || "";
   const padded = part.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(part.length / 4) * 4, "=");
@@ -116,27 +152,29 @@ function claimsOf(idToken) {
   return JSON.parse(new TextDecoder().decode(bytes));
 }
 
+/** The code exchanged at the provider's token endpoint for an ID token.
+ * @param {Flow} flow @param {string} code
+ * @returns {Promise<string>} */
 async function exchange(flow, code) {
-  let response;
+  /** @type {boolean} */
+  let ok;
+  /** @type {any} */
+  let answer;
   try {
-    response = await fetch(flow.token_endpoint, {
-      method: "POST",
-      headers: { Accept: "application/json" },
-      body: new URLSearchParams({
+    ({ ok, body: answer } = await postForm(
+      flow.token_endpoint,
+      new URLSearchParams({
         grant_type: "authorization_code",
         code,
         redirect_uri: flow.redirect_uri,
         client_id: flow.client_id,
         code_verifier: flow.verifier,
       }),
-      cache: "no-store",
-      credentials: "omit",
-    });
+    ));
   } catch (err) {
-    throw failure("sign_in_provider", err.message);
+    throw failure("sign_in_provider", err instanceof Error ? err.message : String(err));
   }
-  const answer = await response.json().catch(() => ({}));
-  if (!response.ok || typeof answer.id_token !== "string") {
+  if (!ok || typeof answer.id_token !== "string") {
     throw failure("sign_in_provider", [answer.error, answer.error_description].filter(Boolean).join(": "));
   }
   return answer.id_token;
@@ -149,6 +187,7 @@ async function exchange(flow, code) {
  * token if it has one (the identity is then linked to that player, who keeps their
  * games; the token it replaces is revoked). Resolves to the session; rejects with an
  * ApiError (the API's refusal, or this page's own).
+ * @returns {Promise<Session>}
  */
 export async function finishSignIn() {
   const query = new URLSearchParams(location.search);
@@ -159,18 +198,19 @@ export async function finishSignIn() {
   if (query.has("error")) {
     throw failure("sign_in_provider", [query.get("error"), query.get("error_description")].filter(Boolean).join(": "));
   }
-  const idToken = await exchange(flow, query.get("code"));
+  const idToken = await exchange(flow, query.get("code") ?? "");
   let claims;
   try {
     claims = claimsOf(idToken);
   } catch {
     throw failure("sign_in_provider");
   }
-  const audiences = [].concat(claims.aud);
+  const audiences = [claims.aud ?? []].flat();
   if (claims.nonce !== flow.nonce || claims.iss !== flow.issuer || !audiences.includes(flow.client_id)) {
     throw failure("sign_in_nonce");
   }
   const before = player();
+  /** @type {string | null} */
   let replaced = null;
   if (before) {
     try {
@@ -183,7 +223,7 @@ export async function finishSignIn() {
   try {
     session = await signIn({ id_token: idToken }, { token: before?.token || null });
   } catch (err) {
-    if (!before || err.status !== 401 || err.code === "invalid_id_token") throw err;
+    if (!before || !(err instanceof ApiError) || err.status !== 401 || err.code === "invalid_id_token") throw err;
     // This browser's token was revoked meanwhile (now forgotten): sign in as the
     // identity's own player instead.
     replaced = null;
@@ -196,6 +236,7 @@ export async function finishSignIn() {
   return session;
 }
 
+/** @type {{session: Session} | {error: unknown} | null} */
 let outcome = null;
 
 /** Finish the sign-in this page load returns from (main.js, before the first page is
@@ -208,7 +249,8 @@ export async function completeSignIn() {
   }
 }
 
-/** The outcome of the sign-in this page load finished, once: {session} or {error}. */
+/** The outcome of the sign-in this page load finished, once: {session} or {error}.
+ * @returns {{session: Session} | {error: unknown} | null} */
 export function takeSignInOutcome() {
   const found = outcome;
   outcome = null;

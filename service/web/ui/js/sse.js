@@ -2,15 +2,27 @@
 //
 // Why not the browser's EventSource: it cannot send an Authorization header, and a
 // token must never travel in a URL (URLs end up in access logs, browser history and
-// proxies). So this reads the stream with fetch() and a ReadableStream, sending the
-// bearer token as a header, and does what EventSource would: parse the
-// `event:`/`id:`/`data:` lines, remember the last id, and on a dropped connection
-// reconnect with backoff, sending `Last-Event-ID` so the server resumes after the last
-// message received (docs/api.md "Live delivery": nothing skipped, repeated or reordered).
-// The public watcher uses the same reader, without a token.
+// proxies). So the stream is opened with fetch() (api.js's openEventStream, the bearer
+// token in a header) and read here as a ReadableStream, doing what EventSource would:
+// parse the `event:`/`id:`/`data:` lines, remember the last id, and on a dropped
+// connection reconnect with backoff, sending `Last-Event-ID` so the server resumes after
+// the last message received (docs/api.md "Live delivery": nothing skipped, repeated or
+// reordered). The public watcher uses the same reader, without a token.
 
-import { ApiError, refusedWith } from "./api.js";
+import { ApiError, openEventStream } from "./api.js";
 import { pause } from "./dom.js";
+
+/**
+ * A message of the stream: its event name ("message" when it has none), its id (the last
+ * one the stream gave: null before any) and its data, parsed as JSON when it is JSON.
+ * @typedef {{event: string, id: number | null, data: any}} Message
+ */
+
+/**
+ * "open", "reconnecting", "ended" (the server sent `end`) or "failed" (an answer that
+ * retrying cannot change).
+ * @typedef {"open" | "reconnecting" | "ended" | "failed"} StreamStatus
+ */
 
 const FIRST_DELAY = 500;
 const MAX_DELAY = 30000;
@@ -21,6 +33,13 @@ const MAX_DELAY = 30000;
  * (the server sent `end`) and "failed" (an answer that retrying cannot change: 4xx).
  * `lastEventId`: resume after this id from the first connection on.
  * Returns {close()}.
+ * @param {string} path
+ * @param {object} options
+ * @param {(message: Message) => void} options.onMessage
+ * @param {(status: StreamStatus, error?: unknown) => void} [options.onStatus]
+ * @param {string | null} [options.token]
+ * @param {number | null} [options.lastEventId]
+ * @returns {{close: () => void, readonly lastEventId: number | null}}
  */
 export function openStream(path, { token = null, lastEventId = null, onMessage, onStatus }) {
   const controller = new AbortController();
@@ -28,23 +47,10 @@ export function openStream(path, { token = null, lastEventId = null, onMessage, 
   let delay = FIRST_DELAY;
 
   async function connect() {
-    const headers = { Accept: "text/event-stream" };
-    if (token) headers.Authorization = `Bearer ${token}`;
-    if (lastId !== null) headers["Last-Event-ID"] = String(lastId);
-    const response = await fetch(path, {
-      headers,
-      signal: controller.signal,
-      cache: "no-store",
-      credentials: "omit",
-    });
-    if (!response.ok) {
-      const problem = await response.json().catch(() => null);
-      refusedWith(response.status, token); // a revoked player token: signed out
-      throw new ApiError(response.status, problem);
-    }
+    const body = await openEventStream(path, { token, lastEventId: lastId, signal: controller.signal });
     onStatus?.("open");
     let ended = false;
-    await readMessages(response.body, (message) => {
+    await readMessages(body, (message) => {
       delay = FIRST_DELAY; // a stream that delivers is a healthy one
       if (message.id !== null) lastId = message.id;
       if (message.event === "end") ended = true;
@@ -84,19 +90,24 @@ export function openStream(path, { token = null, lastEventId = null, onMessage, 
 }
 
 /** Parse an SSE body (WHATWG HTML "event stream interpretation"), calling `deliver` for
- * each message; resolves when the body ends. */
-async function readMessages(body, deliver) {
+ * each message; resolves when the body ends.
+ * @param {ReadableStream<Uint8Array<ArrayBuffer>>} body
+ * @param {(message: Message) => void} deliver
+ * @returns {Promise<void>} */
+export async function readMessages(body, deliver) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   let event = "";
+  /** @type {string[]} */
   let data = [];
+  /** @type {number | null} */
   let id = null;
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
     buffer += value;
     const lines = buffer.split(/\r\n|\r|\n/);
-    buffer = lines.pop(); // an unfinished line waits for the next chunk
+    buffer = lines.pop() ?? ""; // an unfinished line waits for the next chunk
     for (const line of lines) {
       if (line === "") {
         if (data.length) {

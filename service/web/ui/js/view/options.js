@@ -1,0 +1,110 @@
+// The game options form, one for "Play now" (finding.js) and a new game (lobby.js): the
+// mode (players, scoring, variant), each caller's own fields, "Rated". What it says is
+// turned into requests by state/options.js.
+
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+
+/** @typedef {import("../dom.js").Child} Child */
+/** @typedef {import("../state/options.js").Mode} Mode */
+
+/**
+ * A labelled select: `options` as [value, text], `value` chosen (the first unless said).
+ * @param {string} id
+ * @param {string} name
+ * @param {[string, string][]} options
+ * @param {string} label
+ * @param {string} [value]
+ */
+export function select(id, name, options, label, value = options[0][0]) {
+  return h(
+    "label",
+    { class: "field" },
+    h("span", {}, label),
+    h(
+      "select",
+      { name, id },
+      options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)),
+    ),
+  );
+}
+
+/**
+ * The form: its mode (ids `<prefix>-players`, `<prefix>-scoring`, `<prefix>-variant`),
+ * `between` (the caller's fields), "Rated" (`<prefix>-rated`), `after`, then `end` (the
+ * submit button and what goes with it).
+ * @param {object} parts
+ * @param {string} parts.id
+ * @param {string} parts.className
+ * @param {string} parts.prefix
+ * @param {Child[]} [parts.between]
+ * @param {Child[]} [parts.after]
+ * @param {Child[]} [parts.end]
+ */
+export function optionsForm({ id, className, prefix, between = [], after = [], end = [] }) {
+  return h(
+    "form",
+    { id, class: className },
+    h(
+      "div",
+      { class: "fields" },
+      select(`${prefix}-players`, "players", [["4", t("players_n", { n: 4 })], ["3", t("players_n", { n: 3 })]], t("players")),
+      select(`${prefix}-scoring`, "scoring", [["basic", t("scoring.basic")], ["advanced", t("scoring.advanced")]], t("scoring")),
+      select(
+        `${prefix}-variant`,
+        "variant",
+        [
+          ["standard", t("variant.standard")],
+          ["seven_followers", t("variant.seven_followers")],
+          ["seven_followers_short", t("variant.seven_followers_short")],
+        ],
+        t("variant"),
+      ),
+    ),
+    between,
+    h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated", id: `${prefix}-rated` }), " ", t("rated_use")),
+    after,
+    end,
+  );
+}
+
+/**
+ * A field of a form, by name: an input or a select.
+ * @param {HTMLFormElement} form
+ * @param {string} name
+ */
+export function fieldOf(form, name) {
+  return /** @type {HTMLInputElement | HTMLSelectElement} */ (form.elements.namedItem(name));
+}
+
+/**
+ * The value of a form's field.
+ * @param {HTMLFormElement} form
+ * @param {string} name
+ */
+export function valueOf(form, name) {
+  return fieldOf(form, name).value;
+}
+
+/**
+ * Whether a form's checkbox is ticked.
+ * @param {HTMLFormElement} form
+ * @param {string} name
+ */
+export function checkedOf(form, name) {
+  return /** @type {HTMLInputElement} */ (fieldOf(form, name)).checked;
+}
+
+/**
+ * The mode the form says.
+ * @param {HTMLFormElement} form
+ * @returns {Mode}
+ */
+export function modeOf(form) {
+  return {
+    players: Number(valueOf(form, "players")),
+    scoring: valueOf(form, "scoring"),
+    variant: valueOf(form, "variant"),
+    rated: checkedOf(form, "rated"),
+  };
+}
