@@ -10,6 +10,7 @@ every golden history as every viewer sees it and over a feed read through HTTP.
 from __future__ import annotations
 
 import random
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -130,3 +131,27 @@ def test_what_no_event_is_stored_as_is_refused() -> None:
         _item(9, "CardDrawn", {"seat": 1, "card": "green-1"}),
     ]
     assert [item for item in refused if _valid(item)] == []
+
+
+def test_docs_api_md_lists_every_event_type_with_its_keys() -> None:
+    """docs/api.md's table of events: every type, each key of its data, and which are
+    left out when not set (those after "when set"), as the declarations say."""
+    text = (COMMITTED.parents[1] / "docs" / "api.md").read_text()
+    section = text[text.index("### The events feed") : text.index("### Operator reads")]
+    table = section.split("| `type` | `data` | who sees what |")[1]
+    rows = {
+        cells[1].strip("` "): cells[2]
+        for line in table.splitlines()
+        if line.strip().startswith("| `") and len(cells := line.strip().split("|")) == 5
+    }
+    assert set(rows) == EVENT_TYPES
+    for cls in EVENT_CLASSES:
+        always, _, when_set = rows[cls.TYPE].partition("when set:")
+        slots = record(cls).slots
+        assert {s.key for s in slots if s.always_written} <= set(re.findall(r"`(\w+)`", always))
+        assert {s.key for s in slots if not s.always_written} <= set(
+            re.findall(r"`(\w+)`", when_set)
+        ), cls.TYPE
+        assert not {s.key for s in slots if s.always_written} & set(
+            re.findall(r"`(\w+)`", when_set)
+        ), cls.TYPE
