@@ -6,14 +6,43 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Generic
 from uuid import UUID
 
 from service.application.identity.principals import Principal
+from service.application.results import (
+    Acted,
+    Advanced,
+    Created,
+    Joined,
+    LinkCodeCreated,
+    Paired,
+    PlayerCreated,
+    PlayerErased,
+    PlayerRenamed,
+    PlayerSuspended,
+    R_co,
+    Rematched,
+    SeekCancelled,
+    SeekCreated,
+    SignedIn,
+    TokenRevoked,
+    WebhookCreated,
+    WebhookDeleted,
+)
 from service.application.seeks.ports import Pool
 from service.rules import BotLevel, Scoring, TurnClock, Variant, Visibility
 
 ANY_VERSION = -1
 """In :attr:`Context.expected`: any version will do, as long as the game exists."""
+
+
+class Returns(Generic[R_co]):
+    """A command whose handler gives a result of type ``R``: what ``execute`` returns
+    for it, and what the handler registered for it must return (application/write/
+    registry.py)."""
+
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +70,7 @@ class Invitation:
 
 
 @dataclass(frozen=True, slots=True)
-class CreateGame:
+class CreateGame(Returns[Created]):
     players: int
     scoring: Scoring
     variant: Variant = Variant.STANDARD
@@ -55,7 +84,7 @@ class CreateGame:
 
 
 @dataclass(frozen=True, slots=True)
-class JoinSeat:
+class JoinSeat(Returns[Joined]):
     game_id: UUID
     seat: int
     name: str | None  # None: a player joins under their player name
@@ -63,7 +92,7 @@ class JoinSeat:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatBot:
+class SeatBot(Returns[Acted]):
     """An operator seats a bot on a free seat."""
 
     game_id: UUID
@@ -72,21 +101,21 @@ class SeatBot:
 
 
 @dataclass(frozen=True, slots=True)
-class Leave:
+class Leave(Returns[Acted]):
     """A seat's player leaves the game; a basic bot plays the seat from now on."""
 
     game_id: UUID
 
 
 @dataclass(frozen=True, slots=True)
-class Resign:
+class Resign(Returns[Acted]):
     """A seat gives the game up: its side loses."""
 
     game_id: UUID
 
 
 @dataclass(frozen=True, slots=True)
-class Advance:
+class Advance(Returns[Advanced]):
     """The worker: make the game's due bot move, or act on its turn clock, if either is
     due now (else nothing)."""
 
@@ -94,24 +123,24 @@ class Advance:
 
 
 @dataclass(frozen=True, slots=True)
-class CreatePlayer:
+class CreatePlayer(Returns[PlayerCreated]):
     name: str
 
 
 @dataclass(frozen=True, slots=True)
-class PassCards:
+class PassCards(Returns[Acted]):
     game_id: UUID
     cards: tuple[str, ...]  # card ids, in target order for Seven Followers
 
 
 @dataclass(frozen=True, slots=True)
-class PlayCard:
+class PlayCard(Returns[Acted]):
     game_id: UUID
     card: str  # a card id
 
 
 @dataclass(frozen=True, slots=True)
-class ExpireGame:
+class ExpireGame(Returns[Advanced]):
     """The worker's housekeeping: end a game that has waited for players, unchanged,
     since before ``idle_since``."""
 
@@ -120,14 +149,14 @@ class ExpireGame:
 
 
 @dataclass(frozen=True, slots=True)
-class ImportRecord:
+class ImportRecord(Returns[Created]):
     """An operator brings in a finished game's hand record (docs/record-format.md)."""
 
     text: str
 
 
 @dataclass(frozen=True, slots=True)
-class CreateWebhook:
+class CreateWebhook(Returns[WebhookCreated]):
     """A player (for their games) or the operators (for every game) register an endpoint
     that hears of ``events``."""
 
@@ -136,28 +165,28 @@ class CreateWebhook:
 
 
 @dataclass(frozen=True, slots=True)
-class DeleteWebhook:
+class DeleteWebhook(Returns[WebhookDeleted]):
     """The owner of an endpoint removes it, with its pending deliveries and its log."""
 
     webhook_id: UUID
 
 
 @dataclass(frozen=True, slots=True)
-class RenamePlayer:
+class RenamePlayer(Returns[PlayerRenamed]):
     """A player changes their name (games keep the names their seats were joined under)."""
 
     name: str
 
 
 @dataclass(frozen=True, slots=True)
-class RevokeToken:
+class RevokeToken(Returns[TokenRevoked]):
     """A player stops one of their tokens (any of them, the one sending this too)."""
 
     token_id: UUID
 
 
 @dataclass(frozen=True, slots=True)
-class SignIn:
+class SignIn(Returns[SignedIn]):
     """Sign in as the player of an identity an ID token proved (a new player named
     ``name`` if it is the identity's first sign-in); with a player token, link the
     identity to that player."""
@@ -168,19 +197,19 @@ class SignIn:
 
 
 @dataclass(frozen=True, slots=True)
-class SignInWithCode:
+class SignInWithCode(Returns[SignedIn]):
     """Sign in as the player a link code was made for (only the code's digest here)."""
 
     code_sha256: str
 
 
 @dataclass(frozen=True, slots=True)
-class CreateLinkCode:
+class CreateLinkCode(Returns[LinkCodeCreated]):
     """A player asks for a code that signs them in on another device."""
 
 
 @dataclass(frozen=True, slots=True)
-class ErasePlayer:
+class ErasePlayer(Returns[PlayerErased]):
     """Erase a player's personal data for good (docs/privacy.md): the player themself
     (DELETE /v1/me: ``player_id`` None, the sender's) or an operator."""
 
@@ -188,7 +217,7 @@ class ErasePlayer:
 
 
 @dataclass(frozen=True, slots=True)
-class SuspendPlayer:
+class SuspendPlayer(Returns[PlayerSuspended]):
     """An operator suspends a player (``reason`` is kept in the player's audit), or
     (``suspend`` false) lifts the suspension."""
 
@@ -198,7 +227,7 @@ class SuspendPlayer:
 
 
 @dataclass(frozen=True, slots=True)
-class DeclineSeat:
+class DeclineSeat(Returns[Acted]):
     """The player a seat was reserved for declines it."""
 
     game_id: UUID
@@ -206,14 +235,14 @@ class DeclineSeat:
 
 
 @dataclass(frozen=True, slots=True)
-class Rematch:
+class Rematch(Returns[Rematched]):
     """Play a finished game again: a new game, its players invited (once per game)."""
 
     game_id: UUID
 
 
 @dataclass(frozen=True, slots=True)
-class CreateSeek:
+class CreateSeek(Returns[SeekCreated]):
     """A player asks for a game of ``pool`` with whoever else asks for one (quick play):
     the worker pairs them. ``rating_range``: a rated seek's bounds on the others'
     ordinals; ``bots_after``: seconds after which bots may fill the seats left."""
@@ -224,14 +253,14 @@ class CreateSeek:
 
 
 @dataclass(frozen=True, slots=True)
-class CancelSeek:
+class CancelSeek(Returns[SeekCancelled]):
     """A player withdraws their open seek."""
 
     seek_id: UUID
 
 
 @dataclass(frozen=True, slots=True)
-class PairSeeks:
+class PairSeeks(Returns[Paired]):
     """The worker: make the next game of ``pool``'s open seeks, if they make one now.
     ``order`` is the seats drawn for it (a permutation of the game's seats, drawn before
     the command): the seeks seated, oldest first, take ``order[0]``, ``order[1]`` …, and

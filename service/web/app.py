@@ -21,6 +21,7 @@ from service.settings import MAX_BODY_BYTES, Settings
 from service.web import client, errors
 from service.web.api import Api
 from service.web.games import routes as games
+from service.web.games.feed_schemas import document_event_types
 from service.web.live import routes as live
 from service.web.live.holding import OpenStreams
 from service.web.lobby import routes as lobby
@@ -122,6 +123,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     api.register_blueprint(ratings.blp)
     api.register_blueprint(problems.blp)
     api.spec.components.schemas["SignIn"].update(EXACTLY_ONE_WAY)
+    document_event_types(api.spec)
     app.register_blueprint(client.blp)  # the web client: not API, not in the contract
     errors.register(app)
 

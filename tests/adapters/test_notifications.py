@@ -79,3 +79,30 @@ def test_an_unreadable_notification_is_dropped_without_harm() -> None:
     listener = Listener("postgresql://u:p@localhost/db", hub, recent=RecentCommits())
     listener._heard("g not-a-uuid 3 2 []")
     listener._heard("")
+
+
+def test_a_notification_row_is_the_written_columns_in_their_order_across_releases() -> None:
+    """Processes of two releases hear each other during a rolling deploy: the row's
+    order is fixed (columns are only ever added at the end)."""
+    game_id = uuid4()
+    row = replace(
+        _event(4, {"seat": 2, "card": "green-5"}, game_id),
+        actor=Actor(ActorKind.PLAYER, 2, "p-1"),
+        idempotency_key="c" * 64,
+        chain_key="k1",
+        client_request_id="cr-1",
+        client_address="192.0.2.7",
+    )
+    (item,) = json.loads(notification([row]).split(" ", 4)[4])
+    micros = 1_795_471_262_345_678  # 2026-11-23 22:01:02.345678 UTC
+    assert item == [
+        *(4, "CardPlayed", 1, {"seat": 2, "card": "green-5"}, micros, "player", 2),
+        *("req-1", "c" * 64, "a" * 64, "b" * 64, "k1", "p-1", "cr-1", "192.0.2.7"),
+    ]
+
+
+def test_a_row_of_a_process_from_before_migration_0009_is_read() -> None:
+    game_id = uuid4()
+    row = _event(3, {"a": 1}, game_id)
+    (item,) = json.loads(notification([row]).split(" ", 4)[4])
+    assert from_notification(game_id, item[:11]) == row  # stops at hash

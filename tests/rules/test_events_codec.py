@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from dataclasses import field, fields, make_dataclass
 from typing import Any
 
 import pytest
@@ -65,6 +66,7 @@ from service.rules.events import (
     TrickTaken,
     TurnTimedOut,
 )
+from service.rules.fieldcodec import record
 
 JSON = dict[str, Any]
 
@@ -168,6 +170,8 @@ SAMPLES: list[Event] = [
     SeatJoined(1, "Mio", player="00000000-0000-0000-0000-00000000000a"),
     SeatDeclined(2, "00000000-0000-0000-0000-00000000000b"),
     Rematched("00000000-0000-0000-0000-00000000000c"),
+    # Rated games (issue 30).
+    GameCreated(4, Scoring.BASIC, Variant.STANDARD, fairness=FairShuffle("ef" * 32), rated=True),
 ]
 
 
@@ -284,6 +288,7 @@ OPTIONAL = {
     ("GameCreated", "visibility"),  # absent: private
     ("GameCreated", "reserved"),  # absent: no seat reserved
     ("SeatJoined", "player"),  # absent: the seat was reserved for nobody
+    ("GameCreated", "rated"),  # absent: unrated
 }
 
 
@@ -325,6 +330,9 @@ def test_data_that_is_not_an_object_is_refused(event_type: str, data: object) ->
         ("RoundDealt", {"number": 1, "hands": None, "trump": "blue-13"}),
         ("GameEnded", {"winners": 3}),
         ("GameCreated", {"players": 4, "scoring": "basic", "variant": "standard", "deals": [{}]}),
+        ("GameCreated", {"players": 4, "scoring": "basic", "variant": "standard", "deals": [7]}),
+        ("GameCreated", {"players": 4, "scoring": "basic", "variant": "standard", "clock": [60]}),
+        ("PassesExchanged", {"passes": ["green-1"], "leader": 0}),
     ],
 )
 def test_malformed_values_are_refused(event_type: str, data: JSON) -> None:
@@ -347,6 +355,23 @@ def test_malformed_values_are_refused(event_type: str, data: JSON) -> None:
             "RoundEnded",
             {"number": 1, "reason": "bosses", "winners": "0", "points": "4", "bosses_scored": []},
         ),
+        ("TrickTaken", {"number": True, "winner": 0}),
+        ("SeatLeft", {"seat": 0, "bot": 1}),
+        ("GameCreated", {"players": 4, "scoring": "basic", "variant": "standard", "rated": 1}),
+        ("GameCreated", {"players": 4, "scoring": "basic", "variant": "standard", "rated": "no"}),
+        (
+            "GameCreated",
+            {"players": 4, "scoring": "basic", "variant": "standard", "visibility": None},
+        ),
+        (
+            "GameCreated",
+            {"players": 4, "scoring": "basic", "variant": "standard", "reserved": [None, 3]},
+        ),
+        (
+            "GameCreated",
+            {"players": 3, "scoring": "basic", "variant": "standard", "fairness": {"sealed": "x"}},
+        ),
+        ("SeatJoined", {"seat": 0, "name": "Mio", "client_seed": 5}),
     ],
 )
 def test_values_of_the_wrong_type_are_refused(event_type: str, data: JSON) -> None:
@@ -424,3 +449,64 @@ def test_a_games_visibility_is_stored_only_when_public() -> None:
     state = fold([public])
     assert observe(state, PUBLIC).visibility == "public"
     assert observe(fold([private]), PUBLIC).visibility == "private"
+
+
+# --- the codec derived from the fields (service/rules/fieldcodec.py) ---------------------
+
+
+def test_a_field_equal_to_its_default_is_not_written_unless_it_always_was() -> None:
+    """The dealing plan was always written, null or not; every later field only when it
+    is not its default, so the data of events without it stays as it was."""
+    assert to_data(GameCreated(4, Scoring.BASIC, Variant.STANDARD)) == {
+        "players": 4,
+        "scoring": "basic",
+        "variant": "standard",
+        "seed": None,
+        "deals": None,
+    }
+    assert to_data(SeatJoined(1, "Mio")) == {"seat": 1, "name": "Mio"}
+    assert to_data(SeatJoined(1, "Bot", BotLevel.BASIC))["bot"] == "basic"
+    rated = to_data(GameCreated(4, Scoring.BASIC, Variant.STANDARD, rated=True))
+    assert list(rated)[-1] == "rated" and rated["rated"] is True
+    sealed = FairShuffle("ab" * 32, None)
+    assert to_data(GameCreated(4, Scoring.BASIC, Variant.STANDARD, fairness=sealed))[
+        "fairness"
+    ] == {"commitment": "ab" * 32}
+
+
+def test_a_field_may_be_stored_under_another_key() -> None:
+    data = to_data(PassesExchanged((PassedCard(0, 2, c("green-1")),), leader=1))
+    assert data == {"passes": [{"from": 0, "to": 2, "card": "green-1"}], "leader": 1}
+
+
+@pytest.mark.parametrize(
+    "hint",
+    [float, list[int], dict[str, int], tuple[int, int], int | str, Card | None | int],
+    ids=str,
+)
+def test_a_field_type_without_a_stored_form_is_refused_when_declared(hint: object) -> None:
+    holder = make_dataclass("Holder", [("value", hint)], frozen=True)
+    with pytest.raises(TypeError):
+        record(holder)
+
+
+def test_a_field_with_a_default_factory_is_refused_when_declared() -> None:
+    holder = make_dataclass(
+        "Holder", [("value", tuple[int, ...], field(default_factory=tuple))], frozen=True
+    )
+    with pytest.raises(TypeError):
+        record(holder)
+
+
+def test_each_record_is_compiled_once_with_its_fields_in_order() -> None:
+    created = record(GameCreated)
+    assert record(GameCreated) is created
+    assert [s.name for s in created.slots] == [f.name for f in fields(GameCreated)]
+    assert [s.key for s in record(PassedCard).slots] == ["from", "to", "card"]
+    assert {s.name for s in created.slots if s.always_written} == {
+        "players",
+        "scoring",
+        "variant",
+        "seed",
+        "deals",
+    }

@@ -5,26 +5,39 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import fields
 from datetime import UTC, datetime, timedelta
+from operator import attrgetter, itemgetter
 from typing import Any
 from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
+from service.adapters.postgres import tables
 from service.adapters.postgres.session import Session, Statement
 from service.application.ports import Actor, ActorKind, Position, StoredEvent
 
-_COLUMNS = (
-    "game_id, seq, type, schema_version, data, recorded_at, actor_kind, actor_seat, "
-    "request_id, idempotency_key, prev_hash, hash, chain_key, actor_id, client_request_id, "
-    "client_address"
+# The row's columns are the schema's (tables.py), in its order. An append writes all but
+# the global order, which the database fills, and the attestation of a resealed event,
+# which only the privacy migration writes; reads take that too. The insert, the selects,
+# a commit notification's rows and the mapping to events all follow this order.
+WRITTEN: tuple[str, ...] = tuple(
+    c.name
+    for c in tables.events.columns
+    if c.name not in ("position", "transaction_id", "resealed")
 )
-# What reads take: every column written, and the attestation of a resealed event.
-SELECTED = _COLUMNS + ", resealed"
+READ = (*WRITTEN, "resealed")
+SELECTED = ", ".join(READ)
+# Each column holds the event's field of its name, but for the actor's three.
+_ACTOR = {"actor_kind": "actor.kind.value", "actor_seat": "actor.seat", "actor_id": "actor.id"}
+_VALUES = attrgetter(*(_ACTOR.get(c, c) for c in WRITTEN))
+"""An event's values, in the order of :data:`WRITTEN`."""
+_AT = {column: i for i, column in enumerate(READ)}
+_DATA, _RECORDED_AT = _AT["data"], _AT["recorded_at"]
 # One statement for a command's events, with a row of scalar parameters each (adapting
 # scalars costs far less than adapting lists to arrays); one text per number of rows.
-_ROW = "(" + ", ".join(["%s"] * 16) + ")"
-_INSERT = f"INSERT INTO events ({_COLUMNS}) VALUES "
+_ROW = "(" + ", ".join(["%s"] * len(WRITTEN)) + ")"
+_INSERT = f"INSERT INTO events ({', '.join(WRITTEN)}) VALUES "
 # Transaction ids are taken when a transaction first writes, not when it commits: a
 # reader that took every committed row would skip one of an older transaction that
 # commits later. Below the oldest transaction still running every transaction has ended,
@@ -46,26 +59,20 @@ _ACTORS = {kind.value: kind for kind in ActorKind}
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND = timedelta(microseconds=1)
 
+# A read row as an event: each field the column of its name, in the event's order, but
+# the two made of their columns (by position, not by name: this runs for every row read).
+_FIELDS = [f.name for f in fields(StoredEvent)]
+assert _FIELDS[_FIELDS.index("recorded_at") + 1] == "actor"
+_BEFORE = itemgetter(*(_AT[f] for f in _FIELDS[: _FIELDS.index("recorded_at")]))
+_AFTER = itemgetter(*(_AT[f] for f in _FIELDS[_FIELDS.index("actor") + 1 :]))
+_ACTOR_OF = itemgetter(*(_AT[c] for c in _ACTOR))
+
 
 def stored(r: Sequence[Any]) -> StoredEvent:
     """An event as a row of :data:`SELECTED` gives it."""
-    return StoredEvent(
-        game_id=r[0],
-        seq=r[1],
-        type=r[2],
-        schema_version=r[3],
-        data=r[4],
-        recorded_at=r[5].astimezone(UTC),
-        actor=Actor(_ACTORS[r[6]], r[7], r[13]),
-        request_id=r[8],
-        idempotency_key=r[9],
-        prev_hash=r[10],
-        hash=r[11],
-        chain_key=r[12],
-        client_request_id=r[14],
-        client_address=r[15],
-        resealed=r[16] if len(r) > 16 else None,
-    )
+    kind, seat, actor_id = _ACTOR_OF(r)
+    made = (r[_RECORDED_AT].astimezone(UTC), Actor(_ACTORS[kind], seat, actor_id))
+    return StoredEvent(*(_BEFORE(r) + made + _AFTER(r)))
 
 
 CHANNEL = "yokai"
@@ -79,43 +86,26 @@ def notification(rows: Sequence[StoredEvent]) -> str:
     need not read them back."""
     first, last = rows[0], rows[-1]
     head = f"g {first.game_id} {last.seq} {first.seq - 1}"
-    body = json.dumps(
-        [
-            [
-                e.seq,
-                e.type,
-                e.schema_version,
-                e.data,
-                (e.recorded_at - _EPOCH) // _MICROSECOND,
-                e.actor.kind.value,
-                e.actor.seat,
-                e.request_id,
-                e.idempotency_key,
-                e.prev_hash,
-                e.hash,
-                e.chain_key,
-                e.actor.id,
-                e.client_request_id,
-                e.client_address,
-            ]
-            for e in rows
-        ],
-        separators=(",", ":"),
-    )
+    body = json.dumps([_notified(e) for e in rows], separators=(",", ":"))
     if len(head) + 1 + len(body.encode()) < NOTIFY_LIMIT:
         return f"{head} {body}"
     return head
 
 
+def _notified(e: StoredEvent) -> list[Any]:
+    row = list(_VALUES(e))
+    row[_RECORDED_AT] = (e.recorded_at - _EPOCH) // _MICROSECOND
+    return row[1:]  # the game's id is in the head
+
+
 def from_notification(game_id: UUID, r: Sequence[Any]) -> StoredEvent:
     """An event as the commit notification's JSON row gives it (migration 0005): the
-    columns in order, ``recorded_at`` in microseconds since the epoch. A row of a process
-    from before migration 0009 stops at ``hash``: the columns after it are null."""
-    rest = [*r[5:], *[None] * (_ROW_LENGTH - len(r))]
-    return stored([game_id, *r[:4], _EPOCH + timedelta(microseconds=r[4]), *rest])
-
-
-_ROW_LENGTH = 15  # a notification's row: every column but the game id
+    written columns in order but the game's id, ``recorded_at`` in microseconds since
+    the epoch. A row of a process from before migration 0009 stops at ``hash``: the
+    columns after it are null."""
+    row = [game_id, *r, *[None] * (len(READ) - 1 - len(r))]
+    row[_RECORDED_AT] = _EPOCH + timedelta(microseconds=row[_RECORDED_AT])
+    return stored(row)
 
 
 class SqlEventStore:
@@ -150,24 +140,8 @@ class SqlEventStore:
         self.appended += len(rows)
         params: list[Any] = []
         for e in rows:
-            params += (
-                e.game_id,
-                e.seq,
-                e.type,
-                e.schema_version,
-                Jsonb(e.data),
-                e.recorded_at,
-                e.actor.kind.value,
-                e.actor.seat,
-                e.request_id,
-                e.idempotency_key,
-                e.prev_hash,
-                e.hash,
-                e.chain_key,
-                e.actor.id,
-                e.client_request_id,
-                e.client_address,
-            )
+            params += _VALUES(e)
+            params[_DATA - len(WRITTEN)] = Jsonb(e.data)
         sql = _INSERT + ", ".join([_ROW] * len(rows))
         self._session.write(Statement(sql, params), rows[0].game_id)
         self._session.notify(CHANNEL, notification(rows))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 from uuid import UUID
 
 from service.application.commands import ANY_VERSION, Command, Context
@@ -32,18 +32,19 @@ from service.application.write import sealed
 from service.application.write.ports import DuplicateKeyError, SealedRecord
 from service.application.write.transaction import Transaction
 
-Authorize = Callable[[Any, Principal], Actor]
-"""Who acts when this principal sends this command, or the refusal (before anything is
-read, so a refused principal learns nothing of the command's key)."""
-
-Handler = Callable[[Any, Actor, Transaction], Result]
-"""A command's handler: its command, who acts, the transaction it runs in."""
+C = TypeVar("C", bound=Command)
+R = TypeVar("R", bound=Result)
 
 
 @dataclass(frozen=True, slots=True)
-class Registered:
-    authorize: Authorize
-    handle: Handler
+class Registered(Generic[C, R]):
+    """What runs a command of type ``C``: ``authorize`` says who acts when this principal
+    sends it, or refuses (before anything is read, so a refused principal learns nothing
+    of the command's key); ``handle`` does it (its command, who acts, the transaction it
+    runs in) and gives its result."""
+
+    authorize: Callable[[C, Principal], Actor]
+    handle: Callable[[C, Actor, Transaction], R]
 
 
 MAX_ATTEMPTS = 8
@@ -56,7 +57,7 @@ class _DecideAgain(Exception):
     """A refusal decided on a cached state that may be behind the store."""
 
 
-def run(deps: Deps, handler: Registered, command: Command, ctx: Context) -> Executed[Result]:
+def run(deps: Deps, handler: Registered[C, R], command: C, ctx: Context) -> Executed[R]:
     require_valid(ctx.principal)  # every command refuses a token that matches nothing
     actor = handler.authorize(command, ctx.principal)
     key = _Key.of(command, ctx)
@@ -67,7 +68,9 @@ def run(deps: Deps, handler: Registered, command: Command, ctx: Context) -> Exec
             with deps.uow() as uow:
                 guard(uow, ctx.principal)
                 if key is not None and (stored := key.stored(uow)) is not None:
-                    return Executed(stored, None)
+                    # The key is bound to this command (its fingerprint): the outcome
+                    # stored is this command's result.
+                    return Executed(cast(R, stored), None)
                 digest = key.digest if key else None
                 tx = Transaction(uow, deps, ctx, deps.clock.now(), digest, fresh=fresh)
                 try:

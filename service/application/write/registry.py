@@ -1,15 +1,15 @@
-"""Command handlers, one module per family of commands, and :func:`execute`, which checks
-who may send a command, then runs its handler through the one idempotency and retry
-wrapper."""
+"""Command handlers, one module per family of commands, registered in one table by the
+command's type, and :func:`execute`, which checks who may send a command, then runs its
+handler through the one idempotency and retry wrapper."""
 
 from __future__ import annotations
 
-from typing import overload
+from collections.abc import Callable
+from typing import Any
 
 from service.application.commands import (
     Advance,
     CancelSeek,
-    Command,
     Context,
     CreateGame,
     CreateLinkCode,
@@ -29,6 +29,7 @@ from service.application.commands import (
     Rematch,
     RenamePlayer,
     Resign,
+    Returns,
     RevokeToken,
     SeatBot,
     SignIn,
@@ -41,99 +42,69 @@ from service.application.games import rematch as rematching
 from service.application.games.handlers import advance, create, play, seats
 from service.application.handrecords import importing
 from service.application.identity import players, sessions
+from service.application.identity.principals import Principal
+from service.application.ports import Actor
 from service.application.privacy import erasure
-from service.application.results import (
-    Acted,
-    Advanced,
-    Created,
-    Executed,
-    Joined,
-    LinkCodeCreated,
-    Paired,
-    PlayerCreated,
-    PlayerErased,
-    PlayerRenamed,
-    PlayerSuspended,
-    Rematched,
-    Result,
-    SeekCancelled,
-    SeekCreated,
-    SignedIn,
-    TokenRevoked,
-    WebhookCreated,
-    WebhookDeleted,
-)
+from service.application.results import Executed
 from service.application.seeks import handlers as seeks
 from service.application.webhooks import endpoints
 from service.application.write import idempotency
+from service.application.write.idempotency import C, R, Registered
+from service.application.write.transaction import Transaction
 
-HANDLERS: dict[type[Command], idempotency.Registered] = {
-    CreateGame: idempotency.Registered(create.authorize_create, create.create_game),
-    JoinSeat: idempotency.Registered(create.authorize_join, create.join_seat),
-    PassCards: idempotency.Registered(play.authorize_move, play.pass_cards),
-    PlayCard: idempotency.Registered(play.authorize_move, play.play_card),
-    CreatePlayer: idempotency.Registered(players.authorize_create_player, players.create_player),
-    SeatBot: idempotency.Registered(seats.authorize_seat_bot, seats.seat_bot),
-    Leave: idempotency.Registered(seats.authorize_seat_command, seats.leave),
-    Resign: idempotency.Registered(seats.authorize_seat_command, seats.resign),
-    Advance: idempotency.Registered(advance.authorize_advance, advance.advance),
-    ImportRecord: idempotency.Registered(importing.authorize_import, importing.import_record),
-    ExpireGame: idempotency.Registered(advance.authorize_expire, advance.expire),
-    CreateWebhook: idempotency.Registered(endpoints.authorize, endpoints.create),
-    DeleteWebhook: idempotency.Registered(endpoints.authorize, endpoints.delete),
-    RenamePlayer: idempotency.Registered(players.authorize_own, players.rename),
-    RevokeToken: idempotency.Registered(players.authorize_own, players.revoke_token),
-    SignIn: idempotency.Registered(sessions.authorize_sign_in, sessions.sign_in),
-    SignInWithCode: idempotency.Registered(sessions.authorize_sign_in, sessions.sign_in_with_code),
-    CreateLinkCode: idempotency.Registered(sessions.authorize_link_code, sessions.create_link_code),
-    SuspendPlayer: idempotency.Registered(players.authorize_suspension, players.suspend),
-    DeclineSeat: idempotency.Registered(invitations.authorize_decline, invitations.decline),
-    Rematch: idempotency.Registered(rematching.authorize_rematch, rematching.rematch),
-    CreateSeek: idempotency.Registered(seeks.authorize_player, seeks.create),
-    CancelSeek: idempotency.Registered(seeks.authorize_player, seeks.cancel),
-    PairSeeks: idempotency.Registered(seeks.authorize_pair, seeks.pair),
-    ErasePlayer: erasure.HANDLER,
-}
+Entry = tuple[type[Returns[Any]], Registered[Any, Any]]
 
 
-@overload
-def execute(deps: Deps, command: CreateGame | ImportRecord, ctx: Context) -> Executed[Created]: ...
-@overload
-def execute(deps: Deps, command: JoinSeat, ctx: Context) -> Executed[Joined]: ...
-@overload
-def execute(
-    deps: Deps, command: PassCards | PlayCard | SeatBot | Leave | Resign | DeclineSeat, ctx: Context
-) -> Executed[Acted]: ...
-@overload
-def execute(deps: Deps, command: Rematch, ctx: Context) -> Executed[Rematched]: ...
-@overload
-def execute(deps: Deps, command: CreatePlayer, ctx: Context) -> Executed[PlayerCreated]: ...
-@overload
-def execute(deps: Deps, command: Advance | ExpireGame, ctx: Context) -> Executed[Advanced]: ...
-@overload
-def execute(deps: Deps, command: CreateWebhook, ctx: Context) -> Executed[WebhookCreated]: ...
-@overload
-def execute(deps: Deps, command: DeleteWebhook, ctx: Context) -> Executed[WebhookDeleted]: ...
-@overload
-def execute(deps: Deps, command: RenamePlayer, ctx: Context) -> Executed[PlayerRenamed]: ...
-@overload
-def execute(deps: Deps, command: RevokeToken, ctx: Context) -> Executed[TokenRevoked]: ...
-@overload
-def execute(deps: Deps, command: SignIn | SignInWithCode, ctx: Context) -> Executed[SignedIn]: ...
-@overload
-def execute(deps: Deps, command: CreateLinkCode, ctx: Context) -> Executed[LinkCodeCreated]: ...
-@overload
-def execute(deps: Deps, command: SuspendPlayer, ctx: Context) -> Executed[PlayerSuspended]: ...
-@overload
-def execute(deps: Deps, command: CreateSeek, ctx: Context) -> Executed[SeekCreated]: ...
-@overload
-def execute(deps: Deps, command: CancelSeek, ctx: Context) -> Executed[SeekCancelled]: ...
-@overload
-def execute(deps: Deps, command: PairSeeks, ctx: Context) -> Executed[Paired]: ...
-@overload
-def execute(deps: Deps, command: ErasePlayer, ctx: Context) -> Executed[PlayerErased]: ...
-def execute(deps: Deps, command: Command, ctx: Context) -> Executed[Result]:
+def _handles(command: type[Returns[R]], registered: Registered[C, R]) -> Entry:
+    """One entry of :data:`HANDLERS`. mypy checks that the handler gives the result the
+    command declares (so :func:`execute` returns it); tests/application/write/
+    test_registry.py, that it takes that command."""
+    return command, registered
+
+
+def _entry(
+    command: type[Returns[R]],
+    authorize: Callable[[C, Principal], Actor],
+    handle: Callable[[C, Actor, Transaction], R],
+) -> Entry:
+    return _handles(command, Registered(authorize, handle))
+
+
+HANDLERS: dict[type[Returns[Any]], Registered[Any, Any]] = dict(
+    [
+        _entry(CreateGame, create.authorize_create, create.create_game),
+        _entry(JoinSeat, create.authorize_join, create.join_seat),
+        _entry(PassCards, play.authorize_move, play.pass_cards),
+        _entry(PlayCard, play.authorize_move, play.play_card),
+        _entry(CreatePlayer, players.authorize_create_player, players.create_player),
+        _entry(SeatBot, seats.authorize_seat_bot, seats.seat_bot),
+        _entry(Leave, seats.authorize_seat_command, seats.leave),
+        _entry(Resign, seats.authorize_seat_command, seats.resign),
+        _entry(Advance, advance.authorize_advance, advance.advance),
+        _entry(ImportRecord, importing.authorize_import, importing.import_record),
+        _entry(ExpireGame, advance.authorize_expire, advance.expire),
+        _entry(CreateWebhook, endpoints.authorize, endpoints.create),
+        _entry(DeleteWebhook, endpoints.authorize, endpoints.delete),
+        _entry(RenamePlayer, players.authorize_own, players.rename),
+        _entry(RevokeToken, players.authorize_own, players.revoke_token),
+        _entry(SignIn, sessions.authorize_sign_in, sessions.sign_in),
+        _entry(SignInWithCode, sessions.authorize_sign_in, sessions.sign_in_with_code),
+        _entry(CreateLinkCode, sessions.authorize_link_code, sessions.create_link_code),
+        _entry(SuspendPlayer, players.authorize_suspension, players.suspend),
+        _entry(DeclineSeat, invitations.authorize_decline, invitations.decline),
+        _entry(Rematch, rematching.authorize_rematch, rematching.rematch),
+        _entry(CreateSeek, seeks.authorize_player, seeks.create),
+        _entry(CancelSeek, seeks.authorize_player, seeks.cancel),
+        _entry(PairSeeks, seeks.authorize_pair, seeks.pair),
+        _handles(ErasePlayer, erasure.HANDLER),
+    ]
+)
+"""Each command's handler, by the command's type: the one declaration dispatch follows."""
+
+
+def execute(deps: Deps, command: Returns[R], ctx: Context) -> Executed[R]:
     """Do ``command`` for ``ctx.principal``: its events and projections in one
     transaction, once per idempotency key. Raises the refusal (an ApplicationError or
-    a rule violation) when the command is not done."""
+    a rule violation) when the command is not done. Its result is of the type the
+    command declares (:class:`~service.application.commands.Returns`)."""
     return idempotency.run(deps, HANDLERS[type(command)], command, ctx)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
+from apispec import APISpec
 from marshmallow import fields, validate
 
 from service.application.ports import ActorKind
 from service.web.fields import MAX_INT32, _enum, always_present
+from service.web.games.event_schemas import DATA_SCHEMAS
 
 
 class FeedQuerySchema(ma.Schema):
@@ -38,6 +42,32 @@ class FeedEventSchema(ma.Schema):
     data = fields.Dict()
     recorded_at = fields.DateTime()
     actor = fields.Nested(ActorSchema)
+
+
+def _typed(event_type: str, data: type[ma.Schema]) -> type[ma.Schema]:
+    typed = {"type": fields.String(metadata={"enum": [event_type]}), "data": fields.Nested(data)}
+    return always_present(FeedEventSchema.from_dict(typed, name=f"{event_type}FeedEventSchema"))
+
+
+TYPED_FEED_EVENTS = {t: _typed(t, data) for t, data in DATA_SCHEMAS.items()}
+"""An event of each type as a feed gives it (its ``type`` and the schema of its ``data``)."""
+
+
+def document_event_types(spec: APISpec) -> None:
+    """Make the contract's FeedEvent one schema per event type, chosen by ``type``
+    (registered after the routes, which name FeedEvent; feeds send what they did)."""
+    mapping = {}
+    for event_type, schema in TYPED_FEED_EVENTS.items():
+        name = f"{event_type}FeedEvent"
+        spec.components.schema(name, schema=schema)
+        mapping[event_type] = f"#/components/schemas/{name}"
+    one_of: dict[str, Any] = {
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "type", "mapping": mapping},
+    }
+    feed_event = spec.components.schemas["FeedEvent"]
+    feed_event.clear()
+    feed_event.update(one_of)
 
 
 @always_present

@@ -39,7 +39,7 @@ KEY = "7b1b5a8e-1f7c-4a53-9d55-2b3a64c9e0f1"
 def count_calls(monkeypatch: pytest.MonkeyPatch, command: type[Command]) -> list[Command]:
     """Record every time the handler of ``command`` is called."""
     calls: list[Command] = []
-    real: Registered = registry.HANDLERS[command]
+    real: Registered[Command, Result] = registry.HANDLERS[command]
 
     def spy(cmd: Command, actor: Actor, tx: Transaction) -> Result:
         calls.append(cmd)
@@ -277,7 +277,7 @@ def test_a_command_that_fails_after_writing_leaves_the_cache_as_committed(
     """What a transaction wrote is seen by its own later loads, but reaches the shared
     cache only once committed."""
     before = table.version(playing.id)
-    real: Registered = registry.HANDLERS[PlayCard]
+    real: Registered[Command, Result] = registry.HANDLERS[PlayCard]
     seen: list[int] = []
 
     def play_then_fail(cmd: PlayCard, actor: Actor, tx: Transaction) -> Result:
