@@ -1,6 +1,11 @@
 """What callers ask the application to do: commands as plain data, and the context they
 are sent in (who, which request, which key). The web layer builds them from HTTP
-requests; the worker builds them from jobs. Nothing here knows HTTP."""
+requests; the worker builds them from jobs. Nothing here knows HTTP.
+
+A little past 300 lines: each command declares the result it returns (``Returns[...]``)
+beside its fields, so that the handler registry (service/application/write/registry.py)
+types ``execute`` from this one declaration; splitting the commands by capability would
+scatter what the registry reads as one table."""
 
 from __future__ import annotations
 
