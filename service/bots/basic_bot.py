@@ -291,7 +291,7 @@ class _Table:
     def weigh_game(self) -> bool:
         """Whether round results are weighed by the game: three players, basic scoring
         (a round there can give two players a point, R-6.4)."""
-        return self.n == 3 and self.view.scoring == "basic"
+        return self.n == 3 and self.cfg.scoring is Scoring.BASIC
 
     def round_won_by(self, seat: int) -> float:
         """What ``seat``'s side winning the round is worth to this seat."""
@@ -313,7 +313,9 @@ class _Table:
         """Three players, basic scoring: how good ``scores`` are for this seat, from -1
         (another player has won the game) to 1 (this one has). ``seven`` is the player
         who took seven tricks in the round that made them, for R-6.5's tie-break."""
-        winner = game_winner(self.cfg, scores, seven)  # R-6.2, R-6.5
+        # R-6.2, R-6.5. Two sides tie at the target only when both score in one round,
+        # which only R-5.2 does, and ``seven`` is given then (game_winner asserts it).
+        winner = game_winner(self.cfg, scores, seven)
         if winner is not None:
             return 1.0 if winner == self.me else -1.0
         weights = [NEAR_WIN_WEIGHT if x == 1 else 1.0 for x in scores]

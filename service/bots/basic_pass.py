@@ -11,7 +11,7 @@ and the variant: none of the estimates of who holds what that its play weighs
 
 from __future__ import annotations
 
-from service.rules import SeatView, Suit, card
+from service.rules import SeatView, Suit, Variant, card
 from service.rules.cards import SUPER_TRUMP
 
 
@@ -21,7 +21,7 @@ def basic_pass(view: SeatView) -> tuple[str, str, str]:
     assert r is not None, "a seat that must act is in a round"
     legal = [card(i) for i in view.legal]
     trump = Suit(r.trump_suit) if r.trump_suit is not None else None
-    if view.variant != "standard":
+    if Variant(view.variant) is not Variant.STANDARD:
         # one card to each other seat, in the order seat+1, seat+2 (the
         # partner), seat+3. The partner gets a boss (the team's bosses are safest
         # where the team can capture them: together they hold more of a suit's

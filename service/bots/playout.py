@@ -67,7 +67,6 @@ class Playout:
         self.tricks_played = tricks_played
         self.sealed = sealed  # by team: suits sealed before this round (the game's)
         self.seals = (list(sealed[0]), list(sealed[1]))  # by team: the game's so far
-        self.last_winner: int | None = None
         self.outcome: Outcome | None = None
         # By side, kept as tricks are taken: what R-5 and the playout policy read.
         self.side_tricks = side_totals(config, tricks_won)
@@ -105,7 +104,6 @@ class Playout:
         self.tricks_played += 1
         self.trick = []
         self.turn = winner
-        self.last_winner = winner
         if self.cfg.seven_followers:
             self.outcome = self._sealing(winner)
         else:

@@ -60,6 +60,6 @@ def entry(game_id: UUID, before: Loaded, after: Loaded, now: datetime) -> LobbyE
 
 def project(uow: UnitOfWork, change: Change, known: Known) -> None:
     """The game's row, when the lobby shows it or just stopped showing it."""
-    listed = entry(change.game_id, change.before, change.after, known.now)
-    if listed is not None:
-        uow.lobby.put(listed)
+    row = entry(change.game_id, change.before, change.after, known.now)
+    if row is not None:
+        uow.lobby.put(row)

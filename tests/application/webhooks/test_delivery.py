@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import random
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -34,6 +33,7 @@ from service.application.webhooks.ports import WebhookDelivery
 from service.rules import ERASED_NAME
 from tests.application.fakes import Database, FixedClock
 from tests.application.privacy.test_sealing import DictVault
+from tests.support.waiting import wait_for
 
 NOW = datetime.now(UTC)
 # The verifier refuses timestamps over 5 minutes off its clock: what it verifies is signed
@@ -146,10 +146,7 @@ class _HeldSender:
 
 
 def _wait_until(check: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + 10
-    while not check():
-        assert time.monotonic() < deadline, "not reached in 10 s"
-        time.sleep(0.01)
+    wait_for(check, "the deliveries to settle", timeout=10, every=0.01)
 
 
 def _second_waits_for_a_place(
