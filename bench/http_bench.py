@@ -1,4 +1,5 @@
-"""HTTP benchmark: the service beside a bare Flask endpoint, in one run, on one machine.
+"""HTTP benchmark: the service beside a bare Flask endpoint and the write ceiling, in one
+run, on one machine.
 
 What it does:
 1. Starts `yokai serve` (the product's gunicorn config, deploy/gunicorn.conf.py; on
@@ -8,12 +9,17 @@ What it does:
    shuffle is a documented function of (seed, round), the benchmark knows every deal and
    plays each game through the rules engine first: every command of every game (passes
    and plays, all legal) is known before the load starts, so the load needs no reads.
-3. Drives both servers with wrk (C, HTTP/1.1 keep-alive; `apt-get install wrk`): N
+   Then starts the write ceiling (bench/bare_app.py: a play's durable write and nothing
+   else, one statement, one round trip) under the same gunicorn config, on the service's
+   database, with tables of its own holding a copy of the games' rows.
+3. Drives the servers with wrk (C, HTTP/1.1 keep-alive; `apt-get install wrk`): N
    connections (16 by default), one per wrk thread, each sending the commands of its own
    games one at a time, the next as soon as the previous is answered (a closed loop:
-   throughput is what N clients waiting on their answers get). The bare endpoint receives
-   exactly the same requests. Then the read endpoints (GET /view, GET /v1/games/{id},
-   GET /events), again beside the bare endpoint.
+   throughput is what N clients waiting on their answers get). The bare endpoint and the
+   write ceiling receive exactly the same requests; the service's rate is given over
+   each. Then the read endpoints (GET /view, GET /v1/games/{id}, GET /events), again
+   beside the bare endpoint. Under each of the service's phases, its CPU per request, by
+   part (tests/support/cpu.py).
 4. Plays long games one command at a time on one connection and reports the p50 latency
    of the first and last plays of each game (is a play's cost flat in game length?), with
    the state cache on and, restarting the service, off.
@@ -42,6 +48,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import psutil  # type: ignore[import-untyped]
+
+from bench.bare_app import URL_VARIABLE as CEILING_URL
+from bench.bare_app import prepare_ceiling
 from bench.http_games import (
     OPERATOR_TOKEN,
     Client,
@@ -51,8 +61,9 @@ from bench.http_games import (
     setup_games,
     write_lists,
 )
+from service.adapters.embedded import EmbeddedPostgres
 from service.rules import Scoring, Variant
-from tests.support.cpu import Accounts, per_request
+from tests.support.cpu import Accounts, per_request, total_seconds
 from tests.support.ports import free_port
 from tests.support.processes import NotReadyError, answers, running
 
@@ -90,6 +101,60 @@ def bare(env: dict[str, str]) -> Any:
     command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}"]
     command += ["--config", str(GUNICORN_CONF), "bench.bare_app:app"]
     return serving(command, env, port)
+
+
+def ceiling(env: dict[str, str], url: str) -> Any:
+    """The write ceiling (bench/bare_app.py) on ``url``, its tables made afresh."""
+    prepare_ceiling(url)
+    port = free_port()
+    command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}"]
+    command += ["--config", str(GUNICORN_CONF), "bench.bare_app:ceiling"]
+    return serving(command, {**env, CEILING_URL: url}, port)
+
+
+@contextmanager
+def database(env: dict[str, str]) -> Iterator[str]:
+    """A URL of the service's database for its owner: DATABASE_URL, or that of the
+    embedded server `yokai serve` started in YOKAI_DATA_DIR (attached to here; it stops
+    when the last process using it lets go)."""
+    if os.environ.get("DATABASE_URL"):
+        yield os.environ["DATABASE_URL"]
+        return
+    embedded = EmbeddedPostgres(Path(env["YOKAI_DATA_DIR"]).resolve())
+    try:
+        yield embedded.start()
+    finally:
+        embedded.stop()
+
+
+def ceiling_accounts(port: int, data_markers: list[str]) -> Accounts:
+    """The parts' CPU seconds as :meth:`Accounts.take` counts them, with the write
+    ceiling's gunicorn processes (listening on ``port``) as the web part."""
+    taken = Accounts.take(port, data_markers)  # no `yokai serve` there: no web part
+    for process in psutil.process_iter(["cmdline"]):
+        if f"127.0.0.1:{port}" in " ".join(process.info["cmdline"] or []):
+            taken.seconds["web"] = total_seconds([process, *process.children(recursive=True)])
+            break
+    return taken
+
+
+@dataclass
+class Phase:
+    """How the service's phases are measured: wrk, and the CPU of each part over it."""
+
+    port: int
+    args: argparse.Namespace
+    markers: list[str]
+
+    def measure(
+        self, name: str, folder: Path, seconds: int, cycle: bool
+    ) -> tuple[Run, dict[str, float]]:
+        before = Accounts.take(self.port, self.markers)
+        run = wrk(self.port, folder, self.args.connections, seconds, cycle)
+        return run, Accounts.take(self.port, self.markers).since(before)
+
+    def report(self, name: str, run: Run, used: dict[str, float]) -> None:
+        print(f"  {per_request(used, run.requests)}")
 
 
 @dataclass
@@ -161,6 +226,87 @@ def growth(port: int, games: int, seed: int, window: int) -> tuple[list[float], 
 
 
 def main() -> None:
+    args = arguments()
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is needed: apt-get install wrk")
+
+    tmp = Path(tempfile.mkdtemp(prefix="yokai-http-bench-"))
+    env = {
+        "YOKAI_OPERATOR_TOKEN": OPERATOR_TOKEN,
+        "YOKAI_RATE_LIMIT": os.environ.get("BENCH_RATE_LIMIT", "1000000 per minute"),
+    }
+    if not os.environ.get("DATABASE_URL"):
+        env["YOKAI_DATA_DIR"] = str(tmp / "db")
+    connections = args.connections
+    games_count = args.games or 20 * connections
+    try:
+        with service(env) as service_port, bare(env) as bare_port, database(env) as url:
+            print(
+                f"wrk: {connections} connections (one per thread), closed loop; "
+                f"gunicorn config {GUNICORN_CONF.relative_to(ROOT)} for all three servers"
+            )
+            t0 = time.perf_counter()
+            games = setup_games(
+                service_port, games_count, args.seed, Variant(args.variant), players=args.players
+            )
+            commands = sum(len(g.commands) for g in games)
+            plays = sum(g.plays for g in games)
+            print(
+                f"setup: {len(games)} four-player {args.variant}/advanced games, "
+                f"{commands} commands ({plays} plays, {commands - plays} passes) planned "
+                f"in {time.perf_counter() - t0:.1f} s"
+            )
+            phase = Phase(service_port, args, [str(tmp)])
+            folder = tmp / "commands"
+            write_lists(folder, command_lists(games, connections))
+            with ceiling(env, url) as ceiling_port:
+                # The bare endpoint keeps no state, and the write ceiling's events only
+                # add up: both may go round their lists again.
+                base = wrk(bare_port, folder, connections, args.seconds, cycle=True)
+                before = ceiling_accounts(ceiling_port, phase.markers)
+                top = wrk(ceiling_port, folder, connections, args.seconds, cycle=True)
+                top_used = ceiling_accounts(ceiling_port, phase.markers).since(before)
+            run, used = phase.measure("play", folder, args.seconds, cycle=False)
+            print(line("bare Flask, same requests", base))
+            print(line("write ceiling, same requests", top, base))
+            print(f"  {per_request(top_used, top.requests)}")
+            print(line("POST /play and /pass", run, base))
+            print(f"  ratio to the write ceiling {run.rate / top.rate:5.3f}")
+            phase.report("play", run, used)
+            for kind, label in (
+                []
+                if args.skip_reads
+                else [
+                    ("view", "GET /v1/games/{id}/view"),
+                    ("public", "GET /v1/games/{id}"),
+                    ("events", "GET /v1/games/{id}/events"),
+                ]
+            ):
+                folder = tmp / kind
+                write_lists(folder, read_lists(games, connections, kind))
+                base = wrk(bare_port, folder, connections, args.read_seconds, cycle=True)
+                run, used = phase.measure(kind, folder, args.read_seconds, cycle=True)
+                print(line(f"bare Flask, {kind} requests", base))
+                print(line(label, run, base))
+                phase.report(kind, run, used)
+        if args.skip_growth:
+            return
+        for cache, extra in [("on", {}), ("off", {"YOKAI_STATE_CACHE_SIZE": "0"})]:
+            with service({**env, **extra}) as port:
+                early, late, sizes = growth(
+                    port, args.growth_games, args.seed + 10_000, args.window
+                )
+            p_early, p_late = statistics.median(early), statistics.median(late)
+            print(
+                f"growth, state cache {cache}: Seven Followers games ({sizes}); p50 of the "
+                f"first {args.window} plays {p_early:.2f} ms, last {args.window} {p_late:.2f} ms, "
+                f"ratio {p_late / p_early:.2f}"
+            )
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--seconds", type=int, default=20)
@@ -177,76 +323,7 @@ def main() -> None:
         action="store_true",
         help="seats held by players (their names sealed: every answer opens them)",
     )
-    args = parser.parse_args()
-    if shutil.which("wrk") is None:
-        raise SystemExit("wrk is needed: apt-get install wrk")
-
-    tmp = Path(tempfile.mkdtemp(prefix="yokai-http-bench-"))
-    env = {
-        "YOKAI_OPERATOR_TOKEN": OPERATOR_TOKEN,
-        "YOKAI_RATE_LIMIT": os.environ.get("BENCH_RATE_LIMIT", "1000000 per minute"),
-    }
-    if not os.environ.get("DATABASE_URL"):
-        env["YOKAI_DATA_DIR"] = str(tmp / "db")
-    connections = args.connections
-    games_count = args.games or 20 * connections
-    try:
-        with service(env) as service_port, bare(env) as bare_port:
-            print(
-                f"wrk: {connections} connections (one per thread), closed loop; "
-                f"gunicorn config {GUNICORN_CONF.relative_to(ROOT)} for both"
-            )
-            t0 = time.perf_counter()
-            games = setup_games(
-                service_port, games_count, args.seed, Variant(args.variant), players=args.players
-            )
-            commands = sum(len(g.commands) for g in games)
-            plays = sum(g.plays for g in games)
-            print(
-                f"setup: {len(games)} four-player {args.variant}/advanced games, "
-                f"{commands} commands ({plays} plays, {commands - plays} passes) planned "
-                f"in {time.perf_counter() - t0:.1f} s"
-            )
-            folder = tmp / "commands"
-            write_lists(folder, command_lists(games, connections))
-            # The bare endpoint keeps no state: it may go round its lists again.
-            base = wrk(bare_port, folder, connections, args.seconds, cycle=True)
-            before = Accounts.take(service_port, [str(tmp)])
-            run = wrk(service_port, folder, connections, args.seconds, cycle=False)
-            used = Accounts.take(service_port, [str(tmp)]).since(before)
-            print(line("bare Flask, same requests", base))
-            print(line("POST /play and /pass", run, base))
-            print(f"  {per_request(used, run.requests)}")
-            for kind, label in (
-                []
-                if args.skip_reads
-                else [
-                    ("view", "GET /v1/games/{id}/view"),
-                    ("public", "GET /v1/games/{id}"),
-                    ("events", "GET /v1/games/{id}/events"),
-                ]
-            ):
-                folder = tmp / kind
-                write_lists(folder, read_lists(games, connections, kind))
-                base = wrk(bare_port, folder, connections, args.read_seconds, cycle=True)
-                run = wrk(service_port, folder, connections, args.read_seconds, cycle=True)
-                print(line(f"bare Flask, {kind} requests", base))
-                print(line(label, run, base))
-        if args.skip_growth:
-            return
-        for cache, extra in [("on", {}), ("off", {"YOKAI_STATE_CACHE_SIZE": "0"})]:
-            with service({**env, **extra}) as port:
-                early, late, sizes = growth(
-                    port, args.growth_games, args.seed + 10_000, args.window
-                )
-            p_early, p_late = statistics.median(early), statistics.median(late)
-            print(
-                f"growth, state cache {cache}: Seven Followers games ({sizes}); p50 of the "
-                f"first {args.window} plays {p_early:.2f} ms, last {args.window} {p_late:.2f} ms, "
-                f"ratio {p_late / p_early:.2f}"
-            )
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    return parser.parse_args()
 
 
 if __name__ == "__main__":
