@@ -19,7 +19,8 @@ What it does:
    write ceiling receive exactly the same requests; the service's rate is given over
    each. Then the read endpoints (GET /view, GET /v1/games/{id}, GET /events), again
    beside the bare endpoint. Under each of the service's phases, its CPU per request, by
-   part (tests/support/cpu.py).
+   part (tests/support/cpu.py); with ``--profile DIR``, also the phase's budget table
+   (bench/stages.py: py-spy on each web worker during the phase, stacks kept in DIR).
 4. Plays long games one command at a time on one connection and reports the p50 latency
    of the first and last plays of each game (is a play's cost flat in game length?), with
    the state cache on and, restarting the service, off.
@@ -50,6 +51,7 @@ from typing import Any
 
 import psutil  # type: ignore[import-untyped]
 
+from bench import stages
 from bench.bare_app import URL_VARIABLE as CEILING_URL
 from bench.bare_app import prepare_ceiling
 from bench.http_games import (
@@ -140,7 +142,8 @@ def ceiling_accounts(port: int, data_markers: list[str]) -> Accounts:
 
 @dataclass
 class Phase:
-    """How the service's phases are measured: wrk, and the CPU of each part over it."""
+    """How the service's phases are measured: wrk, the CPU of each part over it and,
+    with --profile, py-spy on the web workers."""
 
     port: int
     args: argparse.Namespace
@@ -149,12 +152,20 @@ class Phase:
     def measure(
         self, name: str, folder: Path, seconds: int, cycle: bool
     ) -> tuple[Run, dict[str, float]]:
+        profile: Path | None = self.args.profile
         before = Accounts.take(self.port, self.markers)
-        run = wrk(self.port, folder, self.args.connections, seconds, cycle)
-        return run, Accounts.take(self.port, self.markers).since(before)
+        with stages.recording(profile, name, stages.web_workers(self.port) if profile else []):
+            run = wrk(self.port, folder, self.args.connections, seconds, cycle)
+            used = Accounts.take(self.port, self.markers).since(before)
+        return run, used
 
     def report(self, name: str, run: Run, used: dict[str, float]) -> None:
         print(f"  {per_request(used, run.requests)}")
+        profile: Path | None = self.args.profile
+        if profile is not None:
+            stages.save(profile, name, used, run.requests)
+            for text in stages.report(profile, name):
+                print(f"  {text}")
 
 
 @dataclass
@@ -229,6 +240,8 @@ def main() -> None:
     args = arguments()
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is needed: apt-get install wrk")
+    if args.profile:
+        stages.clear(args.profile)
 
     tmp = Path(tempfile.mkdtemp(prefix="yokai-http-bench-"))
     env = {
@@ -322,6 +335,14 @@ def arguments() -> argparse.Namespace:
         "--players",
         action="store_true",
         help="seats held by players (their names sealed: every answer opens them)",
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="DIR",
+        help="py-spy on the service's web workers in each phase: their raw stacks go to DIR "
+        "(its earlier ones removed) and each phase's budget table is printed "
+        "(bench/stages.py; py-spy needs ptrace, e.g. root)",
     )
     return parser.parse_args()
 
