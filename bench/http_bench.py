@@ -1,4 +1,5 @@
-"""HTTP benchmark: the service beside a bare Flask endpoint, in one run, on one machine.
+"""HTTP benchmark: the service beside a bare Flask endpoint and the write ceiling, in one
+run, on one machine.
 
 What it does:
 1. Starts `yokai serve` (the product's gunicorn config, deploy/gunicorn.conf.py; on
@@ -8,12 +9,18 @@ What it does:
    shuffle is a documented function of (seed, round), the benchmark knows every deal and
    plays each game through the rules engine first: every command of every game (passes
    and plays, all legal) is known before the load starts, so the load needs no reads.
-3. Drives both servers with wrk (C, HTTP/1.1 keep-alive; `apt-get install wrk`): N
+   Then starts the write ceiling (bench/bare_app.py: a play's durable write and nothing
+   else, one statement, one round trip) under the same gunicorn config, on the service's
+   database, with tables of its own holding a copy of the games' rows.
+3. Drives the servers with wrk (C, HTTP/1.1 keep-alive; `apt-get install wrk`): N
    connections (16 by default), one per wrk thread, each sending the commands of its own
    games one at a time, the next as soon as the previous is answered (a closed loop:
-   throughput is what N clients waiting on their answers get). The bare endpoint receives
-   exactly the same requests. Then the read endpoints (GET /view, GET /v1/games/{id},
-   GET /events), again beside the bare endpoint.
+   throughput is what N clients waiting on their answers get). The bare endpoint and the
+   write ceiling receive exactly the same requests; the service's rate is given over
+   each. Then the read endpoints (GET /view, GET /v1/games/{id}, GET /events), again
+   beside the bare endpoint. Under each of the service's phases, its CPU per request, by
+   part (tests/support/cpu.py); with ``--profile DIR``, also the phase's budget table
+   (bench/stages.py: py-spy on each web worker during the phase, stacks kept in DIR).
 4. Plays long games one command at a time on one connection and reports the p50 latency
    of the first and last plays of each game (is a play's cost flat in game length?), with
    the state cache on and, restarting the service, off.
@@ -29,64 +36,42 @@ limit high enough that it never refuses the benchmark's clients.
 from __future__ import annotations
 
 import argparse
-import http.client
-import json
 import os
-import random
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from service.adapters.dealing.dealer import ShufflingDealer
-from service.bots.random_bot import random_move
-from service.bots.selfplay import bot_command
-from service.rules import (
-    INITIAL,
-    Command,
-    CreateGame,
-    GameState,
-    JoinSeat,
-    PassCards,
-    PlayCard,
-    Scoring,
-    Variant,
-    deal_due,
-    decide,
-    fold,
+import psutil  # type: ignore[import-untyped]
+
+from bench import stages
+from bench.bare_app import URL_VARIABLE as CEILING_URL
+from bench.bare_app import prepare_ceiling
+from bench.http_games import (
+    OPERATOR_TOKEN,
+    Client,
+    command_lists,
+    new_game,
+    read_lists,
+    setup_games,
+    write_lists,
 )
-from tests.support.cpu import Accounts, per_request
+from service.adapters.embedded import EmbeddedPostgres
+from service.rules import Scoring, Variant
+from tests.support.cpu import Accounts, per_request, total_seconds
 from tests.support.ports import free_port
 from tests.support.processes import NotReadyError, answers, running
 
 ROOT = Path(__file__).resolve().parents[1]
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
 LUA = Path(__file__).with_name("wrk_requests.lua")
-OPERATOR_TOKEN = "bench-operator-token-of-32-characters"
-
-
-class Client:
-    """One keep-alive connection, JSON in and out."""
-
-    def __init__(self, port: int) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-
-    def call(
-        self, method: str, path: str, body: Any = None, token: str | None = None
-    ) -> tuple[int, Any]:
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        self.conn.request(method, path, json.dumps(body) if body is not None else None, headers)
-        r = self.conn.getresponse()
-        return r.status, json.loads(r.read() or b"null")
 
 
 @contextmanager
@@ -120,85 +105,67 @@ def bare(env: dict[str, str]) -> Any:
     return serving(command, env, port)
 
 
-# --- games and their commands ---------------------------------------------------------
+def ceiling(env: dict[str, str], url: str) -> Any:
+    """The write ceiling (bench/bare_app.py) on ``url``, its tables made afresh."""
+    prepare_ceiling(url)
+    port = free_port()
+    command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}"]
+    command += ["--config", str(GUNICORN_CONF), "bench.bare_app:ceiling"]
+    return serving(command, {**env, CEILING_URL: url}, port)
+
+
+@contextmanager
+def database(env: dict[str, str]) -> Iterator[str]:
+    """A URL of the service's database for its owner: DATABASE_URL, or that of the
+    embedded server `yokai serve` started in YOKAI_DATA_DIR (attached to here; it stops
+    when the last process using it lets go)."""
+    if os.environ.get("DATABASE_URL"):
+        yield os.environ["DATABASE_URL"]
+        return
+    embedded = EmbeddedPostgres(Path(env["YOKAI_DATA_DIR"]).resolve())
+    try:
+        yield embedded.start()
+    finally:
+        embedded.stop()
+
+
+def ceiling_accounts(port: int, data_markers: list[str]) -> Accounts:
+    """The parts' CPU seconds as :meth:`Accounts.take` counts them, with the write
+    ceiling's gunicorn processes (listening on ``port``) as the web part."""
+    taken = Accounts.take(port, data_markers)  # no `yokai serve` there: no web part
+    for process in psutil.process_iter(["cmdline"]):
+        if f"127.0.0.1:{port}" in " ".join(process.info["cmdline"] or []):
+            taken.seconds["web"] = total_seconds([process, *process.children(recursive=True)])
+            break
+    return taken
 
 
 @dataclass
-class Game:
-    id: str
-    tokens: list[str]
-    seed: int
-    variant: Variant
-    scoring: Scoring
-    commands: list[tuple[str, str, str, Any]] = field(
-        default_factory=list
-    )  # method, path, token, body
-    plays: int = 0
+class Phase:
+    """How the service's phases are measured: wrk, the CPU of each part over it and,
+    with --profile, py-spy on the web workers."""
 
+    port: int
+    args: argparse.Namespace
+    markers: list[str]
 
-def new_game(
-    client: Client,
-    seed: int,
-    variant: Variant,
-    scoring: Scoring,
-    players: Sequence[str | None] = (None,) * 4,
-) -> Game:
-    """A game whose seats are joined anonymously, or, where ``players`` gives a player
-    token, by that player (their name then sealed, as every player's is)."""
-    body = {"players": 4, "scoring": scoring.value, "variant": variant.value, "seed": seed}
-    status, created = client.call("POST", "/v1/games", body, OPERATOR_TOKEN)
-    assert status == 201, created
-    gid = created["id"]
-    tokens = []
-    for seat in range(4):
-        path = f"/v1/games/{gid}/seats/{seat}"
-        status, joined = client.call("POST", path, {"name": f"p{seat}"}, players[seat])
-        assert status == 201, joined
-        tokens.append(joined["token"])
-    game = Game(gid, tokens, seed, variant, scoring)
-    plan(game)
-    return game
+    def measure(
+        self, name: str, folder: Path, seconds: int, cycle: bool
+    ) -> tuple[Run, dict[str, float]]:
+        profile: Path | None = self.args.profile
+        before = Accounts.take(self.port, self.markers)
+        with stages.recording(profile, name, stages.web_workers(self.port) if profile else []):
+            run = wrk(self.port, folder, self.args.connections, seconds, cycle)
+            used = Accounts.take(self.port, self.markers).since(before)
+        return run, used
 
-
-def plan(game: Game) -> None:
-    """Every command of the game, decided here with the engine and the service's own
-    dealer (seeded: the deals the service will make), random legal moves."""
-    dealer = ShufflingDealer()
-    rng = random.Random(game.seed)
-    state: GameState = INITIAL
-    setup: list[Command] = [CreateGame(4, game.scoring, game.variant, game.seed)]
-    for command in setup + [JoinSeat(s, f"p{s}") for s in range(4)]:
-        state = fold(decide(state, command), state)
-    while True:
-        number = deal_due(state)
-        if number is not None:
-            assert state.config is not None
-            state = fold(decide(state, dealer.deal(state.config, game.seed, number)), state)
-            continue
-        move = bot_command(state, random_move, rng)
-        if move is None:
-            return
-        state = fold(decide(state, move), state)
-        path = f"/v1/games/{game.id}"
-        assert isinstance(move, PassCards | PlayCard)
-        token = game.tokens[move.seat]
-        command = move
-        if isinstance(command, PassCards):
-            game.commands.append(
-                ("POST", f"{path}/pass", token, {"cards": [c.id for c in command.cards]})
-            )
-        elif isinstance(command, PlayCard):
-            game.commands.append(("POST", f"{path}/play", token, {"card": command.card.id}))
-            game.plays += 1
-
-
-def write_lists(folder: Path, lists: list[list[tuple[str, str, str, Any]]]) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    for i, requests in enumerate(lists):
-        with (folder / f"{i}.tsv").open("w") as f:
-            for method, path, token, body in requests:
-                text = "-" if body is None else json.dumps(body, separators=(",", ":"))
-                f.write(f"{method}\t{path}\t{token or '-'}\t{text}\n")
+    def report(self, name: str, run: Run, used: dict[str, float]) -> None:
+        print(f"  {per_request(used, run.requests)}")
+        profile: Path | None = self.args.profile
+        if profile is not None:
+            stages.save(profile, name, used, run.requests)
+            for text in stages.report(profile, name):
+                print(f"  {text}")
 
 
 @dataclass
@@ -246,45 +213,6 @@ def line(label: str, run: Run, base: Run | None = None) -> str:
 # --- the phases -----------------------------------------------------------------------
 
 
-def setup_games(
-    port: int, count: int, seed: int, variant: Variant, *, players: bool = False
-) -> list[Game]:
-    """``players``: every seat is held by one of four players (a player per seat
-    number), so views carry sealed names to open, as games of signed-in people do."""
-    client = Client(port)
-    tokens: list[str | None] = [None] * 4
-    if players:
-        for seat in range(4):
-            status, made = client.call("POST", "/v1/players", {"name": f"player {seat}"})
-            assert status == 201, made
-            tokens[seat] = made["token"]
-    return [new_game(client, seed + i, variant, Scoring.ADVANCED, tokens) for i in range(count)]
-
-
-def command_lists(games: list[Game], connections: int) -> list[list[tuple[str, str, str, Any]]]:
-    lists: list[list[tuple[str, str, str, Any]]] = [[] for _ in range(connections)]
-    for i, game in enumerate(games):
-        lists[i % connections].extend(game.commands)
-    return lists
-
-
-def read_lists(
-    games: list[Game], connections: int, kind: str
-) -> list[list[tuple[str, str, str, Any]]]:
-    lists: list[list[tuple[str, str, str, Any]]] = [[] for _ in range(connections)]
-    for i, game in enumerate(games):
-        seat = i % 4
-        token = game.tokens[seat]
-        if kind == "view":
-            request = ("GET", f"/v1/games/{game.id}/view", token, None)
-        elif kind == "public":
-            request = ("GET", f"/v1/games/{game.id}", "", None)
-        else:
-            request = ("GET", f"/v1/games/{game.id}/events?after=0&limit=20", token, None)
-        lists[i % connections].append(request)
-    return lists
-
-
 def growth(port: int, games: int, seed: int, window: int) -> tuple[list[float], list[float], str]:
     """Long games played one command at a time: latencies (ms) of the first and last
     ``window`` plays of each."""
@@ -309,6 +237,89 @@ def growth(port: int, games: int, seed: int, window: int) -> tuple[list[float], 
 
 
 def main() -> None:
+    args = arguments()
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is needed: apt-get install wrk")
+    if args.profile:
+        stages.clear(args.profile)
+
+    tmp = Path(tempfile.mkdtemp(prefix="yokai-http-bench-"))
+    env = {
+        "YOKAI_OPERATOR_TOKEN": OPERATOR_TOKEN,
+        "YOKAI_RATE_LIMIT": os.environ.get("BENCH_RATE_LIMIT", "1000000 per minute"),
+    }
+    if not os.environ.get("DATABASE_URL"):
+        env["YOKAI_DATA_DIR"] = str(tmp / "db")
+    connections = args.connections
+    games_count = args.games or 20 * connections
+    try:
+        with service(env) as service_port, bare(env) as bare_port, database(env) as url:
+            print(
+                f"wrk: {connections} connections (one per thread), closed loop; "
+                f"gunicorn config {GUNICORN_CONF.relative_to(ROOT)} for all three servers"
+            )
+            t0 = time.perf_counter()
+            games = setup_games(
+                service_port, games_count, args.seed, Variant(args.variant), players=args.players
+            )
+            commands = sum(len(g.commands) for g in games)
+            plays = sum(g.plays for g in games)
+            print(
+                f"setup: {len(games)} four-player {args.variant}/advanced games, "
+                f"{commands} commands ({plays} plays, {commands - plays} passes) planned "
+                f"in {time.perf_counter() - t0:.1f} s"
+            )
+            phase = Phase(service_port, args, [str(tmp)])
+            folder = tmp / "commands"
+            write_lists(folder, command_lists(games, connections))
+            with ceiling(env, url) as ceiling_port:
+                # The bare endpoint keeps no state, and the write ceiling's events only
+                # add up: both may go round their lists again.
+                base = wrk(bare_port, folder, connections, args.seconds, cycle=True)
+                before = ceiling_accounts(ceiling_port, phase.markers)
+                top = wrk(ceiling_port, folder, connections, args.seconds, cycle=True)
+                top_used = ceiling_accounts(ceiling_port, phase.markers).since(before)
+            run, used = phase.measure("play", folder, args.seconds, cycle=False)
+            print(line("bare Flask, same requests", base))
+            print(line("write ceiling, same requests", top, base))
+            print(f"  {per_request(top_used, top.requests)}")
+            print(line("POST /play and /pass", run, base))
+            print(f"  ratio to the write ceiling {run.rate / top.rate:5.3f}")
+            phase.report("play", run, used)
+            for kind, label in (
+                []
+                if args.skip_reads
+                else [
+                    ("view", "GET /v1/games/{id}/view"),
+                    ("public", "GET /v1/games/{id}"),
+                    ("events", "GET /v1/games/{id}/events"),
+                ]
+            ):
+                folder = tmp / kind
+                write_lists(folder, read_lists(games, connections, kind))
+                base = wrk(bare_port, folder, connections, args.read_seconds, cycle=True)
+                run, used = phase.measure(kind, folder, args.read_seconds, cycle=True)
+                print(line(f"bare Flask, {kind} requests", base))
+                print(line(label, run, base))
+                phase.report(kind, run, used)
+        if args.skip_growth:
+            return
+        for cache, extra in [("on", {}), ("off", {"YOKAI_STATE_CACHE_SIZE": "0"})]:
+            with service({**env, **extra}) as port:
+                early, late, sizes = growth(
+                    port, args.growth_games, args.seed + 10_000, args.window
+                )
+            p_early, p_late = statistics.median(early), statistics.median(late)
+            print(
+                f"growth, state cache {cache}: Seven Followers games ({sizes}); p50 of the "
+                f"first {args.window} plays {p_early:.2f} ms, last {args.window} {p_late:.2f} ms, "
+                f"ratio {p_late / p_early:.2f}"
+            )
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--seconds", type=int, default=20)
@@ -325,76 +336,15 @@ def main() -> None:
         action="store_true",
         help="seats held by players (their names sealed: every answer opens them)",
     )
-    args = parser.parse_args()
-    if shutil.which("wrk") is None:
-        raise SystemExit("wrk is needed: apt-get install wrk")
-
-    tmp = Path(tempfile.mkdtemp(prefix="yokai-http-bench-"))
-    env = {
-        "YOKAI_OPERATOR_TOKEN": OPERATOR_TOKEN,
-        "YOKAI_RATE_LIMIT": os.environ.get("BENCH_RATE_LIMIT", "1000000 per minute"),
-    }
-    if not os.environ.get("DATABASE_URL"):
-        env["YOKAI_DATA_DIR"] = str(tmp / "db")
-    connections = args.connections
-    games_count = args.games or 20 * connections
-    try:
-        with service(env) as service_port, bare(env) as bare_port:
-            print(
-                f"wrk: {connections} connections (one per thread), closed loop; "
-                f"gunicorn config {GUNICORN_CONF.relative_to(ROOT)} for both"
-            )
-            t0 = time.perf_counter()
-            games = setup_games(
-                service_port, games_count, args.seed, Variant(args.variant), players=args.players
-            )
-            commands = sum(len(g.commands) for g in games)
-            plays = sum(g.plays for g in games)
-            print(
-                f"setup: {len(games)} four-player {args.variant}/advanced games, "
-                f"{commands} commands ({plays} plays, {commands - plays} passes) planned "
-                f"in {time.perf_counter() - t0:.1f} s"
-            )
-            folder = tmp / "commands"
-            write_lists(folder, command_lists(games, connections))
-            # The bare endpoint keeps no state: it may go round its lists again.
-            base = wrk(bare_port, folder, connections, args.seconds, cycle=True)
-            before = Accounts.take(service_port, [str(tmp)])
-            run = wrk(service_port, folder, connections, args.seconds, cycle=False)
-            used = Accounts.take(service_port, [str(tmp)]).since(before)
-            print(line("bare Flask, same requests", base))
-            print(line("POST /play and /pass", run, base))
-            print(f"  {per_request(used, run.requests)}")
-            for kind, label in (
-                []
-                if args.skip_reads
-                else [
-                    ("view", "GET /v1/games/{id}/view"),
-                    ("public", "GET /v1/games/{id}"),
-                    ("events", "GET /v1/games/{id}/events"),
-                ]
-            ):
-                folder = tmp / kind
-                write_lists(folder, read_lists(games, connections, kind))
-                base = wrk(bare_port, folder, connections, args.read_seconds, cycle=True)
-                run = wrk(service_port, folder, connections, args.read_seconds, cycle=True)
-                print(line(f"bare Flask, {kind} requests", base))
-                print(line(label, run, base))
-        if args.skip_growth:
-            return
-        for cache, extra in [("on", {}), ("off", {"YOKAI_STATE_CACHE_SIZE": "0"})]:
-            with service({**env, **extra}) as port:
-                early, late, sizes = growth(
-                    port, args.growth_games, args.seed + 10_000, args.window
-                )
-            p_early, p_late = statistics.median(early), statistics.median(late)
-            print(
-                f"growth, state cache {cache}: Seven Followers games ({sizes}); p50 of the "
-                f"first {args.window} plays {p_early:.2f} ms, last {args.window} {p_late:.2f} ms, "
-                f"ratio {p_late / p_early:.2f}"
-            )
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="DIR",
+        help="py-spy on the service's web workers in each phase: their raw stacks go to DIR "
+        "(its earlier ones removed) and each phase's budget table is printed "
+        "(bench/stages.py; py-spy needs ptrace, e.g. root)",
+    )
+    return parser.parse_args()
 
 
 if __name__ == "__main__":

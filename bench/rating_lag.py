@@ -27,7 +27,7 @@ from pathlib import Path
 
 import psycopg
 
-from bench.http_bench import Client
+from bench.http_games import Client
 from bench.seek_bench import players, run_all, with_workers
 from tests.support.cpu import total_seconds
 from tests.support.figures import spread_ms

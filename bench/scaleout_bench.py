@@ -7,7 +7,7 @@ What it does:
 2. For each configuration, starts the instances (`yokai serve`, the product's gunicorn
    config, embedded worker off: there are no bots or clocks here) on that database,
    creates fresh games as an operator with a `seed` and plans all their commands with
-   the rules engine (bench/http_bench.py), then drives every instance at once with wrk:
+   the rules engine (bench/http_games.py), then drives every instance at once with wrk:
    the connections split evenly between the instances, each sending the commands of its
    own games one at a time (a closed loop). A connection keeps to one instance, as HTTP
    keep-alive through a load balancer does, so each game's commands reach one
@@ -39,15 +39,8 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from bench.http_bench import (
-    OPERATOR_TOKEN,
-    Run,
-    command_lists,
-    service,
-    setup_games,
-    write_lists,
-    wrk,
-)
+from bench.http_bench import Run, service, wrk
+from bench.http_games import OPERATOR_TOKEN, command_lists, setup_games, write_lists
 from service.adapters import migrate
 from service.adapters.embedded import EmbeddedPostgres
 from service.adapters.postgres import roles

@@ -40,7 +40,8 @@ from typing import Any
 import psutil  # type: ignore[import-untyped]
 import psycopg
 
-from bench.http_bench import OPERATOR_TOKEN, ROOT, Client, serving
+from bench.http_bench import ROOT, serving
+from bench.http_games import OPERATOR_TOKEN, Client
 from bench.scaleout_bench import database
 from tests.support.cpu import Accounts, total_seconds
 from tests.support.figures import spread_ms

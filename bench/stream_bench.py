@@ -7,10 +7,11 @@ What it does:
    folder), with the per-process stream limits (YOKAI_STREAMS_PER_TOKEN,
    YOKAI_STREAMS_PER_ADDRESS) raised to 100,000, since every client here is 127.0.0.1, and
    the rate limit raised as bench/http_bench.py raises it.
-2. Sets up, as bench/http_bench.py does (its functions, imported): for each load run its
-   own fresh games, created as an operator with a `seed` and every command planned with the
-   rules engine; plus "idle" games (joined, never played), whose seats are partly held by
-   players (POST /v1/players, then each joins a seat with its player token).
+2. Sets up, as bench/http_bench.py does (bench/http_games.py's functions, imported): for
+   each load run its own fresh games, created as an operator with a `seed` and every
+   command planned with the rules engine; plus "idle" games (joined, never played), whose
+   seats are partly held by players (POST /v1/players, then each joins a seat with its
+   player token).
 3. Plays without streams: wrk, 16 connections (one per thread), closed loop, each sending
    its games' commands one at a time (bench/wrk_requests.lua), as http_bench's plays phase;
    prints req/s, p50, p99.
@@ -84,19 +85,8 @@ from datetime import datetime
 from pathlib import Path
 from types import FrameType
 
-from bench.http_bench import (
-    GUNICORN_CONF,
-    OPERATOR_TOKEN,
-    ROOT,
-    Client,
-    Game,
-    Run,
-    command_lists,
-    service,
-    setup_games,
-    write_lists,
-    wrk,
-)
+from bench.http_bench import GUNICORN_CONF, ROOT, Run, service, wrk
+from bench.http_games import OPERATOR_TOKEN, Client, Game, command_lists, setup_games, write_lists
 from service.rules import Variant
 from tests.support.cpu import MachineSample, MachineShare
 from tests.support.figures import percentile

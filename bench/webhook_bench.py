@@ -4,9 +4,10 @@
    embedded PostgreSQL unless DATABASE_URL is set) with YOKAI_WEBHOOK_ALLOW_PRIVATE=1, and
    a receiver in this process (a minimal asyncio HTTP server on 127.0.0.1) that records when
    each delivery arrives.
-2. Plays, with wrk as bench/http_bench.py does (its functions, imported: every command of
-   every game planned with the rules engine first, N connections in a closed loop), three
-   sets of fresh four-player games for ``--seconds`` each, ``--rounds`` times (in turn
+2. Plays, with wrk as bench/http_bench.py does (its functions and bench/http_games.py's,
+   imported: every command of every game planned with the rules engine first, N
+   connections in a closed loop), three sets of fresh four-player games for
+   ``--seconds`` each, ``--rounds`` times (in turn
    forwards and backwards: A B C C B A; the database grows as they play, so a fixed order
    would favour whichever comes first):
    - without webhooks: seats joined anonymously;
@@ -45,18 +46,15 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from bench.http_bench import (
+from bench.http_bench import Run, line, service, wrk
+from bench.http_games import (
     OPERATOR_TOKEN,
     Client,
     Game,
-    Run,
     command_lists,
-    line,
     new_game,
     plan,
-    service,
     write_lists,
-    wrk,
 )
 from service.rules import Scoring, Variant
 from tests.support.cpu import Accounts, per_request
