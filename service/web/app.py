@@ -22,6 +22,7 @@ from service.web import client, errors
 from service.web.api import Api
 from service.web.games import routes as games
 from service.web.games.feed_schemas import document_event_types
+from service.web.headers import cache_and_security_headers
 from service.web.live import routes as live
 from service.web.live.holding import OpenStreams
 from service.web.lobby import routes as lobby
@@ -183,7 +184,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     def _finish(response: Response) -> Response:
         response.headers["X-Request-Id"] = g.get("request_id") or ""
         response.vary.add("Authorization")
-        _cache_and_security_headers(response)
+        cache_and_security_headers(response)
         verdict = g.get("rate")
         if verdict is not None:
             response.headers["X-RateLimit-Limit"] = str(verdict.limit)
@@ -210,20 +211,6 @@ def _reveal(response: Response, vault: KeyVault | None) -> None:
         response.set_data(reveal.text_bytes(vault, body))
     else:
         response.set_data(reveal.json_bytes(vault, body))
-
-
-# What anyone may see and a cache may keep, if it asks again first (ETag): the public
-# view, the contract, the probes, the problem types' pages. Everything else depends on a
-# token or changes state.
-_SHAREABLE = frozenset(
-    {
-        "games.get_game",
-        "ops.healthz",
-        "ops.readyz",
-        "api-docs.openapi_json",
-        "problems.problem_page",
-    }
-)
 
 
 request_log = logging.getLogger("yokai.request")
@@ -297,20 +284,6 @@ def _count_request(response: Response) -> None:
         in_use, size = stats.pool()
         metrics.POOL_IN_USE.set(in_use)
         metrics.POOL_SIZE.set(size)
-
-
-def _cache_and_security_headers(response: Response) -> None:
-    """Nothing a token opens is kept by a shared cache or a browser's history (a seat's
-    hand, a feed, the inbox, a stream, the audit): ``private, no-store``. Public views
-    are ``no-cache`` (kept, but revalidated with their ETag). No response is to be
-    sniffed as another type or framed."""
-    headers = response.headers
-    if "Cache-Control" not in headers:
-        shareable = request.endpoint in _SHAREABLE and request.method in ("GET", "HEAD")
-        headers["Cache-Control"] = "no-cache" if shareable else "private, no-store"
-    headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
-    headers.setdefault("Referrer-Policy", "no-referrer")
 
 
 def begin_shutdown(app: Flask) -> None:
