@@ -36,6 +36,7 @@ from service.web.request import (
     Services,
     check_body_size,
     client_request_id,
+    current,
     principal,
     request_id,
     services,
@@ -58,11 +59,12 @@ _MINTING = frozenset(
 def _rate_key() -> str:
     """Seats and operators are limited by who they are; anyone else by address (so
     made-up tokens buy no extra requests)."""
-    if request.headers.get("Authorization"):
+    req = request._get_current_object()  # type: ignore[attr-defined]
+    if req.environ.get("HTTP_AUTHORIZATION"):
         who = principal()
         if isinstance(who, SeatHolder | PlayerHolder | Operator):
             return who.scope
-    return "ip:" + (request.remote_addr or "")
+    return "ip:" + (req.remote_addr or "")
 
 
 def create_app(settings: Settings | None = None, container: Container | None = None) -> Flask:
@@ -148,35 +150,40 @@ def create_app(settings: Settings | None = None, container: Container | None = N
         )
         strict["players.create_link_code"] = (coding, _rate_key)
 
+    # Never limited: the probes stay reachable for orchestrators, the contract and the
+    # web client's files for anyone; a path that names no endpoint costs nothing to
+    # answer (404).
+    unlimited = {
+        rule.endpoint
+        for rule in app.url_map.iter_rules()
+        if rule.rule == OPENAPI
+        or rule.endpoint.rpartition(".")[0] in (ops.blp.name, client.blp.name)
+    }
+
     @app.before_request
     def _start() -> None:
-        g.request_id = request_id()  # first: even a 429 has a request id
-        g.client_request_id = client_request_id()
-        g.started = time.perf_counter()
+        state, req = current()
+        state.request_id = request_id()  # first: even a 429 has a request id
+        state.client_request_id = client_request_id()
+        state.started = time.perf_counter()
         check_body_size()
-        # The probes stay reachable for orchestrators, the contract and the web client's
-        # files for anyone; a path that names no endpoint costs nothing to answer (404).
-        if request.endpoint in strict:
-            special, key_of = strict[request.endpoint]
-            found = special.hit(f"{key_of()}|{request.endpoint}")
+        endpoint = req.endpoint
+        if endpoint in strict:
+            special, key_of = strict[endpoint]
+            found = special.hit(f"{key_of()}|{endpoint}")
             if found is not None and not found.allowed:
                 raise errors.RateLimitedError(found.retry_after())
-        if (
-            limiter is None
-            or request.endpoint is None
-            or request.blueprint in (ops.blp.name, client.blp.name)
-            or request.path == OPENAPI
-        ):
+        if limiter is None or endpoint is None or endpoint in unlimited:
             return
         # Each endpoint has its own count, as flask-limiter's default limits had.
         key = _rate_key()
-        verdict = g.rate = limiter.hit(f"{key}|{request.endpoint}")
+        verdict = state.rate = limiter.hit(f"{key}|{endpoint}")
         if verdict is not None and not verdict.allowed:  # None: not counted (fails open)
             raise errors.RateLimitedError(verdict.retry_after())
-        if request.endpoint in _MINTING and not key.startswith("ip:"):
+        if endpoint in _MINTING and not key.startswith("ip:"):
             # What makes tokens also counts against the address: tokens made from one
             # address cannot buy it more games, seats or players.
-            by_address = limiter.hit(f"ip:{request.remote_addr or ''}|{request.endpoint}")
+            by_address = limiter.hit(f"ip:{req.remote_addr or ''}|{endpoint}")
             if by_address is not None and not by_address.allowed:
                 raise errors.RateLimitedError(by_address.retry_after())
 

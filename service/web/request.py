@@ -12,7 +12,8 @@ import uuid
 from dataclasses import dataclass
 from uuid import UUID
 
-from flask import current_app, g, request
+from flask import Request, current_app, g, request
+from flask.ctx import _AppCtxGlobals
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from service.application.commands import Context
@@ -41,6 +42,16 @@ class Services:
 
 def services() -> Services:
     found: Services = current_app.extensions["yokai"]
+    return found
+
+
+def current() -> tuple[_AppCtxGlobals, Request]:
+    """``g`` and the request themselves, not their proxies: a hook that reads many of
+    their attributes pays the proxies' lookup (a handful of calls each) once."""
+    found: tuple[_AppCtxGlobals, Request] = (
+        g._get_current_object(),
+        request._get_current_object(),  # type: ignore[attr-defined]
+    )
     return found
 
 
