@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import functools
 import ipaddress
-import logging
 import math
 import re
 import time
 from collections.abc import Callable
 
-from flask import Flask, Response, g, request
+from flask import Flask, Request, Response, g, request
+from flask.ctx import _AppCtxGlobals
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import logs, metrics
-from service.application.identity.principals import Operator, PlayerHolder, SeatHolder
+from service.application.identity.principals import (
+    Anonymous,
+    BadToken,
+    Operator,
+    PlayerHolder,
+    SeatHolder,
+)
 from service.application.privacy import reveal
 from service.application.privacy.ports import KeyVault
 from service.bootstrap import Container, build, reapply_erasures
@@ -198,7 +205,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
             response.headers["X-RateLimit-Remaining"] = str(verdict.remaining)
             response.headers["X-RateLimit-Reset"] = str(math.ceil(verdict.reset_at))
         _reveal(response, container.deps.vault)
-        _log_request(response)
+        _log_request(response, *current())
         _count_request(response)
         return response
 
@@ -220,47 +227,43 @@ def _reveal(response: Response, vault: KeyVault | None) -> None:
         response.set_data(reveal.json_bytes(vault, body))
 
 
-request_log = logging.getLogger("yokai.request")
-
-
-def _actor() -> str:
+def _actor(state: _AppCtxGlobals, req: Request) -> str:
     """Who sent the request, as far as it was worked out (never resolved here: that
     could cost a query): a principal's kind, else whether a token was sent."""
-    who = g.get("principal")
+    who = getattr(state, "principal", None)
     if who is not None:
-        return _ACTORS.get(type(who).__name__, "other")
-    return "token" if request.headers.get("Authorization") else "anonymous"
+        return _ACTORS.get(type(who), "other")
+    return "token" if req.environ.get("HTTP_AUTHORIZATION") else "anonymous"
 
 
-_ACTORS = {
-    "Anonymous": "anonymous",
-    "SeatHolder": "seat",
-    "PlayerHolder": "player",
-    "Operator": "operator",
-    "BadToken": "bad_token",
+_ACTORS: dict[type, str] = {
+    Anonymous: "anonymous",
+    SeatHolder: "seat",
+    PlayerHolder: "player",
+    Operator: "operator",
+    BadToken: "bad_token",
 }
 
 
-def _log_request(response: Response) -> None:
+def _log_request(response: Response, state: _AppCtxGlobals, req: Request) -> None:
     """One line per request (service/logs.py): nothing of its body, query or token."""
-    started = g.get("started")
-    rule = request.url_rule
-    game = (request.view_args or {}).get("game_id")
-    request_log.info(
-        "request",
-        extra={
-            "request_id": g.get("request_id"),
-            "client_request_id": g.get("client_request_id"),
-            "method": request.method,
+    started = getattr(state, "started", None)
+    rule = req.url_rule
+    game = (req.view_args or {}).get("game_id")
+    logs.request(
+        {
+            "request_id": getattr(state, "request_id", None),
+            "client_request_id": getattr(state, "client_request_id", None),
+            "method": req.method,
             "route": route_label(rule.rule) if rule is not None else None,
             "status": response.status_code,
             "duration_ms": None
             if started is None
             else round((time.perf_counter() - started) * 1000, 2),
             "game_id": game if isinstance(game, str) and _UUID.match(game) else None,
-            "actor": _actor(),
-            "problem": g.get("problem_code"),
-        },
+            "actor": _actor(state, req),
+            "problem": getattr(state, "problem_code", None),
+        }
     )
 
 
@@ -268,6 +271,7 @@ _UUID = re.compile(r"^[0-9a-fA-F-]{36}$")
 _ID_CONVERTER = re.compile(r"<id:([^<>]+)>")
 
 
+@functools.cache  # as many as the app has routes
 def route_label(rule: str) -> str:
     """A route as logs and metrics name it: `/v1/games/<game_id>/play`, as before ids
     had a converter of their own (service/web/api.py: IdConverter)."""
