@@ -46,7 +46,6 @@ from service.web.request import (
     current,
     principal,
     request_id,
-    services,
 )
 from service.web.seeks import routes as seeks
 from service.web.sessions import routes as sessions
@@ -167,6 +166,8 @@ def create_app(settings: Settings | None = None, container: Container | None = N
         or rule.endpoint.rpartition(".")[0] in (ops.blp.name, client.blp.name)
     }
 
+    pool_gauges = metrics.watch_pool(container.stats.pool)
+
     @app.before_request
     def _start() -> None:
         state, req = current()
@@ -205,8 +206,15 @@ def create_app(settings: Settings | None = None, container: Container | None = N
             response.headers["X-RateLimit-Remaining"] = str(verdict.remaining)
             response.headers["X-RateLimit-Reset"] = str(math.ceil(verdict.reset_at))
         _reveal(response, container.deps.vault)
-        _log_request(response, *current())
-        _count_request(response)
+        state, req = current()
+        rule = req.url_rule
+        route = route_label(rule.rule) if rule is not None else None
+        started = getattr(state, "started", None)
+        took = None if started is None else time.perf_counter() - started
+        problem = getattr(state, "problem_code", None)
+        _log_request(response, state, req, route, took, problem)
+        metrics.request_answered(req.method, route, response.status_code, took, problem)
+        pool_gauges()
         return response
 
     return app
@@ -245,24 +253,27 @@ _ACTORS: dict[type, str] = {
 }
 
 
-def _log_request(response: Response, state: _AppCtxGlobals, req: Request) -> None:
+def _log_request(
+    response: Response,
+    state: _AppCtxGlobals,
+    req: Request,
+    route: str | None,
+    took: float | None,
+    problem: str | None,
+) -> None:
     """One line per request (service/logs.py): nothing of its body, query or token."""
-    started = getattr(state, "started", None)
-    rule = req.url_rule
     game = (req.view_args or {}).get("game_id")
     logs.request(
         {
             "request_id": getattr(state, "request_id", None),
             "client_request_id": getattr(state, "client_request_id", None),
             "method": req.method,
-            "route": route_label(rule.rule) if rule is not None else None,
+            "route": route,
             "status": response.status_code,
-            "duration_ms": None
-            if started is None
-            else round((time.perf_counter() - started) * 1000, 2),
+            "duration_ms": None if took is None else round(took * 1000, 2),
             "game_id": game if isinstance(game, str) and _UUID.match(game) else None,
             "actor": _actor(state, req),
-            "problem": getattr(state, "problem_code", None),
+            "problem": problem,
         }
     )
 
@@ -276,25 +287,6 @@ def route_label(rule: str) -> str:
     """A route as logs and metrics name it: `/v1/games/<game_id>/play`, as before ids
     had a converter of their own (service/web/api.py: IdConverter)."""
     return _ID_CONVERTER.sub(r"<\1>", rule)
-
-
-def _count_request(response: Response) -> None:
-    """The request in the process's metrics (service/metrics.py)."""
-    rule = request.url_rule
-    route = route_label(rule.rule) if rule is not None else "unmatched"
-    status = response.status_code
-    metrics.REQUESTS.labels(request.method, route, str(status)).inc()
-    started = g.get("started")
-    if started is not None:
-        metrics.LATENCY.labels(request.method, route).observe(time.perf_counter() - started)
-    if request.method == "POST" and rule is not None:
-        outcome = metrics.command_outcome(status, g.get("problem_code"))
-        metrics.COMMANDS.labels(route, outcome).inc()
-    stats = services().stats
-    if stats is not None:
-        in_use, size = stats.pool()
-        metrics.POOL_IN_USE.set(in_use)
-        metrics.POOL_SIZE.set(size)
 
 
 def begin_shutdown(app: Flask) -> None:
