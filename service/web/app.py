@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import functools
 import ipaddress
-import math
 import re
 import time
 from collections.abc import Callable
 
-from flask import Flask, Request, Response, g, request
+from flask import Flask, Request, Response, request
 from flask.ctx import _AppCtxGlobals
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -25,11 +24,10 @@ from service.application.privacy import reveal
 from service.application.privacy.ports import KeyVault
 from service.bootstrap import Container, build, reapply_erasures
 from service.settings import MAX_BODY_BYTES, Settings
-from service.web import client, errors
+from service.web import client, errors, headers
 from service.web.api import Api
 from service.web.games import routes as games
 from service.web.games.feed_schemas import document_event_types
-from service.web.headers import cache_and_security_headers
 from service.web.live import routes as live
 from service.web.live.holding import OpenStreams
 from service.web.lobby import routes as lobby
@@ -197,17 +195,14 @@ def create_app(settings: Settings | None = None, container: Container | None = N
 
     @app.after_request
     def _finish(response: Response) -> Response:
-        response.headers["X-Request-Id"] = g.get("request_id") or ""
-        response.vary.add("Authorization")
-        cache_and_security_headers(response)
-        verdict = g.get("rate")
-        if verdict is not None:
-            response.headers["X-RateLimit-Limit"] = str(verdict.limit)
-            response.headers["X-RateLimit-Remaining"] = str(verdict.remaining)
-            response.headers["X-RateLimit-Reset"] = str(math.ceil(verdict.reset_at))
-        _reveal(response, container.deps.vault)
         state, req = current()
         rule = req.url_rule
+        endpoint = rule.endpoint if rule is not None else None
+        shared = headers.shareable(endpoint, req.method)
+        headers.add(
+            response, getattr(state, "request_id", ""), shared, getattr(state, "rate", None)
+        )
+        _reveal(response, container.deps.vault)
         route = route_label(rule.rule) if rule is not None else None
         started = getattr(state, "started", None)
         took = None if started is None else time.perf_counter() - started
