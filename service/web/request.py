@@ -67,8 +67,8 @@ def game_uuid(game_id: str) -> UUID:
         raise GameNotFoundError(f"no game {game_id[:64]!r}") from None
 
 
-def bearer_token() -> str | None:
-    header = request.headers.get("Authorization")
+def bearer_token(header: str | None) -> str | None:
+    """The token of an Authorization header (None: no header)."""
     if header is None:
         return None
     scheme, _, token = header.strip().partition(" ")
@@ -79,15 +79,18 @@ def bearer_token() -> str | None:
 
 def principal() -> Principal:
     """Who sends this request; in a request about a game, a player who holds a seat of
-    it stands for that seat."""
-    if "principal" not in g:
-        who = deps().identity.identify(bearer_token())
-        game = (request.view_args or {}).get("game_id")
-        if isinstance(who, PlayerHolder) and isinstance(game, str):
+    it stands for that seat. Worked out once a request (the hooks and the view ask)."""
+    state = g._get_current_object()
+    found: Principal | None = vars(state).get("principal")
+    if found is None:
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        identity = deps().identity
+        found = identity.identify(bearer_token(req.environ.get("HTTP_AUTHORIZATION")))
+        game = (req.view_args or {}).get("game_id")
+        if isinstance(found, PlayerHolder) and isinstance(game, str):
             with contextlib.suppress(ValueError):  # names no game: the view answers 404
-                who = deps().identity.in_game(who, UUID(game))
-        g.principal = who
-    found: Principal = g.principal
+                found = identity.in_game(found, UUID(game))
+        state.principal = found
     return found
 
 
