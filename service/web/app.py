@@ -63,7 +63,7 @@ _MINTING = frozenset(
 def _rate_key() -> str:
     """Seats and operators are limited by who they are; anyone else by address (so
     made-up tokens buy no extra requests)."""
-    req = request._get_current_object()  # type: ignore[attr-defined]
+    _, req = current()
     if req.environ.get("HTTP_AUTHORIZATION"):
         who = principal()
         if isinstance(who, SeatHolder | PlayerHolder | Operator):

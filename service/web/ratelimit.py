@@ -5,9 +5,9 @@ The parsing of "600 per minute" and the shared storages are the `limits` library
 What is ours is the glue, and the default, counted in this process: a dict of counters
 (:class:`LocalCounters`), one lookup a request, without a timer thread to expire them.
 flask-limiter's per-request work (resolving the limits of each route, a timer thread,
-computing headers) cost more than a whole cached game view, and the `limits` storage
-interface a key string and two calls a request (docs/benchmarks.md, "Decisions the
-figures made").
+computing headers) cost more than a whole cached game view (docs/benchmarks.md,
+"Decisions the figures made"); the `limits` storage interface, which the default went
+through after it, a key string and two calls a request.
 
 Where the counts live: with ``YOKAI_RATE_LIMIT_STORAGE`` (a `limits` storage URI, e.g.
 ``redis://host:6379/0``) in one storage shared by every worker process and instance, so
