@@ -5,6 +5,11 @@ workers and its embedded worker, so `/metrics`, answered by any one of them, sum
 all (counters and histograms add up; gauges of live values are summed over the living
 processes). Without that variable (tests, a single process) the default registry is used.
 
+A request costs the metrics as little as they allow: each label set's children are
+looked up once (:func:`request_answered`), and the pool's gauges are read when scraped,
+or in multiprocess mode written by each process only when they changed
+(:func:`watch_pool`).
+
 What the store says (games by status, jobs due and their lag, webhook deliveries
 waiting and theirs) is read from the database when `/metrics` is scraped: it is the same
 whichever process answers, and whichever process does the work.
@@ -94,6 +99,69 @@ STORE_GAUGES = (
 
 def command_outcome(status: int, problem: str | None) -> str:
     return "accepted" if status < 400 else problem or f"http_{status}"
+
+
+_Counted = tuple[Counter, Histogram, Counter | None]
+_ANSWERED: dict[tuple[str, str | None, int, str | None], _Counted] = {}
+_ANSWERED_KEPT = 4096
+"""How many label sets of answered requests keep their children at hand (a client can
+make up methods; past this many, theirs are looked up each time, as prometheus-client
+does)."""
+
+
+def request_answered(
+    method: str, route: str | None, status: int, seconds: float | None, problem: str | None
+) -> None:
+    """Count a request answered: ``route`` is None when no route matched; ``seconds``
+    is what it took (None: not timed); a POST to a route is a command, by outcome. Each
+    label set's children are looked up once (``labels()`` takes a lock and validates the
+    labels every time)."""
+    key = (method, route, status, problem)
+    counted = _ANSWERED.get(key)
+    if counted is None:
+        counted = _children(method, route, status, problem)
+        if len(_ANSWERED) < _ANSWERED_KEPT:
+            _ANSWERED[key] = counted
+    counted[0].inc()
+    if seconds is not None:
+        counted[1].observe(seconds)
+    if counted[2] is not None:
+        counted[2].inc()
+
+
+def _children(method: str, route: str | None, status: int, problem: str | None) -> _Counted:
+    label = "unmatched" if route is None else route
+    command = None
+    if method == "POST" and route is not None:
+        command = COMMANDS.labels(route, command_outcome(status, problem))
+    return REQUESTS.labels(method, label, str(status)), LATENCY.labels(method, label), command
+
+
+def watch_pool(pool: Callable[[], tuple[int, int]]) -> Callable[[], None]:
+    """Export a pool's connections in use and its size (``pool()``: both, now); what to
+    call after each request. In one process they are read when scraped; in multiprocess
+    mode a scrape cannot read the other processes' pools, so each process writes its own:
+    the size once, the connections in use after a request when they changed."""
+    if not os.environ.get(MULTIPROC_ENV):
+        POOL_IN_USE.set_function(lambda: pool()[0])
+        POOL_SIZE.set_function(lambda: pool()[1])
+        return _nothing
+    in_use, size = pool()
+    POOL_SIZE.set(size)
+    POOL_IN_USE.set(in_use)
+    written = [in_use]
+
+    def after_request() -> None:
+        now = pool()[0]
+        if now != written[0]:
+            written[0] = now
+            POOL_IN_USE.set(now)
+
+    return after_request
+
+
+def _nothing() -> None:
+    return None
 
 
 class _StoreCollector(Collector):

@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
+import functools
 import ipaddress
-import logging
-import math
 import re
 import time
 from collections.abc import Callable
 
-from flask import Flask, Response, g, request
+from flask import Flask, Request, Response, request
+from flask.ctx import _AppCtxGlobals
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import logs, metrics
-from service.application.identity.principals import Operator, PlayerHolder, SeatHolder
+from service.application.identity.principals import (
+    Anonymous,
+    BadToken,
+    Operator,
+    PlayerHolder,
+    SeatHolder,
+)
 from service.application.privacy import reveal
 from service.application.privacy.ports import KeyVault
 from service.bootstrap import Container, build, reapply_erasures
 from service.settings import MAX_BODY_BYTES, Settings
-from service.web import client, errors
+from service.web import client, errors, headers
 from service.web.api import Api
 from service.web.games import routes as games
 from service.web.games.feed_schemas import document_event_types
@@ -35,9 +41,9 @@ from service.web.request import (
     Services,
     check_body_size,
     client_request_id,
+    current,
     principal,
     request_id,
-    services,
 )
 from service.web.seeks import routes as seeks
 from service.web.sessions import routes as sessions
@@ -57,11 +63,12 @@ _MINTING = frozenset(
 def _rate_key() -> str:
     """Seats and operators are limited by who they are; anyone else by address (so
     made-up tokens buy no extra requests)."""
-    if request.headers.get("Authorization"):
+    _, req = current()
+    if req.environ.get("HTTP_AUTHORIZATION"):
         who = principal()
         if isinstance(who, SeatHolder | PlayerHolder | Operator):
             return who.scope
-    return "ip:" + (request.remote_addr or "")
+    return "ip:" + (req.remote_addr or "")
 
 
 def create_app(settings: Settings | None = None, container: Container | None = None) -> Flask:
@@ -147,51 +154,62 @@ def create_app(settings: Settings | None = None, container: Container | None = N
         )
         strict["players.create_link_code"] = (coding, _rate_key)
 
+    # Never limited: the probes stay reachable for orchestrators, the contract and the
+    # web client's files for anyone; a path that names no endpoint costs nothing to
+    # answer (404).
+    unlimited = {
+        rule.endpoint
+        for rule in app.url_map.iter_rules()
+        if rule.rule == OPENAPI
+        or rule.endpoint.rpartition(".")[0] in (ops.blp.name, client.blp.name)
+    }
+
+    pool_gauges = metrics.watch_pool(container.stats.pool)
+
     @app.before_request
     def _start() -> None:
-        g.request_id = request_id()  # first: even a 429 has a request id
-        g.client_request_id = client_request_id()
-        g.started = time.perf_counter()
+        state, req = current()
+        state.request_id = request_id()  # first: even a 429 has a request id
+        state.client_request_id = client_request_id()
+        state.started = time.perf_counter()
         check_body_size()
-        # The probes stay reachable for orchestrators, the contract and the web client's
-        # files for anyone; a path that names no endpoint costs nothing to answer (404).
-        if request.endpoint in strict:
-            special, key_of = strict[request.endpoint]
-            found = special.hit(f"{key_of()}|{request.endpoint}")
+        endpoint = req.endpoint
+        if endpoint in strict:
+            special, key_of = strict[endpoint]
+            found = special.hit(f"{key_of()}|{endpoint}")
             if found is not None and not found.allowed:
                 raise errors.RateLimitedError(found.retry_after())
-        if (
-            limiter is None
-            or request.endpoint is None
-            or request.blueprint in (ops.blp.name, client.blp.name)
-            or request.path == OPENAPI
-        ):
+        if limiter is None or endpoint is None or endpoint in unlimited:
             return
         # Each endpoint has its own count, as flask-limiter's default limits had.
         key = _rate_key()
-        verdict = g.rate = limiter.hit(f"{key}|{request.endpoint}")
+        verdict = state.rate = limiter.hit(f"{key}|{endpoint}")
         if verdict is not None and not verdict.allowed:  # None: not counted (fails open)
             raise errors.RateLimitedError(verdict.retry_after())
-        if request.endpoint in _MINTING and not key.startswith("ip:"):
+        if endpoint in _MINTING and not key.startswith("ip:"):
             # What makes tokens also counts against the address: tokens made from one
             # address cannot buy it more games, seats or players.
-            by_address = limiter.hit(f"ip:{request.remote_addr or ''}|{request.endpoint}")
+            by_address = limiter.hit(f"ip:{req.remote_addr or ''}|{endpoint}")
             if by_address is not None and not by_address.allowed:
                 raise errors.RateLimitedError(by_address.retry_after())
 
     @app.after_request
     def _finish(response: Response) -> Response:
-        response.headers["X-Request-Id"] = g.get("request_id") or ""
-        response.vary.add("Authorization")
-        _cache_and_security_headers(response)
-        verdict = g.get("rate")
-        if verdict is not None:
-            response.headers["X-RateLimit-Limit"] = str(verdict.limit)
-            response.headers["X-RateLimit-Remaining"] = str(verdict.remaining)
-            response.headers["X-RateLimit-Reset"] = str(math.ceil(verdict.reset_at))
+        state, req = current()
+        rule = req.url_rule
+        endpoint = rule.endpoint if rule is not None else None
+        shared = headers.shareable(endpoint, req.method)
+        headers.add(
+            response, getattr(state, "request_id", ""), shared, getattr(state, "rate", None)
+        )
         _reveal(response, container.deps.vault)
-        _log_request(response)
-        _count_request(response)
+        route = route_label(rule.rule) if rule is not None else None
+        started = getattr(state, "started", None)
+        took = None if started is None else time.perf_counter() - started
+        problem = getattr(state, "problem_code", None)
+        _log_request(response, state, req, route, took, problem)
+        metrics.request_answered(req.method, route, response.status_code, took, problem)
+        pool_gauges()
         return response
 
     return app
@@ -212,61 +230,46 @@ def _reveal(response: Response, vault: KeyVault | None) -> None:
         response.set_data(reveal.json_bytes(vault, body))
 
 
-# What anyone may see and a cache may keep, if it asks again first (ETag): the public
-# view, the contract, the probes, the problem types' pages. Everything else depends on a
-# token or changes state.
-_SHAREABLE = frozenset(
-    {
-        "games.get_game",
-        "ops.healthz",
-        "ops.readyz",
-        "api-docs.openapi_json",
-        "problems.problem_page",
-    }
-)
-
-
-request_log = logging.getLogger("yokai.request")
-
-
-def _actor() -> str:
+def _actor(state: _AppCtxGlobals, req: Request) -> str:
     """Who sent the request, as far as it was worked out (never resolved here: that
     could cost a query): a principal's kind, else whether a token was sent."""
-    who = g.get("principal")
+    who = getattr(state, "principal", None)
     if who is not None:
-        return _ACTORS.get(type(who).__name__, "other")
-    return "token" if request.headers.get("Authorization") else "anonymous"
+        return _ACTORS.get(type(who), "other")
+    return "token" if req.environ.get("HTTP_AUTHORIZATION") else "anonymous"
 
 
-_ACTORS = {
-    "Anonymous": "anonymous",
-    "SeatHolder": "seat",
-    "PlayerHolder": "player",
-    "Operator": "operator",
-    "BadToken": "bad_token",
+_ACTORS: dict[type, str] = {
+    Anonymous: "anonymous",
+    SeatHolder: "seat",
+    PlayerHolder: "player",
+    Operator: "operator",
+    BadToken: "bad_token",
 }
 
 
-def _log_request(response: Response) -> None:
+def _log_request(
+    response: Response,
+    state: _AppCtxGlobals,
+    req: Request,
+    route: str | None,
+    took: float | None,
+    problem: str | None,
+) -> None:
     """One line per request (service/logs.py): nothing of its body, query or token."""
-    started = g.get("started")
-    rule = request.url_rule
-    game = (request.view_args or {}).get("game_id")
-    request_log.info(
-        "request",
-        extra={
-            "request_id": g.get("request_id"),
-            "client_request_id": g.get("client_request_id"),
-            "method": request.method,
-            "route": route_label(rule.rule) if rule is not None else None,
+    game = (req.view_args or {}).get("game_id")
+    logs.request(
+        {
+            "request_id": getattr(state, "request_id", None),
+            "client_request_id": getattr(state, "client_request_id", None),
+            "method": req.method,
+            "route": route,
             "status": response.status_code,
-            "duration_ms": None
-            if started is None
-            else round((time.perf_counter() - started) * 1000, 2),
+            "duration_ms": None if took is None else round(took * 1000, 2),
             "game_id": game if isinstance(game, str) and _UUID.match(game) else None,
-            "actor": _actor(),
-            "problem": g.get("problem_code"),
-        },
+            "actor": _actor(state, req),
+            "problem": problem,
+        }
     )
 
 
@@ -274,43 +277,11 @@ _UUID = re.compile(r"^[0-9a-fA-F-]{36}$")
 _ID_CONVERTER = re.compile(r"<id:([^<>]+)>")
 
 
+@functools.cache  # as many as the app has routes
 def route_label(rule: str) -> str:
     """A route as logs and metrics name it: `/v1/games/<game_id>/play`, as before ids
     had a converter of their own (service/web/api.py: IdConverter)."""
     return _ID_CONVERTER.sub(r"<\1>", rule)
-
-
-def _count_request(response: Response) -> None:
-    """The request in the process's metrics (service/metrics.py)."""
-    rule = request.url_rule
-    route = route_label(rule.rule) if rule is not None else "unmatched"
-    status = response.status_code
-    metrics.REQUESTS.labels(request.method, route, str(status)).inc()
-    started = g.get("started")
-    if started is not None:
-        metrics.LATENCY.labels(request.method, route).observe(time.perf_counter() - started)
-    if request.method == "POST" and rule is not None:
-        outcome = metrics.command_outcome(status, g.get("problem_code"))
-        metrics.COMMANDS.labels(route, outcome).inc()
-    stats = services().stats
-    if stats is not None:
-        in_use, size = stats.pool()
-        metrics.POOL_IN_USE.set(in_use)
-        metrics.POOL_SIZE.set(size)
-
-
-def _cache_and_security_headers(response: Response) -> None:
-    """Nothing a token opens is kept by a shared cache or a browser's history (a seat's
-    hand, a feed, the inbox, a stream, the audit): ``private, no-store``. Public views
-    are ``no-cache`` (kept, but revalidated with their ETag). No response is to be
-    sniffed as another type or framed."""
-    headers = response.headers
-    if "Cache-Control" not in headers:
-        shareable = request.endpoint in _SHAREABLE and request.method in ("GET", "HEAD")
-        headers["Cache-Control"] = "no-cache" if shareable else "private, no-store"
-    headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
-    headers.setdefault("Referrer-Policy", "no-referrer")
 
 
 def begin_shutdown(app: Flask) -> None:

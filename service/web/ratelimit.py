@@ -1,17 +1,19 @@
 """Rate limiting: seats and operators by who they are, anyone else by address; a fixed
 window per key.
 
-The algorithm, the parsing of "600 per minute" and the shared storages are the `limits`
-library's. What is ours is the glue, and a counter storage without a thread for the
-default: flask-limiter's per-request work (resolving the limits of each route, a timer
-thread to expire counters, computing headers) cost more than a whole cached game view
-(docs/benchmarks.md, "Decisions the figures made").
+The parsing of "600 per minute" and the shared storages are the `limits` library's.
+What is ours is the glue, and the default, counted in this process: a dict of counters
+(:class:`LocalCounters`), one lookup a request, without a timer thread to expire them.
+flask-limiter's per-request work (resolving the limits of each route, a timer thread,
+computing headers) cost more than a whole cached game view (docs/benchmarks.md,
+"Decisions the figures made"); the `limits` storage interface, which the default went
+through after it, a key string and two calls a request.
 
 Where the counts live: with ``YOKAI_RATE_LIMIT_STORAGE`` (a `limits` storage URI, e.g.
 ``redis://host:6379/0``) in one storage shared by every worker process and instance, so
-the limit holds for the whole service; without it in each worker process's memory
-(:class:`LocalCounters`), each allowed the limit divided by the number of workers
-(``YOKAI_WORKERS``), so one instance as a whole allows about the limit.
+the limit holds for the whole service; without it in each worker process's memory, each
+allowed the limit divided by the number of workers (``YOKAI_WORKERS``), so one instance
+as a whole allows about the limit.
 
 A shared storage that does not answer (within :data:`TIMEOUT`) is not a reason to refuse
 players: requests go through uncounted (fail open), a warning is logged, and the storage
@@ -24,8 +26,7 @@ import logging
 import math
 import threading
 import time
-from dataclasses import dataclass
-from typing import Any
+from typing import NamedTuple
 
 from limits import RateLimitItem, parse
 from limits.errors import ConfigurationError as LimitsConfigurationError
@@ -36,59 +37,37 @@ from service.settings import ConfigurationError
 log = logging.getLogger("yokai.ratelimit")
 
 
-class LocalCounters(Storage):
-    """Counters in this process's memory: expired ones are dropped when read, and all of
-    them now and then, instead of by a timer thread."""
+class LocalCounters:
+    """Fixed windows in this process's memory: a key's window begins with its first
+    request and lasts ``seconds``. An expired counter starts again at its key's next
+    request, and expired ones are dropped now and then, instead of by a timer thread."""
 
-    STORAGE_SCHEME = ["yokai-local"]  # noqa: RUF012 - as limits declares it
     _SWEEP_EVERY = 4096
 
-    def __init__(self, uri: str | None = None, **options: Any) -> None:
-        self._counts: dict[str, tuple[int, float]] = {}  # key -> (count, expires at)
+    def __init__(self, seconds: float) -> None:
+        self._seconds = seconds
+        self._counts: dict[str, tuple[int, float]] = {}  # key -> (count, window's end)
         self._lock = threading.Lock()
         self._writes = 0
-        super().__init__(uri, **options)
 
-    @property
-    def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
-        return ValueError
-
-    def incr(self, key: str, expiry: float, amount: int = 1) -> int:
+    def hit(self, key: str) -> tuple[int, float]:
+        """Count a request of ``key``: how many its window holds now, and when it ends
+        (epoch seconds)."""
         now = time.time()
         with self._lock:
-            count, expires = self._counts.get(key, (0, 0.0))
-            if expires <= now:
-                count, expires = 0, now + expiry
-            count += amount
-            self._counts[key] = (count, expires)
+            found = self._counts.get(key)
+            if found is None or found[1] <= now:
+                found = (1, now + self._seconds)
+            else:
+                found = (found[0] + 1, found[1])
+            self._counts[key] = found
             self._writes += 1
             if self._writes % self._SWEEP_EVERY == 0:
                 self._counts = {k: v for k, v in self._counts.items() if v[1] > now}
-            return count
-
-    def get(self, key: str) -> int:
-        count, expires = self._counts.get(key, (0, 0.0))
-        return count if expires > time.time() else 0
-
-    def get_expiry(self, key: str) -> float:
-        return self._counts.get(key, (0, time.time()))[1]
-
-    def check(self) -> bool:
-        return True
-
-    def reset(self) -> int | None:
-        with self._lock:
-            dropped = len(self._counts)
-            self._counts.clear()
-            return dropped
-
-    def clear(self, key: str) -> None:
-        with self._lock:
-            self._counts.pop(key, None)
+        return found
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(NamedTuple):
     allowed: bool
     limit: int
     remaining: int
@@ -130,20 +109,29 @@ class RateLimiter:
         if shared_storage is None and workers > 1:
             item = type(item)(max(1, item.amount // workers), item.multiples, item.namespace)
         self._item: RateLimitItem = item
-        self._storage: Storage = storage(shared_storage) if shared_storage else LocalCounters()
-        base = self._storage.base_exceptions
-        self._errors: tuple[type[Exception], ...] = (
-            (*base, OSError) if isinstance(base, tuple) else (base, OSError)
-        )
+        self.limit: int = item.amount
+        self._local: LocalCounters | None = None
+        self._storage: Storage | None = None
+        self._errors: tuple[type[Exception], ...] = (OSError,)
+        if shared_storage:
+            self._storage = storage(shared_storage)
+            base = self._storage.base_exceptions
+            self._errors = (*base, OSError) if isinstance(base, tuple) else (base, OSError)
+        else:
+            self._local = LocalCounters(item.get_expiry())
         self._down_until = 0.0
 
-    @property
-    def limit(self) -> int:
-        return self._item.amount
-
     def hit(self, key: str) -> Verdict | None:
-        """Count a request of ``key``; None when the storage cannot count it (it goes
-        through: see the module's docstring)."""
+        """Count a request of ``key``; None when the shared storage cannot count it (it
+        goes through: see the module's docstring)."""
+        amount = self.limit
+        if self._local is not None:
+            count, reset_at = self._local.hit(key)
+            return Verdict(count <= amount, amount, max(0, amount - count), reset_at)
+        return self._shared(key)
+
+    def _shared(self, key: str) -> Verdict | None:
+        assert self._storage is not None
         if self._down_until and time.monotonic() < self._down_until:
             return None
         item = self._item

@@ -12,7 +12,8 @@ import uuid
 from dataclasses import dataclass
 from uuid import UUID
 
-from flask import current_app, g, request
+from flask import Request, current_app, g, request
+from flask.ctx import _AppCtxGlobals
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from service.application.commands import Context
@@ -44,6 +45,16 @@ def services() -> Services:
     return found
 
 
+def current() -> tuple[_AppCtxGlobals, Request]:
+    """``g`` and the request themselves, not their proxies: a hook that reads many of
+    their attributes pays the proxies' lookup (a handful of calls each) once."""
+    found: tuple[_AppCtxGlobals, Request] = (
+        g._get_current_object(),
+        request._get_current_object(),  # type: ignore[attr-defined]
+    )
+    return found
+
+
 def deps() -> Deps:
     return services().deps
 
@@ -56,8 +67,8 @@ def game_uuid(game_id: str) -> UUID:
         raise GameNotFoundError(f"no game {game_id[:64]!r}") from None
 
 
-def bearer_token() -> str | None:
-    header = request.headers.get("Authorization")
+def bearer_token(header: str | None) -> str | None:
+    """The token of an Authorization header (None: no header)."""
     if header is None:
         return None
     scheme, _, token = header.strip().partition(" ")
@@ -68,15 +79,18 @@ def bearer_token() -> str | None:
 
 def principal() -> Principal:
     """Who sends this request; in a request about a game, a player who holds a seat of
-    it stands for that seat."""
-    if "principal" not in g:
-        who = deps().identity.identify(bearer_token())
-        game = (request.view_args or {}).get("game_id")
-        if isinstance(who, PlayerHolder) and isinstance(game, str):
+    it stands for that seat. Worked out once a request (the hooks and the view ask)."""
+    state = g._get_current_object()
+    found: Principal | None = vars(state).get("principal")
+    if found is None:
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        identity = deps().identity
+        found = identity.identify(bearer_token(req.environ.get("HTTP_AUTHORIZATION")))
+        game = (req.view_args or {}).get("game_id")
+        if isinstance(found, PlayerHolder) and isinstance(game, str):
             with contextlib.suppress(ValueError):  # names no game: the view answers 404
-                who = deps().identity.in_game(who, UUID(game))
-        g.principal = who
-    found: Principal = g.principal
+                found = identity.in_game(found, UUID(game))
+        state.principal = found
     return found
 
 

@@ -252,6 +252,15 @@ def test_the_inbox_lists_the_seats_turns_first_then_the_latest_changed(store: St
             assert uow.inbox.page(mio.id, statuses, cursor(e), 100) == expected[n + 1 :]
         playing = [e for e in expected if e.status == "playing"]
         assert uow.inbox.page(mio.id, ["playing"], None, 100) == playing
+        # The stamp and the page in one read: the same as each alone.
+        stamp = uow.inbox.stamp(mio.id, statuses)
+        assert uow.inbox.stamped_page(mio.id, statuses, None, 100) == (stamp, expected)
+        assert uow.inbox.stamped_page(mio.id, statuses, None, 3) == (stamp, expected[:3])
+        for n, e in enumerate(expected):
+            found = uow.inbox.stamped_page(mio.id, statuses, cursor(e), 2)
+            assert found == (stamp, expected[n + 1 : n + 3])
+        empty = uow.inbox.stamped_page(mio.id, ["waiting"], None, 10)
+        assert empty == ((0, None, 0), [])
 
 
 def test_an_update_of_the_game_brings_each_of_its_entries_up_to_date(store: Store) -> None:

@@ -99,6 +99,19 @@ def test_nothing_is_kept_while_the_cache_does_not_listen(cache: KeyCache, sql: S
     assert cache.keys(["p2"], store.read) == {}
 
 
+def test_what_was_opened_under_a_key_is_kept_as_long_as_the_key(cache: KeyCache, sql: Sql) -> None:
+    store = Store()
+    listening(cache, store)
+    cache.keys(["p1", "p2"], store.read)
+    kept = cache.opened(["p1", "p2", "d20261001"])
+    assert set(kept) == {"p1", "p2"}  # only where the key is held
+    kept["p1"]["pd1.n.p1.token"] = "Aiko"
+    assert cache.opened(["p1"]) == {"p1": {"pd1.n.p1.token": "Aiko"}}
+    sql("SELECT pg_notify('yokai_keys', 'p1')")
+    wait_for(lambda: cache.opened(["p1"]) == {}, "what p1 opened is dropped with it")
+    assert cache.opened(["p2"]) == {"p2": {}}
+
+
 def test_without_a_database_url_every_lookup_reads_the_store() -> None:
     store = Store()
     cache = KeyCache(None)
@@ -106,6 +119,7 @@ def test_without_a_database_url_every_lookup_reads_the_store() -> None:
     cache.keys(["p1"], store.read)
     assert store.reads == [["p1"], ["p1"]]
     assert not cache.listening.is_set()
+    assert cache.opened(["p1"]) == {}  # nothing opened is kept either
 
 
 def test_a_vault_destroying_a_key_empties_every_process_cache(

@@ -58,15 +58,16 @@ def test_a_key_gets_its_limit_per_window_then_a_new_window(clock: Clock) -> None
     assert again.remaining == 2
 
 
-def test_expired_counters_are_swept(clock: Clock) -> None:
-    counters = LocalCounters()
+def test_expired_counters_start_again_and_are_swept(clock: Clock) -> None:
+    counters = LocalCounters(10)
     for i in range(100):
-        counters.incr(f"k{i}", expiry=10)
+        assert counters.hit(f"k{i}") == (1, clock.now + 10)
+    assert counters.hit("k1") == (2, clock.now + 10)
     clock.now += 11
-    assert counters.get("k1") == 0
+    assert counters.hit("k1") == (1, clock.now + 10)  # a new window
     for _ in range(LocalCounters._SWEEP_EVERY):
-        counters.incr("fresh", expiry=10)
-    assert set(counters._counts) == {"fresh"}
+        counters.hit("fresh")
+    assert set(counters._counts) == {"k1", "fresh"}
 
 
 def test_counted_in_each_process_the_limit_is_shared_by_the_workers(clock: Clock) -> None:
@@ -89,6 +90,7 @@ def test_a_storage_that_does_not_answer_lets_requests_through_and_is_asked_again
     assert [r.message for r in caplog.records if "uncounted" in r.message]
     caplog.clear()
     storage = limiter._storage
+    assert storage is not None
     calls: list[str] = []
     original = storage.incr
 

@@ -11,6 +11,9 @@ hears named. While that connection is not listening (not yet started, lost, bein
 re-established) the cache holds nothing and every lookup goes to the store; each time
 it listens again it starts empty, since what was destroyed meanwhile was not heard.
 
+Beside each key, the values its tokens opened to in this process (:meth:`KeyCache.opened`):
+a name is decrypted once while its key is held, and what it opened to goes with the key.
+
 An erasure is so in force in every process as soon as PostgreSQL has delivered its
 notification (milliseconds; docs/privacy.md), the way the erased player's streams end.
 The connection is the process's second listening connection, apart from the streams'
@@ -43,6 +46,7 @@ class KeyCache:
         self._conninfo = libpq_conninfo(database_url) if database_url else None
         self._poll = poll_seconds
         self._keys: dict[str, bytes] = {}
+        self._opened: dict[str, dict[str, str]] = {}  # values opened, by subject held
         self._generation = 0  # moves on every drop: a read that spans one is not kept
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -72,22 +76,30 @@ class KeyCache:
                 self._keys.update(fetched)
         return {**found, **fetched}
 
+    def opened(self, subjects: Collection[str]) -> dict[str, dict[str, str]]:
+        """Where the values opened of each subject's tokens are kept, for those of
+        ``subjects`` whose keys are held: dropped with the key."""
+        with self._lock:
+            return {s: self._opened.setdefault(s, {}) for s in subjects if s in self._keys}
+
     def drop(self, payload: str) -> None:
         """What a notification names: subjects separated by spaces, or ``before d…``."""
         with self._lock:
             self._generation += 1
             if payload.startswith(ALL_DAYS_BEFORE):
                 bound = payload[len(ALL_DAYS_BEFORE) :]
-                for subject in [s for s in self._keys if s.startswith("d") and s < bound]:
-                    del self._keys[subject]
+                dropped = [s for s in self._keys if s.startswith("d") and s < bound]
             else:
-                for subject in payload.split():
-                    self._keys.pop(subject, None)
+                dropped = payload.split()
+            for subject in dropped:
+                self._keys.pop(subject, None)
+                self._opened.pop(subject, None)
 
     def clear(self) -> None:
         with self._lock:
             self._generation += 1
             self._keys.clear()
+            self._opened.clear()
 
     def stop(self) -> None:
         self._stopping.set()

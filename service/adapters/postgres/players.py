@@ -117,8 +117,22 @@ _KEY = (
     "-extract(epoch FROM {p}updated_at), {p}game_id)"
 )
 _PAGE = (
-    f"SELECT {_ENTRY} FROM inbox WHERE player_id = %s AND status = ANY(%s) {{after}}"
-    f"ORDER BY {_KEY.format(p='')} LIMIT %s"
+    f"SELECT {_ENTRY}{{number}} FROM inbox WHERE player_id = %s AND status = ANY(%s) "
+    f"{{after}}ORDER BY {_KEY.format(p='')} LIMIT %s"
+)
+_STAMP = (
+    "SELECT count(*), max(updated_at), coalesce(sum(version), 0) FROM inbox "
+    "WHERE player_id = %s AND status = ANY(%s)"
+)
+# The stamp, then the page's entries numbered in order (none: the stamp alone, its
+# entry's columns null). One read: the page and its stamp are of the same moment.
+_STAMPED_PAGE = (
+    "SELECT s.*, e.* FROM ({stamp}) AS s LEFT JOIN LATERAL ({page}) AS e ON true ORDER BY e.n"
+).format(
+    stamp=_STAMP,
+    page=_PAGE.format(
+        number=f", row_number() OVER (ORDER BY {_KEY.format(p='')}) AS n", after="{after}"
+    ),
 )
 _AFTER = (
     f"AND {_KEY.format(p='')} > (NOT %s::boolean, coalesce(%s::timestamptz, 'infinity'), "
@@ -144,6 +158,17 @@ def _entry(r: Sequence[Any]) -> InboxEntry:
         r[13],
         r[14],
     )
+
+
+def _page_params(
+    player_id: UUID, statuses: Sequence[str], after: InboxCursor | None, limit: int
+) -> list[Any]:
+    params: list[Any] = [player_id, list(statuses)]
+    if after is not None:
+        params += (after.my_turn, after.deadline, after.due_since, after.updated_at)
+        params.append(after.game_id)
+    params.append(limit)
+    return params
 
 
 class SqlInbox:
@@ -229,24 +254,26 @@ class SqlInbox:
         after: InboxCursor | None,
         limit: int,
     ) -> list[InboxEntry]:
-        params: list[Any] = [player_id, list(statuses)]
-        if after is None:
-            sql = _PAGE.format(after="")
-        else:
-            sql = _PAGE.format(after=_AFTER)
-            params += (after.my_turn, after.deadline, after.due_since, after.updated_at)
-            params.append(after.game_id)
-        params.append(limit)
+        sql = _PAGE.format(number="", after="" if after is None else _AFTER)
+        params = _page_params(player_id, statuses, after, limit)
         return [_entry(r) for r in self._session.fetch(sql, params)]
 
     def stamp(self, player_id: UUID, statuses: Sequence[str]) -> tuple[int, datetime | None, int]:
-        rows = self._session.fetch(
-            "SELECT count(*), max(updated_at), coalesce(sum(version), 0) FROM inbox "
-            "WHERE player_id = %s AND status = ANY(%s)",
-            [player_id, list(statuses)],
-            one_row=True,
-        )
+        rows = self._session.fetch(_STAMP, [player_id, list(statuses)], one_row=True)
         return int(rows[0][0]), rows[0][1], int(rows[0][2])
+
+    def stamped_page(
+        self,
+        player_id: UUID,
+        statuses: Sequence[str],
+        after: InboxCursor | None,
+        limit: int,
+    ) -> tuple[tuple[int, datetime | None, int], list[InboxEntry]]:
+        sql = _STAMPED_PAGE.format(after="" if after is None else _AFTER)
+        params = [player_id, list(statuses), *_page_params(player_id, statuses, after, limit)]
+        rows = self._session.fetch(sql, params, order="n")
+        stamp = int(rows[0][0]), rows[0][1], int(rows[0][2])
+        return stamp, [_entry(r[3:-1]) for r in rows if r[-1] is not None]
 
     def watched(self, player_id: UUID, since: datetime) -> list[InboxEntry]:
         rows = self._session.fetch(

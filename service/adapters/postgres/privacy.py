@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, MutableMapping
 from datetime import date, datetime
 from typing import ParamSpec, TypeVar
 from uuid import UUID
@@ -92,6 +92,9 @@ class SqlKeyVault:
         if self._cache is None:
             return self._read(list(subjects))
         return self._cache.keys(subjects, self._read)
+
+    def opened(self, subjects: Collection[str]) -> Mapping[str, MutableMapping[str, str]]:
+        return {} if self._cache is None else self._cache.opened(subjects)
 
     def _read(self, subjects: list[str]) -> Mapping[str, bytes]:
         with self._engine.connect() as conn:

@@ -168,6 +168,16 @@ class Inbox(Protocol):
         their games' versions (which grows with every command in any of them)."""
         ...
 
+    def stamped_page(
+        self,
+        player_id: UUID,
+        statuses: Sequence[str],
+        after: InboxCursor | None,
+        limit: int,
+    ) -> tuple[tuple[int, datetime | None, int], list[InboxEntry]]:
+        """:meth:`stamp` and :meth:`page` in one read, of the same moment."""
+        ...
+
     def watched(self, player_id: UUID, since: datetime) -> list[InboxEntry]:
         """The entries that may still change or changed lately: those of games not
         finished, and those updated at or after ``since``."""

@@ -95,12 +95,19 @@ class Identity:
         """The principal a bearer token stands for (no token: anyone)."""
         if bearer is None:
             return Anonymous()
+        digest = token_digest(bearer)
+        # First: a token remembered is a seat's or a player's, never an operator's (those
+        # of the settings are compared before one is remembered; those of the store,
+        # with their prefix, are never remembered).
+        known = self._recall(digest)
+        if known is not None:
+            self._touch(known)
+            return known
         given = bearer.encode()
         found: str | None = None
         for name, token in self._operators:  # every one compared: no early exit
             if hmac.compare_digest(given, token):
                 found = name
-        digest = token_digest(bearer)
         if found is None and bearer.startswith(OPERATOR_TOKEN_PREFIX):
             with self._uow() as uow:
                 found = uow.operators.find(digest)
@@ -108,10 +115,6 @@ class Identity:
                 return BadToken()
         if found is not None:
             return Operator(found)
-        known = self._recall(digest)
-        if known is not None:
-            self._touch(known)
-            return known
         with self._uow() as uow:
             seat = uow.credentials.find(digest)
             player = uow.players.find(digest) if seat is None else None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, MutableMapping
 from datetime import date, datetime
 from typing import Protocol
 from uuid import UUID
@@ -18,6 +18,12 @@ class KeyVault(Protocol):
 
     def keys(self, subjects: Collection[str]) -> Mapping[str, bytes]:
         """The keys that exist of ``subjects`` (for revealing; never makes one)."""
+        ...
+
+    def opened(self, subjects: Collection[str]) -> Mapping[str, MutableMapping[str, str]]:
+        """Where the values of the subjects' tokens opened in this process are kept
+        (token text to value), for those of ``subjects`` whose keys this process holds:
+        kept as long as the key is, and dropped with it when it is destroyed."""
         ...
 
     def destroy(self, subjects: Collection[str]) -> int:

@@ -15,17 +15,17 @@ def json_bytes(vault: KeyVault | None, body: bytes) -> bytes:
     """A JSON document (or SSE messages of JSON) with its tokens opened."""
     if vault is None or MARK not in body:
         return body
-    return Revealer(vault.keys).json(body.decode()).encode()
+    return Revealer(vault.keys, vault.opened).json(body.decode()).encode()
 
 
 def json_text(vault: KeyVault | None, body: str) -> str:
     if vault is None or "pd1." not in body:
         return body
-    return Revealer(vault.keys).json(body)
+    return Revealer(vault.keys, vault.opened).json(body)
 
 
 def text_bytes(vault: KeyVault | None, body: bytes) -> bytes:
     """Plain text (a hand record) with its tokens opened."""
     if vault is None or MARK not in body:
         return body
-    return Revealer(vault.keys).text(body.decode()).encode()
+    return Revealer(vault.keys, vault.opened).text(body.decode()).encode()

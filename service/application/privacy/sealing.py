@@ -19,7 +19,7 @@ import base64
 import json
 import os
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, MutableMapping
 from datetime import datetime
 from uuid import UUID
 
@@ -33,9 +33,11 @@ NOTHING = "x"  # an unreadable token reads null (or nothing, in text)
 _PREFIX = "pd1."
 
 TOKEN = re.compile(r"pd1\.([nx])\.(p[0-9a-f]{32}|d[0-9]{8})\.([A-Za-z0-9_-]{24,})")
-_QUOTED = re.compile(r'"(pd1\.[nx]\.(?:p[0-9a-f]{32}|d[0-9]{8})\.[A-Za-z0-9_-]{24,})"')
+_QUOTED = re.compile(r'"pd1\.([nx])\.(p[0-9a-f]{32}|d[0-9]{8})\.([A-Za-z0-9_-]{24,})"')
 
 Keys = Callable[[Collection[str]], Mapping[str, bytes]]
+Opened = Callable[[Collection[str]], Mapping[str, MutableMapping[str, str]]]
+_json_string: Callable[[str], str] = json.encoder.encode_basestring_ascii  # as json.dumps
 
 
 def player_subject(player_id: UUID | str) -> str:
@@ -75,27 +77,54 @@ def subjects(text: str) -> set[str]:
     return {m.group(2) for m in TOKEN.finditer(text)}
 
 
+OPENED_PER_SUBJECT = 256
+"""At most this many opened values of one subject are kept (past it, they start again)."""
+
+
 class Revealer:
     """Opens the tokens of one answer with the keys that exist now (fetched once per
-    answer for every subject it names, and again for the tokens sealed inside)."""
+    answer for every subject it names, and again for the tokens sealed inside).
 
-    def __init__(self, keys: Keys) -> None:
+    ``opened`` (the vault's) gives, for the subjects whose keys the process holds, where
+    the values their tokens open to are kept: a name opened once is not decrypted again
+    while its key is held, and is dropped with the key (an erasure drops it at once)."""
+
+    def __init__(self, keys: Keys, opened: Opened | None = None) -> None:
         self._fetch = keys
+        self._fetch_opened = opened
         self._keys: dict[str, bytes | None] = {}
+        self._opened: dict[str, MutableMapping[str, str]] = {}
 
     def value(self, token: str) -> str | None:
         """The clear value of a whole token; None if its key (or an inner one) is gone."""
+        m = TOKEN.fullmatch(token)
+        return token if m is None else self._value(m)
+
+    def _value(self, m: re.Match[str]) -> str | None:
         for _ in range(4):  # a token holds at most one more, but never loop on bad data
-            m = TOKEN.fullmatch(token)
-            if m is None:
-                return token
-            self._need({m.group(2)})
-            key = self._keys.get(m.group(2))
-            opened = None if key is None else _open(key, m.group(2), m.group(3))
+            subject = m.group(2)
+            if subject not in self._keys:  # an inner token's: fetched now
+                self._need({subject})
+            key = self._keys.get(subject)
+            opened = None if key is None else self._open(key, subject, m.group(3))
             if opened is None:
                 return ERASED_NAME if m.group(1) == NAME else None
-            token = opened
+            inner = TOKEN.fullmatch(opened)
+            if inner is None:
+                return opened
+            m = inner
         return None  # pragma: no cover - a chain of tokens no sealing makes
+
+    def _open(self, key: bytes, subject: str, text: str) -> str | None:
+        kept = self._opened.get(subject)
+        found = None if kept is None else kept.get(text)
+        if found is None:
+            found = _open(key, subject, text)
+            if kept is not None and found is not None:
+                if len(kept) >= OPENED_PER_SUBJECT:
+                    kept.clear()
+                kept[text] = found
+        return found
 
     def _need(self, wanted: set[str]) -> None:
         missing = wanted - self._keys.keys()
@@ -103,6 +132,8 @@ class Revealer:
             found = self._fetch(missing)
             for s in missing:
                 self._keys[s] = found.get(s)
+            if self._fetch_opened is not None and found:
+                self._opened.update(self._fetch_opened(found.keys()))
 
     def json(self, text: str) -> str:
         """A JSON document with every token opened: a whole string value becomes the
@@ -112,17 +143,18 @@ class Revealer:
         self._need(subjects(text))
 
         def whole(m: re.Match[str]) -> str:
-            return json.dumps(self.value(m.group(1)))
+            found = self._value(m)
+            return "null" if found is None else _json_string(found)
 
         text = _QUOTED.sub(whole, text)
-        return TOKEN.sub(lambda m: json.dumps(self.value(m.group(0)) or "")[1:-1], text)
+        return TOKEN.sub(lambda m: _json_string(self._value(m) or "")[1:-1], text)
 
     def text(self, text: str) -> str:
         """Plain text (a hand record) with every token opened."""
         if _PREFIX not in text:
             return text
         self._need(subjects(text))
-        return TOKEN.sub(lambda m: self.value(m.group(0)) or "", text)
+        return TOKEN.sub(lambda m: self._value(m) or "", text)
 
     def data(self, value: object) -> object:
         """JSON-ready data (a webhook's payload, an export) with every token opened."""

@@ -106,6 +106,15 @@ class FakeInbox:
         latest = max((e.updated_at for e in rows), default=None)
         return len(rows), latest, sum(e.version for e in rows)
 
+    def stamped_page(
+        self,
+        player_id: UUID,
+        statuses: Sequence[str],
+        after: InboxCursor | None,
+        limit: int,
+    ) -> tuple[tuple[int, datetime | None, int], list[InboxEntry]]:
+        return self.stamp(player_id, statuses), self.page(player_id, statuses, after, limit)
+
     def watched(self, player_id: UUID, since: datetime) -> list[InboxEntry]:
         rows = [e for e in self._uow.read().inbox.values() if e.player_id == player_id]
         rows = [e for e in rows if e.status != "finished" or e.updated_at >= since]

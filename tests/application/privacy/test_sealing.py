@@ -7,7 +7,7 @@ from __future__ import annotations
 import base64
 import json
 import os
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, MutableMapping
 from datetime import UTC, date, datetime
 from uuid import uuid4
 
@@ -25,6 +25,7 @@ class DictVault:
     def __init__(self) -> None:
         self.kept: dict[str, bytes | None] = {}
         self.fetches: list[set[str]] = []
+        self.values: dict[str, dict[str, str]] = {}  # opened, while the key is kept
 
     def key(self, subject: str) -> bytes:
         key = self.kept.setdefault(subject, os.urandom(32))
@@ -34,10 +35,14 @@ class DictVault:
         self.fetches.append(set(subjects))
         return {s: k for s in subjects if (k := self.kept.get(s)) is not None}
 
+    def opened(self, subjects: Collection[str]) -> Mapping[str, MutableMapping[str, str]]:
+        return {s: self.values.setdefault(s, {}) for s in subjects if self.kept.get(s)}
+
     def destroy(self, subjects: Collection[str]) -> int:
         n = sum(self.kept.get(s) is not None for s in subjects)
         for s in subjects:
             self.kept[s] = None
+            self.values.pop(s, None)
         return n
 
     def destroy_days_before(self, day: date) -> int:
@@ -125,3 +130,29 @@ def test_an_answer_fetches_its_keys_once_and_one_without_tokens_none(vault: Dict
     vault.fetches.clear()
     sealing.Revealer(vault.keys).json(json.dumps(["plain", "pd1 is not a token"]))
     assert vault.fetches == []
+
+
+def test_a_name_opened_once_is_not_decrypted_again_until_its_key_is_destroyed(
+    vault: DictVault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    player, sealer = uuid4(), Sealer(vault)
+    token = sealer.name(player, "Aiko")
+    address = sealer.request("203.0.113.7", NOW, player)  # sealed twice: day, then player
+    body = json.dumps({"name": token, "detail": f"({token})", "address": address})
+    decrypted: list[str] = []
+    real = sealing._open
+
+    def counted(key: bytes, subject: str, text: str) -> str | None:
+        decrypted.append(subject)
+        return real(key, subject, text)
+
+    monkeypatch.setattr(sealing, "_open", counted)
+    opened = {"name": "Aiko", "detail": "(Aiko)", "address": "203.0.113.7"}
+    for _ in range(3):
+        assert json.loads(sealing.Revealer(vault.keys, vault.opened).json(body)) == opened
+    assert sorted(decrypted) == ["d20261126", "p" + player.hex, "p" + player.hex]
+    assert sealing.Revealer(vault.keys).json(body) == json.dumps(opened)  # none kept: opens
+    vault.destroy([sealing.player_subject(player)])
+    erased = {"name": ERASED_NAME, "detail": f"({ERASED_NAME})", "address": None}
+    assert json.loads(sealing.Revealer(vault.keys, vault.opened).json(body)) == erased
+    assert "p" + player.hex not in vault.values  # what it opened went with the key

@@ -50,11 +50,15 @@ def _inbox(
     after = _decode(cursor) if cursor else None
     with deps.uow() as uow:
         guard(uow, player)
-        count, latest, versions = uow.inbox.stamp(player.player_id, statuses)
-        tag = _tag(count, latest, versions, status, cursor, limit)
-        if tag in unless or "*" in unless:
-            return InboxUnchanged(tag)
-        rows = uow.inbox.page(player.player_id, statuses, after, limit + 1)
+        if unless:  # the stamp first: an unchanged inbox reads no entries
+            stamp = uow.inbox.stamp(player.player_id, statuses)
+            tag = _tag(*stamp, status, cursor, limit)
+            if tag in unless or "*" in unless:
+                return InboxUnchanged(tag)
+            rows = uow.inbox.page(player.player_id, statuses, after, limit + 1)
+        else:
+            stamp, rows = uow.inbox.stamped_page(player.player_id, statuses, after, limit + 1)
+            tag = _tag(*stamp, status, cursor, limit)
     more = len(rows) > limit
     rows = rows[:limit]
     return InboxPage(rows, _encode(rows[-1]) if more and rows else None, tag)
