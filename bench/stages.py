@@ -117,7 +117,8 @@ RULES: tuple[Rule, ...] = (
     (
         HEADERS,
         re.compile(
-            r"(^|\.)(_cache_and_security_headers|_finish) \(|[(/]service/web/conditional\.py"
+            r"(^|\.)(_cache_and_security_headers|_finish) \("
+            r"|[(/]service/web/(conditional|headers)\.py"
         ),
     ),
     (
