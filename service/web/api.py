@@ -1,14 +1,25 @@
-"""flask-smorest wired for this service: problem-details errors and a lenient JSON parser."""
+"""flask-smorest wired for this service: problem-details errors, a lenient JSON parser,
+and views that Flask calls without flask-smorest's wrappers.
+
+flask-smorest's decorators (``arguments``, ``response``, ``alt_response``, ``doc``) both
+document a view and wrap it: each wrapper looks the app up and calls the next, nine to
+twelve deep on a command. Here they document it as before (the OpenAPI document is made
+from the same declarations), while Flask is given the view itself, called with its
+arguments as each ``arguments`` declaration loads them (service/web/loading.py). A view
+returns its Response (mypy holds it to its annotation, and a view declared otherwise is
+refused at import), so flask-smorest's response wrapper had nothing to do.
+"""
 
 from __future__ import annotations
 
 import http
 import json
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 import flask_smorest
 import marshmallow as ma
-from flask import Request
+from flask import Request, Response
 from flask_smorest.utils import prepare_response
 from webargs import core
 from webargs.flaskparser import FlaskParser
@@ -17,6 +28,7 @@ from werkzeug.routing import UUIDConverter
 from service.settings import MAX_BODY_BYTES
 from service.web.errors import PROBLEM_JSON, RequestProblemError
 from service.web.fields import ENUM_COMPONENTS, ProblemSchema
+from service.web.loading import Loader
 
 
 class _Parser(FlaskParser):
@@ -70,8 +82,83 @@ class IdConverter(UUIDConverter):
         return value
 
 
+_PARSING_OPTIONS = frozenset(
+    {"unknown", "validate", "as_kwargs", "arg_name", "error_status_code", "error_headers"}
+)
+
+
 class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     ARGUMENTS_PARSER = _Parser()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A decorated view -> the view itself and the loaders of its arguments, in order.
+        self._views: dict[Callable[..., Any], tuple[Callable[..., Any], tuple[Loader, ...]]] = {}
+
+    def _documenting(self, decorate: Callable[[Any], Any], *loaders: Loader) -> Any:
+        """``decorate`` (one of flask-smorest's) as documentation only: Flask will call
+        the view it decorates, with ``loaders``' arguments before those of the view's
+        other ``arguments`` declarations (the outer one first, as webargs passes them)."""
+
+        def decorator(func: Any) -> Any:
+            documented = decorate(func)
+            view, inner = self._views.get(func, (func, ()))
+            self._views[documented] = (view, (*loaders, *inner))
+            return documented
+
+        return decorator
+
+    def arguments(self, schema: Any, *, location: str = "json", **kwargs: Any) -> Any:
+        if _PARSING_OPTIONS & kwargs.keys():
+            raise TypeError(f"not supported here: {sorted(_PARSING_OPTIONS & kwargs.keys())}")
+        loader = Loader(self.ARGUMENTS_PARSER, schema, location)
+        return self._documenting(super().arguments(schema, location=location, **kwargs), loader)
+
+    def response(self, *args: Any, **kwargs: Any) -> Any:
+        return self._documenting(super().response(*args, **kwargs))
+
+    def alt_response(self, *args: Any, **kwargs: Any) -> Any:
+        return self._documenting(super().alt_response(*args, **kwargs))
+
+    def doc(self, **kwargs: Any) -> Any:  # flask-smorest's is a staticmethod
+        return self._documenting(flask_smorest.Blueprint.doc(**kwargs))
+
+    def add_url_rule(
+        self,
+        rule: str,
+        endpoint: str | None = None,
+        view_func: Any = None,
+        provide_automatic_options: bool | None = None,
+        **options: Any,
+    ) -> None:
+        """Routes ``view_func``'s documentation as flask-smorest does, and Flask to the
+        view itself (with its arguments loaded) rather than to its wrappers."""
+        if view_func in self._views:
+            view_func = self._direct(view_func, *self._views[view_func])
+        super().add_url_rule(rule, endpoint, view_func, provide_automatic_options, **options)
+
+    @staticmethod
+    def _direct(
+        documented: Any, view: Callable[..., Any], loaders: tuple[Loader, ...]
+    ) -> Callable[..., Any]:
+        if view.__annotations__.get("return") not in ("Response", Response):
+            raise TypeError(f"{view.__qualname__} must return a Response (it is sent as is)")
+        if not loaders:
+            direct = view
+        elif len(loaders) == 1:
+            (load,) = loaders
+
+            def direct(**view_args: Any) -> Any:
+                return view(load(), **view_args)
+        else:
+
+            def direct(**view_args: Any) -> Any:
+                return view(*[load() for load in loaders], **view_args)
+
+        # flask-smorest documents the route from the function it is given.
+        direct.__name__, direct.__doc__ = view.__name__, view.__doc__
+        direct._apidoc = documented._apidoc  # type: ignore[attr-defined]
+        return direct
 
     def _store_endpoint_docs(
         self, endpoint: str, obj: Any, parameters: Any, tags: Any, **options: Any

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, jsonify
+from flask import Response
 
 from service.application.commands import (
     BotSeat,
@@ -29,7 +29,7 @@ from service.application.results import Acted, Executed
 from service.application.write.registry import execute
 from service.rules import TurnClock
 from service.web.api import BEARER, Blueprint
-from service.web.conditional import etag_value, if_none_match
+from service.web.conditional import if_none_match
 from service.web.fields import IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, SEAT
 from service.web.games.feed_schemas import (
     AuditSchema,
@@ -51,7 +51,7 @@ from service.web.games.schemas import (
 )
 from service.web.games.view_schemas import GameViewSchema, OperatorStateSchema, SeatViewSchema
 from service.web.live.holding import held_open
-from service.web.render import json_ready, json_response, view_response
+from service.web.render import json_answer, json_response, view_response
 from service.web.request import command_context, deps, game_uuid, principal
 
 blp = Blueprint(
@@ -320,9 +320,7 @@ def events(query: dict[str, Any], game_id: str) -> Response:
     finally:
         if release is not None:
             release()
-    response = jsonify(json_ready(feed))
-    response.headers["ETag"] = etag_value(feed.version)
-    return response
+    return json_answer(feed, version=feed.version)
 
 
 @blp.route("/games/<id:game_id>/state", methods=["GET"])

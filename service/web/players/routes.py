@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from flask import Response, jsonify
+from flask import Response
 
 from service.application.commands import (
     CreateLinkCode,
@@ -15,15 +15,17 @@ from service.application.commands import (
     RevokeToken,
     SuspendPlayer,
 )
+from service.application.games.ports import InboxEntry
 from service.application.identity import queries
 from service.application.live import longpolls
-from service.application.results import InboxUnchanged, PlayerSuspended
+from service.application.results import InboxPage, InboxUnchanged, PlayerSuspended
 from service.application.write.registry import execute
 from service.web.api import BEARER, Blueprint
 from service.web.conditional import if_none_match_tags
 from service.web.fields import IDEMPOTENCY_KEY, IF_NONE_MATCH_INBOX
 from service.web.live.holding import held_open
 from service.web.players.schemas import (
+    InboxEntrySchema,
     InboxQuerySchema,
     InboxSchema,
     LinkCodeSchema,
@@ -38,18 +40,20 @@ from service.web.players.schemas import (
     TokenListSchema,
     TokensQuerySchema,
 )
-from service.web.render import json_response
+from service.web.render import json_answer, json_response, shaped_by
 from service.web.request import command_context, deps, principal
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their inbox")
 
 PLAYER_CREATED = PlayerCreatedSchema()
 PLAYER = PlayerSchema()
-INBOX = InboxSchema()
 TOKENS = TokenListSchema()
 LINK_CODE = LinkCodeSchema()
 SUSPENSION = SuspensionSchema()
 PLAYER_AUDIT = PlayerAuditSchema()
+# The inbox is on the hot path: answered by orjson in its schemas' shape (service/web/render.py).
+shaped_by(InboxPage, InboxSchema())
+shaped_by(InboxEntry, InboxEntrySchema())
 
 
 # A player's token acts in the player's calls.
@@ -115,10 +119,7 @@ def my_games(query: dict[str, Any]) -> Response:
     finally:
         if release is not None:
             release()
-    if isinstance(page, InboxUnchanged):
-        response = Response(status=304)
-    else:
-        response = jsonify(INBOX.dump(page))
+    response = Response(status=304) if isinstance(page, InboxUnchanged) else json_answer(page)
     response.headers["ETag"] = f'"{page.etag}"'
     return response
 
