@@ -144,7 +144,7 @@ FALLBACKS: tuple[Rule, ...] = (
         FRAMEWORK,
         re.compile(
             r"[(/](flask|flask_smorest|webargs|marshmallow|apispec)/"
-            r"|[(/]werkzeug/(?!datastructures|http\.py)"
+            r"|[(/]werkzeug/(?!datastructures|http\.py)|[(/]service/web/(api|loading)\.py"
         ),
     ),
     (OTHER_SERVICE, re.compile(r"[(/]service/(?!application/privacy/sealing\.py)")),
