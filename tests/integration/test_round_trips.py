@@ -9,8 +9,8 @@ import random
 from typing import Any
 
 import pytest
-from sqlalchemy import text
 
+from service.adapters.postgres.engine import connections_of
 from service.adapters.postgres.session import Session, Statement
 from tests.support.api import Api
 from tests.support.deals import start_playing
@@ -75,12 +75,14 @@ def test_a_command_statement_is_planned_five_times_on_a_connection_then_kept(
     for _ in range(40):
         assert api.act_randomly(game, rng) is not None
 
-    with process.container.engine.connect() as conn:
+    pool = connections_of(process.container.engine)
+    conn = pool.take()  # the connection returned last: the one that served the game
+    try:
         plans = conn.execute(
-            text(
-                "SELECT generic_plans, custom_plans FROM pg_prepared_statements "
-                "WHERE statement LIKE '%INSERT INTO events%'"
-            )
-        ).all()
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements "
+            "WHERE statement LIKE '%INSERT INTO events%'"
+        ).fetchall()
+    finally:
+        pool.give(conn)
     assert any(generic > 0 for generic, _ in plans), plans  # prepared and run often enough
     assert all(custom <= 5 for _, custom in plans), plans
