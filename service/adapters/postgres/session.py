@@ -209,6 +209,8 @@ class Session:
                 cur.execute(sql, [p for s in statements for p in s.params])
                 while cur.nextset():
                     pass
+            if committing:  # a commit gives no rows its caller reads
+                return []
             return cur.fetchall() if cur.description else []
         except pg_errors.UniqueViolation as error:
             games = self._write_games
