@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import weakref
+
 from psycopg.conninfo import conninfo_to_dict
-from sqlalchemy import Engine, create_engine
+from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 
+from service.adapters.postgres.pool import Connections
 from service.adapters.postgres.session import check_connections_on_checkout
 
 
@@ -67,19 +70,45 @@ def _multi_host(database_url: str) -> URL:
 
 
 def make_engine(database_url: str, pool_size: int = 5, *, prepared: bool = True) -> Engine:
-    """The service's pool. ``prepared=False`` keeps psycopg from preparing statements on
-    the server, which PgBouncer in transaction mode (before 1.21) cannot follow: the next
-    transaction may run on another server connection."""
+    """The service's engine, and its units of work's pool (:func:`connections_of`): up
+    to twice ``pool_size`` connections, as many as SQLAlchemy's pool with its overflow
+    held before (docs/operations.md, "Connection budget"). SQLAlchemy's own pool serves
+    the engine's other users (the health check, the store's gauges, the key vault): one
+    connection kept, one more at a time of need. ``prepared=False`` keeps psycopg from
+    preparing statements on the server, which PgBouncer in transaction mode (before
+    1.21) cannot follow: the next transaction may run on another server connection."""
     connect_args: dict[str, object] = {"connect_timeout": 5}
     if not prepared:
         connect_args["prepare_threshold"] = None
     engine = create_engine(
         sqlalchemy_url(database_url),
-        pool_size=pool_size,
-        max_overflow=pool_size,
+        pool_size=1,
+        max_overflow=1,
         pool_recycle=1800,
         # An unreachable server must fail fast (readyz answers 503, not a worker timeout).
         connect_args=connect_args,
     )
     check_connections_on_checkout(engine)
+    _attach(engine, Connections(libpq_conninfo(database_url), 2 * pool_size, prepared=prepared))
     return engine
+
+
+_POOLS: weakref.WeakKeyDictionary[Engine, Connections] = weakref.WeakKeyDictionary()
+
+
+def connections_of(engine: Engine) -> Connections:
+    """The pool of ``engine``'s units of work: :func:`make_engine`'s, or, for an engine
+    made otherwise (as tests make them, on a URL of one host), one made on first use
+    with as many connections as its own pool may open."""
+    pool = _POOLS.get(engine)
+    if pool is None:
+        conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        limit = int(getattr(engine.pool, "size", lambda: 5)())
+        pool = _attach(engine, Connections(conninfo, 2 * limit))
+    return pool
+
+
+def _attach(engine: Engine, pool: Connections) -> Connections:
+    _POOLS[engine] = pool
+    event.listen(engine, "engine_disposed", lambda _: pool.dispose())
+    return pool

@@ -11,10 +11,8 @@ from operator import attrgetter, itemgetter
 from typing import Any
 from uuid import UUID
 
-from psycopg.types.json import Jsonb
-
 from service.adapters.postgres import tables
-from service.adapters.postgres.session import Session, Statement
+from service.adapters.postgres.session import Session, Statement, json_text
 from service.application.ports import Actor, ActorKind, Position, StoredEvent
 
 # The row's columns are the schema's (tables.py), in its order. An append writes all but
@@ -141,7 +139,7 @@ class SqlEventStore:
         params: list[Any] = []
         for e in rows:
             params += _VALUES(e)
-            params[_DATA - len(WRITTEN)] = Jsonb(e.data)
+            params[_DATA - len(WRITTEN)] = json_text(e.data)
         sql = _INSERT + ", ".join([_ROW] * len(rows))
         self._session.write(Statement(sql, params), rows[0].game_id)
         self._session.notify(CHANNEL, notification(rows))

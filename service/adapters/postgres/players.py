@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from psycopg.types.json import Jsonb
-
 from service.adapters.postgres.events import CHANNEL
-from service.adapters.postgres.session import Session, Statement
+from service.adapters.postgres.session import Session, Statement, json_text
 from service.adapters.postgres.tokens import NOT_SUSPENDED, add_token
 from service.application.games.ports import InboxCursor, InboxEntry, SeatTurn
 from service.application.identity.ports import PlayerRecord, PlayerToken
@@ -140,6 +139,29 @@ _AFTER = (
 )
 
 
+@functools.lru_cache(maxsize=32)
+def _update_game(turns: int, gone: int) -> str:
+    """The update of a game's entries for so many seats' turns, leaving out the entries
+    of so many players gone (one statement may not change a row twice: they are deleted
+    after). Scalar parameters only, as the command's statement wants them
+    (webhooks.py ``_FAN_OUT`` says why)."""
+    rows = ", ".join(["(%s::smallint, %s::text, %s::timestamptz)"] * turns)
+    kept = f" AND i.player_id NOT IN ({_some(gone)})" if gone else ""
+    return (
+        "UPDATE inbox AS i SET status = %s, version = %s, scores = %s::jsonb, "
+        "winner = %s::jsonb, updated_at = %s, my_turn = v.action IS NOT NULL, "
+        "action = v.action, deadline = v.deadline, "
+        "due_since = CASE WHEN v.action IS NULL THEN NULL "
+        "WHEN i.action IS NOT DISTINCT FROM v.action THEN i.due_since ELSE %s END "
+        f"FROM (VALUES {rows}) AS v(seat, action, deadline) "
+        f"WHERE i.game_id = %s AND i.seat = v.seat{kept}"
+    )
+
+
+def _some(count: int) -> str:
+    return ", ".join(["%s"] * count)
+
+
 def _entry(r: Sequence[Any]) -> InboxEntry:
     return InboxEntry(
         r[0],
@@ -190,8 +212,8 @@ class SqlInbox:
                     e.players,
                     e.scoring,
                     e.variant,
-                    Jsonb(list(e.scores)),
-                    Jsonb(list(e.winner)) if e.winner is not None else None,
+                    json_text(e.scores),
+                    None if e.winner is None else json_text(e.winner),
                     e.my_turn,
                     e.action,
                     e.due_since,
@@ -213,37 +235,24 @@ class SqlInbox:
         updated_at: datetime,
         gone: Sequence[UUID] = (),
     ) -> None:
-        rows = ", ".join(["(%s::smallint, %s::text, %s::timestamptz)"] * len(turns))
         params: list[Any] = [
             status,
             version,
-            Jsonb(list(scores)),
-            Jsonb(list(winner)) if winner is not None else None,
+            json_text(scores),
+            None if winner is None else json_text(winner),
             updated_at,
             updated_at,
         ]
         for t in turns:
             params += (t.seat, t.action, t.deadline)
-        params += [game_id, list(gone)]
-        # The entries that go are left out of the update (one statement may not change a
-        # row twice), then deleted.
-        self._session.write(
-            Statement(
-                "UPDATE inbox AS i SET status = %s, version = %s, scores = %s, winner = %s, "
-                "updated_at = %s, my_turn = v.action IS NOT NULL, action = v.action, "
-                "deadline = v.deadline, "
-                "due_since = CASE WHEN v.action IS NULL THEN NULL "
-                "WHEN i.action IS NOT DISTINCT FROM v.action THEN i.due_since ELSE %s END "
-                f"FROM (VALUES {rows}) AS v(seat, action, deadline) "
-                "WHERE i.game_id = %s AND i.seat = v.seat AND NOT i.player_id = ANY(%s::uuid[])",
-                params,
-            )
-        )
+        params.append(game_id)
+        params += gone
+        self._session.write(Statement(_update_game(len(turns), len(gone)), params))
         if gone:
             self._session.write(
                 Statement(
-                    "DELETE FROM inbox WHERE game_id = %s AND player_id = ANY(%s::uuid[])",
-                    (game_id, list(gone)),
+                    f"DELETE FROM inbox WHERE game_id = %s AND player_id IN ({_some(len(gone))})",
+                    (game_id, *gone),
                 )
             )
 

@@ -1,5 +1,5 @@
-"""One pooled psycopg connection for a unit of work, used so that a command costs as few
-round trips to PostgreSQL as its work needs.
+"""One pooled psycopg connection for a unit of work (pool.py), used so that a command
+costs as few round trips to PostgreSQL as its work needs.
 
 The connection stays in autocommit mode and BEGIN / COMMIT are sent as statements, so
 they ride in the same round trip as the work (psycopg's own implicit BEGIN would cost a
@@ -10,15 +10,16 @@ runs on its own (autocommit), without BEGIN or ROLLBACK.
 
 Why not SQLAlchemy Core here: its per-statement compilation and execution bookkeeping
 was the larger part of a command's Python time under load (docs/benchmarks.md,
-"Decisions the figures made"); the pool, the schema (tables.py) and the migrations stay
-SQLAlchemy's.
+"Decisions the figures made"); the schema (tables.py) and the migrations stay
+SQLAlchemy's, and so does the pool of the few users of the engine outside units of work
+(engine.py).
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import re
-import select
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,8 +28,8 @@ from uuid import UUID
 import psycopg
 from psycopg import errors as pg_errors
 from sqlalchemy import Engine, event, exc
-from sqlalchemy.pool import PoolProxiedConnection
 
+from service.adapters.postgres.pool import Connections, went_away
 from service.application.errors import AlreadySeatedError
 from service.application.identity.ports import CredentialGoneError, PlayerSuspendedError
 from service.application.ports import AppendConflictError, StoreUnavailableError
@@ -49,11 +50,10 @@ class Statement:
 
 @dataclass
 class Session:
-    """A unit of work's connection: checked out of the pool on first use."""
+    """A unit of work's connection: taken from the pool on first use."""
 
-    engine: Engine
+    pool: Connections
     snapshot: bool = False
-    _proxied: PoolProxiedConnection | None = None
     _conn: psycopg.Connection[Any] | None = None
     _in_transaction: bool = False
     _want_transaction: bool = False
@@ -150,22 +150,23 @@ class Session:
         self._write_games = []
 
     def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is None:
+            return
         try:
-            conn = self._conn
-            if conn is not None and not conn.closed:
-                status = conn.pgconn.transaction_status
-                if status == psycopg.pq.TransactionStatus.INERROR:
-                    conn.rollback()
-                elif self._in_transaction:
-                    # Nothing was written in it (writes go at commit): ending it with
-                    # COMMIT keeps the statements psycopg prepared, which a rollback drops.
-                    conn.execute("COMMIT")
-                conn.autocommit = False  # as SQLAlchemy's other users of the pool expect
+            status = conn.pgconn.transaction_status
+            if status == psycopg.pq.TransactionStatus.INERROR:
+                conn.rollback()
+            elif self._in_transaction:
+                # Nothing was written in it (writes go at commit): ending it with COMMIT
+                # keeps the statements psycopg prepared, which a rollback drops.
+                conn.execute("COMMIT")
+        except BaseException:
+            self.pool.discard(conn)
+            raise
         finally:
             self._in_transaction = False
-            if self._proxied is not None:
-                self._proxied.close()  # back to the pool
-            self._proxied = self._conn = None
+        self.pool.give(conn)
 
     # -- internals -----------------------------------------------------------------------
 
@@ -182,11 +183,7 @@ class Session:
 
     def _connection(self) -> psycopg.Connection[Any]:
         if self._conn is None:
-            self._proxied = self.engine.raw_connection()
-            conn = self._proxied.driver_connection
-            assert isinstance(conn, psycopg.Connection)
-            conn.autocommit = True
-            self._conn = conn
+            self._conn = self.pool.take()
         return self._conn
 
     def _run(self, statements: list[Statement], *, committing: bool) -> list[tuple[Any, ...]]:
@@ -200,7 +197,7 @@ class Session:
         """
         try:
             conn = self._connection()
-        except (exc.DBAPIError, psycopg.OperationalError) as error:  # no server to reach
+        except psycopg.OperationalError as error:  # no server to reach, or no connection free
             raise StoreUnavailableError(str(error), maybe_committed=False) from error
         try:
             if len(statements) == 1:
@@ -212,6 +209,8 @@ class Session:
                 cur.execute(sql, [p for s in statements for p in s.params])
                 while cur.nextset():
                     pass
+            if committing:  # a commit gives no rows its caller reads
+                return []
             return cur.fetchall() if cur.description else []
         except pg_errors.UniqueViolation as error:
             games = self._write_games
@@ -234,9 +233,8 @@ class Session:
                 self._abandon()
                 raise PlayerSuspendedError() from error
             if conn.closed or conn.broken:
-                if self._proxied is not None:
-                    self._proxied.invalidate(error)
-                self._proxied = self._conn = None
+                self.pool.discard(conn)
+                self._conn = None
                 self._in_transaction = False
                 raise StoreUnavailableError(str(error), maybe_committed=committing) from error
             self._abandon()
@@ -250,6 +248,16 @@ class Session:
         self._in_transaction = False
         self._checks, self._locks, self._writes = [], [], []
         self._write_games, self._notices = [], []
+
+
+_JSON = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def json_text(value: Any) -> str:
+    """``value`` as JSON text, for a parameter the statement casts (``%s::jsonb``) or
+    stores in a jsonb column: psycopg adapts a str in C, where its Jsonb adapter runs
+    Python for each value; the server parses the same JSON text either way."""
+    return _JSON(value)
 
 
 _LAZY_COMMIT = Statement("SELECT set_config('synchronous_commit', 'off', true)")
@@ -321,9 +329,8 @@ def _one_statement(
 
 
 def check_connections_on_checkout(engine: Engine) -> None:
-    """Without a round trip: a pooled connection whose server went away (a restart, an
-    idle timeout) has its socket readable; read it, and if the connection is then bad,
-    let the pool replace it before anyone uses it (SQLAlchemy's pessimistic disconnect
+    """Without a round trip: a pooled connection whose server went away is replaced
+    before anyone uses it (pool.py ``went_away``; SQLAlchemy's pessimistic disconnect
     handling, without pre-ping's extra SELECT 1 on every checkout)."""
 
     @event.listens_for(engine, "checkout")
@@ -331,15 +338,5 @@ def check_connections_on_checkout(engine: Engine) -> None:
         conn = dbapi_connection
         if not isinstance(conn, psycopg.Connection):  # pragma: no cover - psycopg only
             return
-        if conn.closed or conn.broken:
-            raise exc.DisconnectionError("the connection is closed")
-        poller = select.poll()  # select.select cannot take descriptors past 1023
-        try:
-            poller.register(conn.fileno(), select.POLLIN)
-            readable = poller.poll(0)
-        except (OSError, ValueError) as error:
-            raise exc.DisconnectionError(str(error)) from error
-        if readable:
-            # An idle connection has nothing to read unless the server spoke first: most
-            # likely to say it is terminating the connection. A new one costs little.
-            raise exc.DisconnectionError("the server sent something to an idle connection")
+        if went_away(conn):
+            raise exc.DisconnectionError("the connection is closed or its server went away")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import Engine, text
 
+from service.adapters.postgres.engine import connections_of
 from service.application.monitoring import StoreStats
 
 _GAMES = "SELECT status, count(*) FROM games GROUP BY status"
@@ -23,11 +24,11 @@ class SqlStats:
         self._engine = engine
 
     def pool(self) -> tuple[int, int]:
-        """This process's connections in use, and what its pool keeps."""
-        pool = self._engine.pool
-        return int(getattr(pool, "checkedout", lambda: 0)()), int(
-            getattr(pool, "size", lambda: 0)()
-        )
+        """This process's connections in use by units of work, and its pool's size
+        (YOKAI_DB_POOL_SIZE: the pool may open twice as many, as SQLAlchemy's did with
+        its overflow)."""
+        pool = connections_of(self._engine)
+        return pool.in_use(), pool.limit // 2
 
     def read(self) -> StoreStats:
         with self._engine.connect() as conn:

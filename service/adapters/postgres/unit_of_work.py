@@ -7,6 +7,7 @@ from typing import Self
 
 from sqlalchemy import Engine
 
+from service.adapters.postgres.engine import connections_of
 from service.adapters.postgres.events import SqlEventStore
 from service.adapters.postgres.games import SqlCredentials, SqlGameIndex
 from service.adapters.postgres.idempotency import SqlIdempotencyStore
@@ -56,7 +57,7 @@ class SqlUnitOfWork:
     webhooks: SqlWebhooks
 
     def __init__(self, engine: Engine, *, snapshot: bool = False) -> None:
-        self._session = Session(engine, snapshot=snapshot)
+        self._session = Session(connections_of(engine), snapshot=snapshot)
         self.events = SqlEventStore(self._session)
         self.games = SqlGameIndex(self._session)
         self.credentials = SqlCredentials(self._session)

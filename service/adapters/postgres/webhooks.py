@@ -11,14 +11,13 @@ A delivery leaves the outbox once it is delivered or given up; the log keeps its
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from psycopg.types.json import Jsonb
-
-from service.adapters.postgres.session import Session, Statement
+from service.adapters.postgres.session import Session, Statement, json_text
 from service.application.webhooks.ports import (
     PER_ENDPOINT,
     WebhookAttempt,
@@ -32,23 +31,41 @@ _ENDPOINT = "id, player_id, url, events, created_at, failing_since, disabled_at,
 _FAN_OUT = (
     # Each of the commit's webhook events, to the operators' endpoints and to those of the
     # players holding a seat of the game (for a turn: the seat that must act). Two index
-    # lookups, so a commit that nobody listens to costs next to nothing.
+    # lookups, so a commit that nobody listens to costs next to nothing. Scalar
+    # parameters only, a row each (:func:`_fan_out`): lists would cost psycopg far more
+    # to adapt, and PostgreSQL, not knowing their length, would plan the command's
+    # statement anew at every execution instead of keeping one plan.
     "INSERT INTO outbox (kind, game_id, payload, created_at, available_at, webhook_id, "
     "message_id) "
     "SELECT 'webhook', %s, jsonb_build_object('type', e.type, 'timestamp', %s::text, "
     "'data', e.data), %s, %s, h.id, 'msg_' || replace(gen_random_uuid()::text, '-', '') "
-    "FROM unnest(%s::text[], %s::jsonb[], %s::smallint[]) AS e(type, data, seat) "
+    "FROM (VALUES {events}) AS e(type, data, seat) "
     "JOIN LATERAL ("
     "SELECT w.id FROM webhooks AS w WHERE w.player_id IS NULL "
     "AND w.disabled_at IS NULL AND e.type = ANY(w.events) "
     "UNION ALL "
-    "SELECT w.id FROM (SELECT seat, player_id FROM seat_players WHERE game_id = %s "
-    "UNION ALL SELECT * FROM unnest(%s::smallint[], %s::uuid[])) AS sp(seat, player_id) "
+    "SELECT w.id FROM (SELECT seat, player_id FROM seat_players WHERE game_id = %s{bound}"
+    ") AS sp(seat, player_id) "
     "JOIN webhooks AS w ON w.player_id = sp.player_id "
-    "WHERE (e.seat IS NULL OR sp.seat = e.seat) AND NOT (sp.seat = ANY(%s::smallint[])) "
+    "WHERE (e.seat IS NULL OR sp.seat = e.seat){left} "
     "AND w.disabled_at IS NULL AND e.type = ANY(w.events)"
     ") AS h ON true"
 )
+_EVENT = "(%s::text, %s::jsonb, %s::smallint)"
+
+
+@functools.lru_cache(maxsize=64)
+def _fan_out(events: int, bound: int, left: int) -> str:
+    """The fan-out for so many events, seats bound in this commit and seats left to bots
+    (one text for each such shape, so that each is prepared once)."""
+    return _FAN_OUT.format(
+        events=", ".join([_EVENT] * events),
+        bound=" UNION ALL VALUES " + ", ".join(["(%s::smallint, %s::uuid)"] * bound)
+        if bound
+        else "",
+        left=f" AND sp.seat NOT IN ({', '.join(['%s::smallint'] * left)})" if left else "",
+    )
+
 
 _CLAIM = (
     # The oldest due deliveries (a bounded look), at most each endpoint's limit under way
@@ -148,24 +165,15 @@ class SqlWebhooks:
     ) -> None:
         if not events:
             return
-        self._session.write(
-            Statement(
-                _FAN_OUT,
-                (
-                    game_id,
-                    now.isoformat(),
-                    now,
-                    now,
-                    [e.type for e in events],
-                    [Jsonb(e.data) for e in events],
-                    [e.seat for e in events],
-                    game_id,
-                    [s for s, _ in bound],
-                    [p for _, p in bound],
-                    list(left),
-                ),
-            )
-        )
+        params: list[Any] = [game_id, now.isoformat(), now, now]
+        for e in events:
+            params += (e.type, json_text(e.data), e.seat)
+        params.append(game_id)
+        for seat, player_id in bound:
+            params += (seat, player_id)
+        params += left
+        sql = _fan_out(len(events), len(bound), len(left))
+        self._session.write(Statement(sql, params))
 
     def claim(
         self,
