@@ -9,14 +9,17 @@ each stage's share of the web workers' samples on a core, and its microseconds p
 request (that share of the web workers' CPU per request), then the other parts of the
 system (PostgreSQL, the embedded worker, the load) from the CPU accounting, so that the
 table adds up to all of a request's CPU. ``python -m bench.stages DIR`` prints the tables
-of a folder again.
+of a folder again; ``--before EARLIER`` prints each stage's microseconds in both runs side
+by side.
 
 How a sample is classified (:func:`classify`): a sample whose innermost frame is in a
-socket, a poll or the gevent hub (or psycopg's wait for the server) is left out. Under
-load py-spy counts a thread that is runnable as busy, and most such samples are a greenlet
-switched out or a worker that woke a peer (wrk, PostgreSQL) and gave it the core: the
-kernel's whole part of the web workers' CPU (system time) was 6 % in a check, while sends
-alone were a fifth of the samples. Then, if any frame of the stack is one of the
+socket, a poll or the gevent hub (or psycopg's wait for the server, or its call of
+libpq's send of a statement) is left out. Under load py-spy counts a thread that is
+runnable as busy, and most such samples are a greenlet switched out or a worker that woke
+a peer (wrk, PostgreSQL) and gave it the core: the kernel's whole part of the web
+workers' CPU (system time) was 6 % in a check, while sends alone were a fifth of the
+samples, and libpq's sends of statements another 12 to 18 % (py-spy sees no native
+frames, so those end in psycopg's call of libpq). Then, if any frame of the stack is one of the
 :data:`OWNERS`, the outermost such frame's stage takes the sample: those stages own all
 they call (the JSON the log line encodes is the log line's, the pool's statistics that
 the metrics read are the metrics'). Otherwise the :data:`RULES` (particular work: the
@@ -157,6 +160,9 @@ that one matches decides."""
 WAITING = re.compile(
     r"\((.*/)?(gevent/(_socketcommon|_socket3|hub|_hub_primitives|_waiter|select)\.py"
     r"|psycopg/waiting\.py|socket\.py|selectors\.py):\d+\)$"
+    # libpq's send of a statement (py-spy shows no native frames: the innermost one is
+    # psycopg's call of it): a write on the socket that wakes the backend.
+    r"|^BaseCursor\.(_send_query_prepared|_execute_send) \((.*/)?psycopg/_cursor_base\.py:\d+\)$"
 )
 """An innermost frame that waits for a socket, the hub or the database: off the core."""
 
@@ -351,25 +357,79 @@ def save(folder: Path, phase: str, used: Mapping[str, float], requests: int) -> 
     (folder / f"{phase}.cpu.json").write_text(json.dumps(record, indent=1) + "\n")
 
 
-def report(folder: Path, phase: str) -> list[str]:
-    """The table of a recorded phase (empty when nothing was recorded)."""
+def recorded(folder: Path, phase: str) -> tuple[Profile, dict[str, float], int] | None:
+    """A recorded phase: its samples, each part's CPU milliseconds per request, and how
+    many py-spy files (web workers) it has; None when nothing was recorded."""
     stacks = sorted(folder.glob(f"{phase}.*.txt"))
     cpu = folder / f"{phase}.cpu.json"
     if not stacks or not cpu.exists():
-        return []
+        return None
     record = json.loads(cpu.read_text())
     requests = max(1, int(record["requests"]))
     cpu_ms = {part: s * 1000 / requests for part, s in record["cpu_seconds"].items()}
-    profile = Profile.read(stacks)
-    return [summary(profile, len(stacks)), *table(profile, cpu_ms)]
+    return Profile.read(stacks), cpu_ms, len(stacks)
+
+
+def report(folder: Path, phase: str) -> list[str]:
+    """The table of a recorded phase (empty when nothing was recorded)."""
+    found = recorded(folder, phase)
+    if found is None:
+        return []
+    profile, cpu_ms, workers = found
+    return [summary(profile, workers), *table(profile, cpu_ms)]
+
+
+def microseconds(profile: Profile, cpu_ms: Mapping[str, float]) -> dict[str, float]:
+    """Each stage's and each other part's microseconds per request, as :func:`table`
+    gives them, by row name."""
+    web = cpu_ms.get("web", 0.0) * 1000
+    on_core = profile.on_core or 1
+    rows = {stage: web * count / on_core for stage, count in profile.stages.items()}
+    rows["**web workers, in all**"] = web
+    for part, name in PART_NAMES.items():
+        rows[name] = cpu_ms.get(part, 0.0) * 1000
+    rows["**all parts**"] = sum(cpu_ms.values()) * 1000
+    return rows
+
+
+def side_by_side(before: Path, after: Path, phase: str) -> list[str]:
+    """One phase's budget before and after (Markdown rows): each stage's microseconds per
+    request in both runs, in the after run's order; empty unless both recorded it."""
+    found_before, found_after = recorded(before, phase), recorded(after, phase)
+    if found_before is None or found_after is None:
+        return []
+    old = microseconds(*found_before[:2])
+    new = microseconds(*found_after[:2])
+    totals = ["**web workers, in all**", *PART_NAMES.values(), "**all parts**"]
+    stages = sorted(
+        (name for name in old.keys() | new.keys() if name not in totals),
+        key=lambda name: (-new.get(name, 0.0), -old.get(name, 0.0), name),
+    )
+    rows = ["| stage | µs before | µs after | change |", "|---|---|---|---|"]
+    for name in [*stages, *totals]:
+        was, now = old.get(name, 0.0), new.get(name, 0.0)
+        if was < 0.5 and now < 0.5 and name != PART_NAMES["postgres"]:
+            continue
+        change = f"{now / was - 1:+.0%}" if was >= 0.5 else "new"
+        rows.append(f"| {name} | {was:,.0f} | {now:,.0f} | {change} |")
+    return rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, help="the folder given to http_bench --profile")
-    folder = parser.parse_args().folder
+    parser.add_argument(
+        "--before",
+        type=Path,
+        metavar="FOLDER",
+        help="an earlier run's folder: print each phase's microseconds before and after",
+    )
+    arguments = parser.parse_args()
     for phase in PHASES:
-        lines = report(folder, phase)
+        if arguments.before is not None:
+            lines = side_by_side(arguments.before, arguments.folder, phase)
+        else:
+            lines = report(arguments.folder, phase)
         if lines:
             print(f"{phase}: " + "\n".join(lines))
 

@@ -72,6 +72,14 @@ ENCODE = ["dumps (json/__init__.py:231)", "JSONEncoder.encode (json/encoder.py:2
             ],
             None,
         ),
+        # libpq's send of a statement: psycopg's frame is the innermost py-spy sees.
+        (
+            [*ROUTE, *QUERY, "BaseCursor._send_query_prepared (psycopg/_cursor_base.py:602)"],
+            None,
+        ),
+        ([*ROUTE, *QUERY, "BaseCursor._execute_send (psycopg/_cursor_base.py:449)"], None),
+        # psycopg's own work before the send stays the store's.
+        ([*ROUTE, *QUERY, "PostgresRawQuery.dump (psycopg/_queries.py:471)"], stages.STORE),
         # The server's and the framework's own work.
         ([*SERVER, "Request.parse (gunicorn/http/message.py:548)"], stages.SERVER),
         ([*FLASK, "Flask.make_response (flask/app.py:1200)"], stages.FRAMEWORK),
@@ -245,6 +253,31 @@ def test_the_table_spreads_the_web_workers_cpu_by_their_samples(tmp_path: Path) 
     assert rows["**all parts**"] == ["", "3,000", "100.0% |"]
     assert "the load (wrk)" not in rows  # parts that used nothing are left out
     assert stages.report(tmp_path, "view") == []  # a phase not recorded has no table
+
+
+def test_two_runs_side_by_side(tmp_path: Path) -> None:
+    before, after = tmp_path / "before", tmp_path / "after"
+    before.mkdir()
+    after.mkdir()
+    # Before: 3 ms in the web workers, half of it the store. After: 2 ms, all the command.
+    (before / "play.1.txt").write_text(
+        _raw(([*ROUTE, *QUERY], 5), ([*SERVER, "Request.parse (gunicorn/http/message.py:548)"], 5))
+    )
+    stages.save(before, "play", {"web": 0.3, "postgres": 0.1}, 100)
+    (after / "play.1.txt").write_text(_raw((ROUTE, 5)))
+    stages.save(after, "play", {"web": 0.2, "postgres": 0.1}, 100)
+
+    lines = stages.side_by_side(before, after, "play")
+    assert lines[:2] == ["| stage | µs before | µs after | change |", "|---|---|---|---|"]
+    rows = {line.split(" | ")[0].lstrip("| "): line.split(" | ")[1:] for line in lines[2:]}
+    assert rows[stages.COMMAND] == ["0", "2,000", "new |"]
+    assert rows[stages.STORE] == ["1,500", "0", "-100% |"]
+    assert rows["**web workers, in all**"] == ["3,000", "2,000", "-33% |"]
+    assert rows["PostgreSQL"] == ["1,000", "1,000", "+0% |"]
+    assert rows["**all parts**"] == ["4,000", "3,000", "-25% |"]
+    assert "the load (wrk)" not in rows  # nothing in either run
+    assert next(iter(rows)) == stages.COMMAND  # in the after run's order
+    assert stages.side_by_side(before, after, "view") == []
 
 
 def test_an_earlier_runs_files_are_cleared(tmp_path: Path) -> None:
