@@ -17,6 +17,7 @@ from uuid import UUID
 from sqlalchemy import Engine
 
 from service.adapters import migrate
+from service.adapters.bus import RedisAnnouncer
 from service.adapters.dealing.dealer import ShufflingDealer, SystemClock
 from service.adapters.dealing.seed_vault import SeedVault
 from service.adapters.embedded import EmbeddedPostgres
@@ -25,11 +26,13 @@ from service.adapters.integrity.anchor_files import AnchorDirectory
 from service.adapters.integrity.chain_keys import KEY_FILE, chain_keys
 from service.adapters.migrate import DatabaseHealth
 from service.adapters.postgres import roles
-from service.adapters.postgres.engine import make_engine
+from service.adapters.postgres.engine import libpq_conninfo, make_engine
+from service.adapters.postgres.events import notification
 from service.adapters.postgres.keycache import KeyCache
 from service.adapters.postgres.legacy import SqlLegacyStore
 from service.adapters.postgres.listener import Listener
 from service.adapters.postgres.privacy import SqlKeyVault
+from service.adapters.postgres.relay import SqlCommitLog
 from service.adapters.postgres.stats import SqlStats
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
 from service.adapters.privacy.erasure_list import FILE as ERASURES
@@ -44,6 +47,7 @@ from service.application.integrity.chain import ChainKeys
 from service.application.jobs.anchoring import Anchoring
 from service.application.live.hub import Hub
 from service.application.live.recent import RecentCommits
+from service.application.live.relay import Relay
 from service.application.ports import Clock, UnitOfWork
 from service.application.privacy import erasure, legacy
 from service.application.privacy.sealer import Sealer
@@ -315,6 +319,22 @@ def anchoring(settings: Settings) -> Anchoring | None:
         AnchorDirectory(settings.anchor_dir, f"{socket.gethostname()}-{os.getpid()}"),
         every=timedelta(seconds=settings.anchor_seconds),
     )
+
+
+def relay(settings: Settings) -> tuple[Relay, RedisAnnouncer]:
+    """The relay of these settings (DATABASE_URL set, or :func:`database` run), and its
+    announcer (to close once the relay has stopped)."""
+    if not settings.redis_url:
+        raise ConfigurationError("YOKAI_REDIS_URL must be set: the relay announces there")
+    conninfo = libpq_conninfo(settings.listen_database_url or database_url(settings))
+    announcer = RedisAnnouncer(settings.redis_url)
+    runner = Relay(
+        SqlCommitLog(conninfo),
+        announcer,
+        notification,
+        poll_seconds=settings.relay_poll_ms / 1000,
+    )
+    return runner, announcer
 
 
 def worker(settings: Settings, container: Container) -> tuple[Worker, HttpSender]:

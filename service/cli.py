@@ -330,6 +330,8 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return (
             check_alive(args.max_age) if args.check_alive else supervisor.work(Settings.from_env())
         )
+    if args.command == "relay":
+        return supervisor.relay(Settings.from_env())
     if args.command == "migrate":
         return migrate_only()
     if args.command == "verify":

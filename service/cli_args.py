@@ -84,6 +84,13 @@ webhooks) unless YOKAI_EMBEDDED_WORKER=0."""
         metavar="SECONDS",
         help="with --check-alive: the oldest heartbeat still alive",
     )
+    p_relay = command(
+        "relay", "announce committed commands on Redis (YOKAI_REDIS_URL) until SIGTERM"
+    )
+    p_relay.description = """\
+Announce each committed command on the message bus (Redis pub/sub, YOKAI_REDIS_URL), in
+commit order, for the nodes of a deployment. Run one or more: one holds the relay's lock
+and announces, the others wait to take over (docs/operations.md, "The relay")."""
     command("migrate", "apply the database migrations, then exit")
 
     p_verify = command("verify", "check hash chains and replay stored games")

@@ -140,6 +140,10 @@ class Settings:
     # A `limits` storage URI (redis://host:6379/0) that every worker and instance share;
     # unset: each worker counts alone, allowed rate_limit divided by `workers`.
     rate_limit_storage: str | None = None
+    # The message bus of a deployment of many nodes (redis://host:6379/0): `yokai relay`
+    # announces each committed command there (docs/operations.md, "The relay").
+    redis_url: str | None = None
+    relay_poll_ms: float = 10.0  # how often the relay looks for new commits
     workers: int = 1  # YOKAI_WORKERS: gunicorn's worker processes (its config exports it)
     trusted_proxies: int = 0  # reverse proxies in front whose X-Forwarded-For to trust
     db_pool_size: int = 5
@@ -207,6 +211,8 @@ class Settings:
             else default_data_dir(),
             rate_limit=env.get("YOKAI_RATE_LIMIT", "600 per minute"),
             rate_limit_storage=env.get("YOKAI_RATE_LIMIT_STORAGE") or None,
+            redis_url=env.get("YOKAI_REDIS_URL") or None,
+            relay_poll_ms=_float(env, "YOKAI_RELAY_POLL_MS", 10.0),
             workers=_int(env, "YOKAI_WORKERS", 1, minimum=1),
             trusted_proxies=_int(env, "YOKAI_TRUSTED_PROXIES", 0),
             db_pool_size=_int(env, "YOKAI_DB_POOL_SIZE", 5, minimum=1),

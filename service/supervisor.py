@@ -21,7 +21,7 @@ from types import FrameType
 from service import bootstrap, logs, metrics
 from service.bootstrap import Container
 from service.metrics import MULTIPROC_ENV, WORKER_METRICS_PORT_ENV
-from service.settings import Settings
+from service.settings import ConfigurationError, Settings
 from service.worker import run_until_signalled
 
 log = logging.getLogger("yokai.cli")
@@ -149,6 +149,33 @@ def work(settings: Settings) -> int:
     logs.configure(settings.log_level, settings.log_format)
     with bootstrap.built(settings) as (on_database, container):
         return _work(on_database, container)
+
+
+def relay(settings: Settings) -> int:
+    """Run the relay until SIGTERM/SIGINT (service/application/live/relay.py): one at a
+    time per database, the others waiting to take over."""
+    logs.configure(settings.log_level, settings.log_format)
+    if not settings.redis_url:  # said before an embedded server is started for nothing
+        raise ConfigurationError("YOKAI_REDIS_URL must be set: the relay announces there")
+    on_database, embedded = bootstrap.database(settings)
+    try:
+        runner, announcer = bootstrap.relay(on_database)
+        stopping = runner.stop
+
+        def stop(signum: int, _: FrameType | None) -> None:
+            log.info("relay: %s: stopping", signal.Signals(signum).name)
+            stopping()
+
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, stop)
+        try:
+            runner.run()
+        finally:
+            announcer.close()
+        return 0
+    finally:
+        if embedded is not None:
+            embedded.stop()
 
 
 def _work(settings: Settings, container: Container) -> int:

@@ -74,3 +74,14 @@ def test_flags_and_unset_options_show_no_default(capsys: pytest.CaptureFixture[s
 def test_version_prints_the_packages_version(capsys: pytest.CaptureFixture[str]) -> None:
     text = _help(["--version"], capsys)
     assert text == f"yokai {metadata.version('yokai-septet-server')}\n"
+
+
+def test_the_relay_refuses_to_start_without_redis(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Said before any database is touched (unset DATABASE_URL would start the embedded
+    server for nothing)."""
+    monkeypatch.delenv("YOKAI_REDIS_URL", raising=False)
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    assert cli.main(["relay"]) == 2
+    assert "YOKAI_REDIS_URL must be set" in capsys.readouterr().err

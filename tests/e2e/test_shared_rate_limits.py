@@ -7,87 +7,24 @@ a warning, never a 5xx."""
 from __future__ import annotations
 
 import logging
-import os
-import shutil
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-import redis
 
 from service.web import ratelimit
-from tests.support import processes
 from tests.support.api import Api
-from tests.support.ports import free_port
 from tests.support.postgres import MakeApp
-from tests.support.processes import Started
-
-REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
-
-
-class RedisServer:
-    """A redis-server of this test module's own, without persistence."""
-
-    def __init__(self) -> None:
-        self.port = free_port()
-        self.folder = Path(tempfile.mkdtemp(prefix="yokai-redis-"))
-        self.started: Started | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.started = processes.start(
-            [
-                REDIS,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.folder),
-            ],
-            self.folder / "redis.log",
-            what="redis-server",
-        )
-        client = redis.Redis.from_url(self.url, socket_timeout=1)
-        try:
-            self.started.wait_ready(lambda: _pings(client), 20, every=0.05)
-        finally:
-            client.close()
-
-    def stop(self) -> None:
-        started, self.started = self.started, None
-        if started is not None:
-            started.stop(10)
-
-
-def _pings(client: redis.Redis) -> bool:
-    try:
-        return bool(client.ping())
-    except redis.RedisError:
-        return False
+from tests.support.redis_server import RedisServer, running
+from tests.support.redis_server import missing as redis_server_missing
 
 
 @pytest.fixture(scope="module")
 def redis_server() -> Iterator[RedisServer]:
-    if not Path(REDIS).exists():
-        if os.environ.get("CI"):
-            raise AssertionError("redis-server is not installed (scripts/test.sh installs it)")
-        pytest.skip("redis-server is not installed (scripts/test.sh installs it)")
-    server = RedisServer()
-    server.start()
-    try:
+    reason = redis_server_missing()
+    if reason is not None:
+        pytest.skip(reason)
+    with running() as server:
         yield server
-    finally:
-        server.stop()
-        shutil.rmtree(server.folder, ignore_errors=True)
 
 
 def statuses(apis: list[Api], path: str, count: int) -> list[int]:
@@ -136,9 +73,9 @@ def test_a_redis_that_goes_away_lets_requests_through_uncounted(
     """Decided: fail open. Refusing every request (429 or 503) because a counter is
     down would take the whole service down with it; the warning says so, and the limits
     count again once it is back."""
-    server = RedisServer()
-    server.start()
-    try:
+    if (reason := redis_server_missing()) is not None:
+        pytest.skip(reason)
+    with running() as server:
         monkeypatch.setattr(ratelimit, "RETRY_SECONDS", 0.0)  # ask again at every request
         api = make_app(shared=True, rate_limit="3 per minute", rate_limit_storage=server.url).api()
         path = "/v1/games/00000000-0000-4000-8000-000000000000"
@@ -153,6 +90,3 @@ def test_a_redis_that_goes_away_lets_requests_through_uncounted(
 
         server.start()  # back (empty): counting again
         assert statuses([api], path, 4) == [404, 404, 404, 429]
-    finally:
-        server.stop()
-        shutil.rmtree(server.folder, ignore_errors=True)

@@ -41,6 +41,7 @@ TABLES = {
     "rated_games",
     "player_results",
     "privacy_keys",
+    "relay_positions",
 }
 TRIGGERS = {"events_append_only", "events_no_truncate"}
 

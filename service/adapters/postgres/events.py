@@ -106,6 +106,21 @@ def from_notification(game_id: UUID, r: Sequence[Any]) -> StoredEvent:
     return stored(row)
 
 
+def read_all_statement(after: Position | None, limit: int) -> tuple[str, list[Any]]:
+    """The query (``%s`` placeholders) of every game's committed events after ``after``
+    in the global order, up to the transaction-id watermark, ``limit`` of them; its rows
+    are read by :func:`positioned`."""
+    if after is None:
+        return _READ_ALL.format(after=""), [limit]
+    sql = _READ_ALL.format(after="AND (transaction_id, position) > (%s, %s) ")
+    return sql, [after.transaction, after.position, limit]
+
+
+def positioned(rows: Sequence[Sequence[Any]]) -> list[tuple[Position, StoredEvent]]:
+    """The rows of :func:`read_all_statement`'s query as positioned events."""
+    return [(Position(r[0], r[1]), stored(r[2:])) for r in rows]
+
+
 class SqlEventStore:
     def __init__(self, session: Session) -> None:
         self._session = session
@@ -161,9 +176,5 @@ class SqlEventStore:
         return groups
 
     def read_all(self, after: Position | None, limit: int) -> list[tuple[Position, StoredEvent]]:
-        if after is None:
-            sql, params = _READ_ALL.format(after=""), [limit]
-        else:
-            sql = _READ_ALL.format(after="AND (transaction_id, position) > (%s, %s) ")
-            params = [after.transaction, after.position, limit]
-        return [(Position(r[0], r[1]), stored(r[2:])) for r in self._session.fetch(sql, params)]
+        sql, params = read_all_statement(after, limit)
+        return positioned(self._session.fetch(sql, params))

@@ -25,12 +25,11 @@ FIRST_DELAY = 0.1
 LONGEST_DELAY = 5.0
 
 
-def listening_connection(
-    conninfo: str, channel: str, application_name: str
-) -> psycopg.Connection[Any]:
-    """A new autocommit connection to ``conninfo`` (libpq_conninfo's form) that LISTENs
-    on ``channel``; ``application_name`` names it in pg_stat_activity."""
-    conn = psycopg.connect(
+def direct_connection(conninfo: str, application_name: str) -> psycopg.Connection[Any]:
+    """A new autocommit connection to ``conninfo`` (libpq_conninfo's form), not from the
+    pool, with TCP keepalives; ``application_name`` names it in pg_stat_activity. (Also
+    the relay's, whose lock lives as long as its connection: relay.py.)"""
+    return psycopg.connect(
         conninfo,
         autocommit=True,
         connect_timeout=5,
@@ -40,6 +39,13 @@ def listening_connection(
         keepalives_count=3,
         application_name=application_name,
     )
+
+
+def listening_connection(
+    conninfo: str, channel: str, application_name: str
+) -> psycopg.Connection[Any]:
+    """A new :func:`direct_connection` that LISTENs on ``channel``."""
+    conn = direct_connection(conninfo, application_name)
     try:
         conn.execute(f"LISTEN {channel}")
     except BaseException:

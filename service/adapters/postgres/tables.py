@@ -401,3 +401,12 @@ player_results = Table(
     PrimaryKeyConstraint("player_id", "game_id", name="player_results_pkey"),
     Index("player_results_recent", "player_id", "finished_at", "game_id"),
 )
+
+relay_positions = Table(
+    "relay_positions",
+    metadata,
+    Column("name", Text, primary_key=True),
+    Column("transaction_id", BigInteger, nullable=False),
+    Column("position", BigInteger, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
