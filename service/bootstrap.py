@@ -17,7 +17,7 @@ from uuid import UUID
 from sqlalchemy import Engine
 
 from service.adapters import migrate
-from service.adapters.bus import RedisAnnouncer
+from service.adapters.bus import BusListener, RedisAnnouncer
 from service.adapters.dealing.dealer import ShufflingDealer, SystemClock
 from service.adapters.dealing.seed_vault import SeedVault
 from service.adapters.embedded import EmbeddedPostgres
@@ -69,9 +69,12 @@ class Container:
     stats: SqlStats
     erased: ErasureList | None = None
     keys: KeyCache | None = None
+    bus: BusListener | None = None  # with YOKAI_REDIS_URL
 
     def close(self) -> None:
         self.listener.stop()
+        if self.bus is not None:
+            self.bus.stop()
         if self.keys is not None:
             self.keys.stop()
         self.engine.dispose()
@@ -162,7 +165,10 @@ def build(
             "or set DATABASE_URL=postgresql://user:pass@host:port/db"
         )
     engine = make_engine(
-        settings.database_url, settings.db_pool_size, prepared=settings.db_prepared_statements
+        settings.database_url,
+        settings.db_pool_size,
+        prepared=settings.db_prepared_statements,
+        relayed=settings.redis_url is not None,
     )
 
     def unit_of_work(*, snapshot: bool = False) -> UnitOfWork:
@@ -173,7 +179,17 @@ def build(
     hub = Hub()
     recent = RecentCommits()
     listener = Listener(settings.listen_database_url or settings.database_url, hub, recent=recent)
-    hub.on_first_subscription(listener.start)
+    # Where a relay announces the commits (YOKAI_REDIS_URL), they are heard on the bus;
+    # PostgreSQL's listener still hears what the relay does not announce (the lobby, a
+    # revoked token).
+    bus = BusListener(settings.redis_url, hub, recent=recent) if settings.redis_url else None
+
+    def start_listening() -> None:
+        listener.start()
+        if bus is not None:
+            bus.start()
+
+    hub.on_first_subscription(start_listening)
     if dealer is None:
         vault = SeedVault.configured(
             settings.fairness_key, settings.fairness_old_keys, settings.data_dir
@@ -207,7 +223,7 @@ def build(
         sealer=Sealer(privacy_keys),
     )
     health = DatabaseHealth(engine, settings.database_url)
-    return Container(deps, health, engine, listener, SqlStats(engine), erased, key_cache)
+    return Container(deps, health, engine, listener, SqlStats(engine), erased, key_cache, bus)
 
 
 def reseal(settings: Settings, container: Container) -> legacy.ResealReport:

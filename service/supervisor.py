@@ -14,6 +14,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from types import FrameType
@@ -178,6 +179,20 @@ def relay(settings: Settings) -> int:
             embedded.stop()
 
 
+def _relay_beside(settings: Settings) -> Callable[[], None]:
+    """Start a relay in a thread of this process; returns what stops it."""
+    runner, announcer = bootstrap.relay(settings)
+    thread = threading.Thread(target=runner.run, name="yokai-relay", daemon=True)
+    thread.start()
+
+    def stop() -> None:
+        runner.stop()
+        thread.join(10)
+        announcer.close()
+
+    return stop
+
+
 def _work(settings: Settings, container: Container) -> int:
     exposition = None
     try:
@@ -186,10 +201,15 @@ def _work(settings: Settings, container: Container) -> int:
             exposition = metrics.serve(host, port, container.stats.read)
             log.info("worker metrics on %s:%d", host, port)
         runner, sender = bootstrap.worker(settings, container)
+        # Where a relay announces the commits (YOKAI_REDIS_URL), every worker runs one:
+        # one announces, the others wait to take over (service/application/live/relay.py).
+        relaying = _relay_beside(settings) if settings.redis_url else None
         try:
             run_until_signalled(runner)
         finally:
             sender.close()  # after the worker: its attempts have ended and been recorded
+            if relaying is not None:
+                relaying()
         return 0
     finally:
         if exposition is not None:

@@ -2,18 +2,31 @@
 
 The relay (service/application/live/relay.py) publishes each committed command's
 announcement on :data:`CHANNEL`, in commit order, in the form the PostgreSQL listener
-parses (service/adapters/postgres/events.py ``notification``). Pub/sub keeps nothing: a
-subscriber that is away misses what was published meanwhile, and reads the store when it
-is back, as a listener does after reconnecting to PostgreSQL.
+parses (service/adapters/postgres/events.py ``notification``), and the players seated in
+its game (``p <player id>``). Each process subscribes once (:class:`BusListener`) and
+hands what it hears to its waiters as the PostgreSQL listener does. Pub/sub keeps
+nothing: a subscriber that is away misses what was published meanwhile, so once it is
+subscribed again it wakes every waiter, which reads the store (by ``seq``): nothing is
+lost, as after a reconnection to PostgreSQL.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Sequence
 
 import redis
 
+from service.adapters.postgres.listener import deliver
+from service.application.live.hub import Hub
+from service.application.live.recent import RecentCommits
 from service.application.live.relay import AnnounceError
+
+log = logging.getLogger(__name__)
+
+FIRST_DELAY = 0.1
+LONGEST_DELAY = 5.0
 
 CHANNEL = "yokai:commits"
 
@@ -38,3 +51,94 @@ class RedisAnnouncer:
 
     def close(self) -> None:
         self._client.close()
+
+
+class BusListener:
+    """This process's subscription to the bus: started with the first stream or
+    long-poll, as the PostgreSQL listener is. While it is not subscribed, ``listening``
+    is clear (``/readyz`` says ``degraded``) and the hub is deaf: its streams and
+    long-polls look at the store every second (hub.py ``DEAF_POLL``) instead of waiting
+    to be woken, so commands still reach them, a second late at most."""
+
+    def __init__(
+        self,
+        url: str,
+        hub: Hub,
+        *,
+        recent: RecentCommits | None = None,
+        channel: str = CHANNEL,
+        poll_seconds: float = 1.0,
+    ) -> None:
+        self._url = url
+        self._hub = hub
+        self._recent = recent
+        self._channel = channel
+        self._poll = poll_seconds
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.listening = threading.Event()
+        self.connections = 0  # how many times it has (re)subscribed
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._hub.deaf = True  # until subscribed: its waiters look at the store
+            self._thread = threading.Thread(target=self._run, name="yokai-bus", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=self._poll + 5)
+
+    def _run(self) -> None:
+        delay = FIRST_DELAY
+        while not self._stopping.is_set():
+            client = redis.Redis.from_url(
+                self._url, socket_connect_timeout=2, health_check_interval=5
+            )
+            pubsub = client.pubsub()  # type: ignore[no-untyped-call]
+            try:
+                pubsub.subscribe(self._channel)
+                while not self._stopping.is_set():
+                    message = pubsub.get_message(timeout=self._poll)
+                    if message is None:
+                        continue
+                    if message["type"] == "subscribe":
+                        delay = FIRST_DELAY
+                        self._subscribed()
+                    elif message["type"] == "message":
+                        deliver(message["data"].decode(), self._hub, self._recent)
+            except redis.RedisError as error:
+                if not self._stopping.is_set():
+                    log.warning("bus: %s; subscribing again in %.1f s", error, delay)
+            except Exception:
+                log.exception("bus: unexpected error; subscribing again in %.1f s", delay)
+            finally:
+                self.listening.clear()
+                self._hub.deaf = True
+                pubsub.close()
+                client.close()
+            if self._stopping.wait(delay):
+                break
+            delay = min(delay * 2, LONGEST_DELAY)
+
+    def reachable(self) -> bool:
+        """Whether the bus answers: subscribed, or else a PING answered within 0.5 s
+        (the first stream of the process has not subscribed yet)."""
+        if self.listening.is_set():
+            return True
+        client = redis.Redis.from_url(self._url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        try:
+            return bool(client.ping())
+        except redis.RedisError:
+            return False
+        finally:
+            client.close()
+
+    def _subscribed(self) -> None:
+        self.connections += 1
+        self.listening.set()
+        self._hub.deaf = False
+        # Anything may have been announced while nobody heard: look again.
+        self._hub.publish_all()

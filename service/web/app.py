@@ -95,6 +95,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
         health=container.health,
         stats=container.stats,
         web_clients=settings.oidc_web_clients,
+        bus_reachable=container.bus.reachable if container.bus is not None else None,
     )
     app.extensions["yokai_metrics_allow"] = [
         ipaddress.ip_network(n.strip(), strict=False)

@@ -9,6 +9,7 @@ import hashlib
 import json
 import re
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -38,6 +39,8 @@ class Services:
     stats: Stats | None = None
     # The web client's sign-in: (issuer, client id) pairs (YOKAI_OIDC_WEB_CLIENTS).
     web_clients: tuple[tuple[str, str], ...] = ()
+    # Whether the message bus answers (YOKAI_REDIS_URL; None: there is none).
+    bus_reachable: Callable[[], bool] | None = None
 
 
 def services() -> Services:

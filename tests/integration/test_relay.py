@@ -7,27 +7,22 @@ its own (the relay reads every game's events, and keeps its position there)."""
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import psycopg
 import pytest
-import redis
 from sqlalchemy import make_url
 
-from service.adapters.bus import CHANNEL, RedisAnnouncer
 from service.adapters.postgres.engine import libpq_conninfo
-from service.adapters.postgres.events import notification
 from service.adapters.postgres.listener import commit_of, parse
-from service.adapters.postgres.relay import LOCK_KEY, SqlCommitLog
-from service.application.live.relay import Relay
+from service.adapters.postgres.relay import LOCK_KEY
 from tests.support.api import Api, Game
 from tests.support.deals import start_playing, version
 from tests.support.postgres import MakeApp, migrated_database
 from tests.support.redis_server import RedisServer, running
 from tests.support.redis_server import missing as redis_server_missing
+from tests.support.relaying import Heard, hearing, relaying
 from tests.support.waiting import wait_for
 
 
@@ -47,56 +42,6 @@ def database(server_url: str) -> str:
 @pytest.fixture
 def api(make_app: MakeApp, database: str) -> Api:
     return make_app(database_url=database).api()
-
-
-class Heard:
-    """A subscriber of the bus: the announcements it heard, in order."""
-
-    def __init__(self, url: str) -> None:
-        self._client = redis.Redis.from_url(url, socket_timeout=5)
-        self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
-        self._pubsub.subscribe(CHANNEL)
-        self.payloads: list[str] = []
-
-    def take(self) -> list[str]:
-        while (message := self._pubsub.get_message(timeout=0.05)) is not None:
-            self.payloads.append(message["data"].decode())
-        return self.payloads
-
-    def close(self) -> None:
-        self._pubsub.close()
-        self._client.close()
-
-
-@contextmanager
-def hearing(url: str) -> Iterator[Heard]:
-    heard = Heard(url)
-    try:
-        yield heard
-    finally:
-        heard.close()
-
-
-@contextmanager
-def relaying(database: str, redis_url: str) -> Iterator[Relay]:
-    """A relay running in a thread of its own, stopped (its connection closed) after."""
-    announcer = RedisAnnouncer(redis_url, timeout=1.0)
-    relay = Relay(
-        SqlCommitLog(libpq_conninfo(database)),
-        announcer,
-        notification,
-        poll_seconds=0.005,
-        takeover_seconds=0.05,
-    )
-    thread = threading.Thread(target=relay.run, name="test-relay", daemon=True)
-    thread.start()
-    try:
-        yield relay
-    finally:
-        relay.stop()
-        thread.join(10)
-        announcer.close()
-        assert not thread.is_alive()
 
 
 def announced(heard: Heard, version: int) -> bool:

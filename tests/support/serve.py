@@ -18,13 +18,16 @@ OPERATOR_TOKEN = "served-operator-token-of-32-characters"
 
 
 @contextmanager
-def serving(server_url: str, log: Path, cwd: Path | None = None, /, **env: str) -> Iterator[str]:
-    """`yokai serve` on a new database of the test server, its output in ``log``, run in
-    ``cwd``; yields its base URL once /readyz answers."""
+def serving(
+    server_url: str, log: Path, cwd: Path | None = None, /, database: str | None = None, **env: str
+) -> Iterator[str]:
+    """`yokai serve` on a new database of the test server (or on ``database``: a second
+    node of one deployment), its output in ``log``, run in ``cwd``; yields its base URL
+    once /readyz answers."""
     port = free_port()
     environment = {
         **os.environ,
-        "DATABASE_URL": new_database(server_url, "yokai_served"),
+        "DATABASE_URL": database or new_database(server_url, "yokai_served"),
         "YOKAI_OPERATOR_TOKEN": OPERATOR_TOKEN,
         "YOKAI_WORKERS": "2",
         **env,

@@ -153,11 +153,15 @@ class SseStream:
             before.append(message)
         raise AssertionError("the stream ended")
 
-    def until(self, event: str, ident: int | None = None) -> list[Message]:
-        """Messages up to and including the first ``event`` (with ``id`` ident)."""
+    def until(
+        self, event: str, ident: int | None = None, *, seconds: float | None = None
+    ) -> list[Message]:
+        """Messages up to and including the first ``event`` (with ``id`` ident); with
+        ``seconds``, TimeoutError past them even while keep-alives come."""
+        deadline = None if seconds is None else time.monotonic() + seconds
         seen: list[Message] = []
         while True:
-            message = self.next()
+            message = self.next(deadline)
             assert message is not None, f"the stream ended before {event} {ident}: {seen}"
             seen.append(message)
             if message.event == event and (ident is None or message.id == ident):

@@ -69,14 +69,17 @@ def _multi_host(database_url: str) -> URL:
     )
 
 
-def make_engine(database_url: str, pool_size: int = 5, *, prepared: bool = True) -> Engine:
+def make_engine(
+    database_url: str, pool_size: int = 5, *, prepared: bool = True, relayed: bool = False
+) -> Engine:
     """The service's engine, and its units of work's pool (:func:`connections_of`): up
     to twice ``pool_size`` connections, as many as SQLAlchemy's pool with its overflow
     held before (docs/operations.md, "Connection budget"). SQLAlchemy's own pool serves
     the engine's other users (the health check, the store's gauges, the key vault): one
     connection kept, one more at a time of need. ``prepared=False`` keeps psycopg from
     preparing statements on the server, which PgBouncer in transaction mode (before
-    1.21) cannot follow: the next transaction may run on another server connection."""
+    1.21) cannot follow: the next transaction may run on another server connection.
+    ``relayed``: a relay announces the commits (YOKAI_REDIS_URL; pool.py)."""
     connect_args: dict[str, object] = {"connect_timeout": 5}
     if not prepared:
         connect_args["prepare_threshold"] = None
@@ -89,7 +92,12 @@ def make_engine(database_url: str, pool_size: int = 5, *, prepared: bool = True)
         connect_args=connect_args,
     )
     check_connections_on_checkout(engine)
-    _attach(engine, Connections(libpq_conninfo(database_url), 2 * pool_size, prepared=prepared))
+    _attach(
+        engine,
+        Connections(
+            libpq_conninfo(database_url), 2 * pool_size, prepared=prepared, relayed=relayed
+        ),
+    )
     return engine
 
 

@@ -157,7 +157,8 @@ class SqlEventStore:
             params[_DATA - len(WRITTEN)] = json_text(e.data)
         sql = _INSERT + ", ".join([_ROW] * len(rows))
         self._session.write(Statement(sql, params), rows[0].game_id)
-        self._session.notify(CHANNEL, notification(rows))
+        if not self._session.pool.relayed:  # else the relay announces them: relay.py
+            self._session.notify(CHANNEL, notification(rows))
 
     def commits(self, game_id: UUID, after: int) -> list[list[StoredEvent]]:
         rows = self._session.fetch(

@@ -43,6 +43,26 @@ def commit_of(payload: str) -> tuple[UUID, list[StoredEvent]] | None:
     return game_id, [from_notification(game_id, r) for r in json.loads(parts[4])]
 
 
+def deliver(payload: str, hub: Hub, recent: RecentCommits | None) -> None:
+    """Hand an announcement to the process's waiters: a game's events to ``recent`` (for
+    the streams that watch it) before the wake-up, then the wake-up. Also the bus
+    listener's (service/adapters/bus.py), whose announcements are the relay's."""
+    try:
+        key, version = parse(payload)
+    except ValueError as error:
+        log.warning("listener: unreadable notification: %s", error)
+        return
+    try:
+        if recent is not None and key.startswith("g ") and recent.watching(UUID(key[2:])):
+            found = commit_of(payload)
+            if found is not None:
+                recent.offer(*found)  # before the wake-up: the streams find it held
+    except Exception:  # e.g. an event type of a newer release
+        # Not held: the woken streams read the store, which is always right.
+        log.exception("listener: a notification's events could not be folded")
+    hub.publish(key, version)
+
+
 class Listener:
     def __init__(
         self,
@@ -73,21 +93,7 @@ class Listener:
             thread.join(timeout=self._poll + 5)
 
     def _heard(self, payload: str) -> None:
-        try:
-            key, version = parse(payload)
-        except ValueError as error:
-            log.warning("listener: unreadable notification: %s", error)
-            return
-        recent = self._recent
-        try:
-            if recent is not None and key.startswith("g ") and recent.watching(UUID(key[2:])):
-                found = commit_of(payload)
-                if found is not None:
-                    recent.offer(*found)  # before the wake-up: the streams find it held
-        except Exception:  # e.g. an event type of a newer release
-            # Not held: the woken streams read the store, which is always right.
-            log.exception("listener: a notification's events could not be folded")
-        self._hub.publish(key, version)
+        deliver(payload, self._hub, self._recent)
 
     def _run(self) -> None:
         listen_until_stopped(

@@ -51,11 +51,15 @@ class Connections:
         limit: int,
         *,
         prepared: bool = True,
+        relayed: bool = False,
         recycle: float = 1800.0,
         timeout: float = 30.0,
         connect_timeout: int = 5,
     ) -> None:
         self.limit = limit
+        self.relayed = relayed
+        """A relay announces the commits (YOKAI_REDIS_URL): the commands do not notify,
+        and each connection says so to the inbox's trigger (migration 0016)."""
         self._conninfo = conninfo
         self._options: dict[str, Any] = {"autocommit": True, "connect_timeout": connect_timeout}
         if not prepared:  # PgBouncer in transaction mode (engine.py make_engine)
@@ -133,6 +137,8 @@ class Connections:
 
     def _connect(self) -> psycopg.Connection[Any]:
         conn = psycopg.Connection.connect(self._conninfo, **self._options)
+        if self.relayed:
+            conn.execute("SET yokai.relayed = on")
         self._born[conn] = (self._generation, time.monotonic())
         return conn
 

@@ -12,8 +12,10 @@ a save per batch must not wait for the disk.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import UTC, datetime
 from typing import Any
+from uuid import UUID
 
 import psycopg
 
@@ -30,6 +32,7 @@ _END = (
     "WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint "
     "ORDER BY transaction_id DESC, position DESC LIMIT 1"
 )
+_PLAYERS = "SELECT DISTINCT player_id FROM seat_players WHERE game_id = ANY(%s)"
 _SAVE = (
     "INSERT INTO relay_positions (name, transaction_id, position, updated_at) "
     "VALUES (%s, %s, %s, %s) ON CONFLICT (name) DO UPDATE SET "
@@ -63,6 +66,10 @@ class SqlCommitLog:
     ) -> list[tuple[Position, StoredEvent]]:
         sql, params = read_all_statement(after, limit)
         return positioned(self._connection().execute(sql, params).fetchall())
+
+    def players(self, games: Collection[UUID]) -> list[UUID]:
+        rows = self._connection().execute(_PLAYERS, [list(games)]).fetchall()
+        return [row[0] for row in rows]
 
     def save(self, position: Position) -> None:
         self._connection().execute(

@@ -29,6 +29,9 @@ def player_key(player_id: UUID) -> str:
     return f"p {player_id}"
 
 
+DEAF_POLL = 1.0
+"""While the hub is deaf, how often its waiters look at the store (seconds)."""
+
 LOBBY_KEY = "lobby"
 """Announced with every change of the lobby (one key: the lobby is one list)."""
 
@@ -66,6 +69,11 @@ class Subscription:
         return woken
 
     @property
+    def deaf(self) -> bool:
+        """Nothing can wake it now (:attr:`Hub.deaf`): look at the store on a timer."""
+        return self._hub.deaf
+
+    @property
     def closing(self) -> bool:
         """The process is shutting down: end the stream so the client reconnects."""
         return self._hub.closing
@@ -100,6 +108,10 @@ class Hub:
         self._start: Callable[[], None] | None = None
         self.closing = False
         self.epoch = 0  # counts publish_all: after one, nothing announced may be trusted
+        self.deaf = False
+        """Nothing can be announced: the bus that carries the commits is away
+        (service/adapters/bus.py). Waiters then look at the store every DEAF_POLL seconds
+        instead of waiting to be woken."""
 
     def on_first_subscription(self, start: Callable[[], None]) -> None:
         """Call ``start`` (the listener's) when the first waiter subscribes."""

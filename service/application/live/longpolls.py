@@ -11,7 +11,7 @@ from uuid import UUID
 from service.application.deps import Deps
 from service.application.games.queries import feeds, inbox
 from service.application.identity.principals import Principal, require_player
-from service.application.live.hub import LOBBY_KEY, game_key, player_key
+from service.application.live.hub import DEAF_POLL, LOBBY_KEY, game_key, player_key
 from service.application.lobby import queries
 from service.application.lobby.ports import LobbyFilter
 from service.application.lobby.queries import LobbyPage, LobbyUnchanged
@@ -31,7 +31,8 @@ def until(deps: Deps, key: str, wait: float, read: Callable[[], T], news: Callab
             left = deadline - time.monotonic()
             if news(found) or left <= 0 or subscription.closing:
                 return found
-            subscription.wait(left)
+            # While the hub is deaf (the bus is away), look again every DEAF_POLL seconds.
+            subscription.wait(min(left, DEAF_POLL) if subscription.deaf else left)
 
 
 def feed(

@@ -25,6 +25,10 @@ lock (:meth:`CommitLog.hold`, a PostgreSQL session lock: when its holder dies, o
 connection does, the database releases it and another process takes over, from the
 position the last holder saved).
 
+**What is announced.** Each command (``g <game> <version> <previous version>`` and its
+events: the listeners' form, service/adapters/postgres/events.py), then each player seated
+in the batch's games (``p <player>``), whose inbox the commands changed.
+
 **At least once, in order.** A batch is announced, then its position saved; a relay that
 dies between the two announces that batch again when the next one starts. Listeners treat
 an announcement as "look again" (what changed is read from the store by ``seq``), so an
@@ -37,9 +41,11 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Protocol
+from uuid import UUID
 
+from service.application.live.hub import player_key
 from service.application.ports import Position, StoredEvent
 
 log = logging.getLogger(__name__)
@@ -71,6 +77,10 @@ class CommitLog(Protocol):
     ) -> list[tuple[Position, StoredEvent]]:
         """Up to ``limit`` events of every game after ``after``, in commit order, none of
         a transaction that may still commit before them."""
+        ...
+
+    def players(self, games: Collection[UUID]) -> list[UUID]:
+        """The players seated in ``games`` now (their inboxes changed with the games)."""
         ...
 
     def save(self, position: Position) -> None:
@@ -157,7 +167,11 @@ class Relay:
         found = commits(rows)
         if len(rows) >= self._batch and len(found) > 1:
             found.pop()  # it may go on past the batch: the next step announces it whole
-        self._announcer.announce([self._describe(events) for _, events in found])
+        payloads = [self._describe(events) for _, events in found]
+        # Then their players, whose inboxes the commits changed (the inbox's trigger does
+        # not announce those where a relay runs: migration 0016).
+        payloads += [player_key(p) for p in self._log.players({e[0].game_id for _, e in found})]
+        self._announcer.announce(payloads)
         last = found[-1][0]
         self._log.save(last)
         self._position = last

@@ -20,6 +20,7 @@ client reconnects, and resumes with ``Last-Event-ID``, once the store is back).
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -38,7 +39,7 @@ from service.application.identity.principals import (
     guard,
 )
 from service.application.live.ending import ending_keys, token_gone
-from service.application.live.hub import Subscription, game_key
+from service.application.live.hub import DEAF_POLL, Subscription, game_key
 from service.application.ports import StoreUnavailableError
 from service.application.results import FeedEvent, Versioned
 from service.application.seeks.ports import Seek
@@ -139,16 +140,23 @@ def follow(
 ) -> Iterator[M | KeepAlive]:
     """The loop of every stream once its first messages are sent: wait on the hub, a
     :class:`KeepAlive` after ``keepalive`` seconds without a wake-up; on a wake-up,
-    ``read()``'s messages. Ends when the process stops (the hub closes), when ``gone()``
+    ``read()``'s messages; while the hub is deaf (the bus is away), ``read()`` every
+    DEAF_POLL seconds too. Ends when the process stops (the hub closes), when ``gone()``
     says the token is no more, when ``read()`` says the stream is over, or when the store
     cannot be reached (its client reconnects, and starts again or resumes, once the store
     is back)."""
+    quiet = time.monotonic()
     while True:
-        if not subscription.wait(keepalive):
+        deaf = subscription.deaf
+        if not subscription.wait(min(keepalive, DEAF_POLL) if deaf else keepalive):
             if subscription.closing:
                 return
-            yield KeepAlive()
-            continue
+            if not deaf or time.monotonic() - quiet >= keepalive:
+                quiet = time.monotonic()
+                yield KeepAlive()
+            if not deaf:
+                continue
+            # Nobody can announce a commit now: look at the store as a wake-up would.
         if subscription.closing or gone():
             return
         try:

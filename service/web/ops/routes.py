@@ -35,26 +35,43 @@ class _Probe:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.at = float("-inf")
-        self.result = (False, "")
+        self.result = (False, "", True)
 
 
-def _probe() -> tuple[bool, str]:
+def _probe() -> tuple[bool, str, bool]:
+    """The database's readiness and its detail, and whether the bus answers."""
     probe: _Probe = current_app.extensions.setdefault("yokai_probe", _Probe())
     with probe.lock:
         now = time.monotonic()
         if now - probe.at >= _PROBE_SECONDS:
-            probe.result = services().health.ready()
+            found = services()
+            ready, detail = found.health.ready()
+            bus = found.bus_reachable() if found.bus_reachable is not None else True
+            probe.result = (ready, detail, bus)
             probe.at = now
         return probe.result
+
+
+BUS_AWAY = "Redis (YOKAI_REDIS_URL) does not answer: live delivery falls back on the store"
 
 
 @blp.route("/readyz", methods=["GET"])
 @blp.response(200, HealthSchema)
 @blp.alt_response(503, schema=HealthSchema, description="database unreachable or not migrated")
 def readyz() -> Response:
-    """200 only when the database is reachable and migrated to the head revision."""
-    ready, detail = _probe()
-    response = jsonify({"status": "ok" if ready else "unavailable", "detail": detail})
+    """200 only when the database is reachable and migrated to the head revision.
+
+    Its status is `degraded` while the message bus (YOKAI_REDIS_URL) does not answer:
+    commands and views are served, and streams and long-polls catch up from the
+    database, later than they would."""
+    ready, detail, bus = _probe()
+    if not ready:
+        status = "unavailable"
+    elif not bus:
+        status, detail = "degraded", BUS_AWAY
+    else:
+        status = "ok"
+    response = jsonify({"status": status, "detail": detail})
     response.status_code = 200 if ready else 503
     return response
 

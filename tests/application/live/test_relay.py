@@ -6,7 +6,7 @@ PostgreSQL and Redis."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from uuid import UUID, uuid4
 
@@ -45,6 +45,7 @@ class Log:
         self.rows = rows
         self.saved = saved
         self.held = False
+        self.seated: dict[UUID, list[UUID]] = {}
 
     def hold(self) -> bool:
         if not self.held:
@@ -59,6 +60,9 @@ class Log:
     ) -> list[tuple[Position, StoredEvent]]:
         key = (-1, -1) if after is None else (after.transaction, after.position)
         return [r for r in self.rows if (r[0].transaction, r[0].position) > key][:limit]
+
+    def players(self, games: Collection[UUID]) -> list[UUID]:
+        return sorted({p for g in games for p in self.seated.get(g, ())})
 
     def save(self, position: Position) -> None:
         self.saved = position
@@ -191,3 +195,14 @@ def test_one_relay_announces_and_another_takes_over_from_its_position() -> None:
         for run in runs:
             if run.is_alive():
                 run.join(5)
+
+
+def test_the_players_of_a_batchs_games_are_announced_after_its_commands() -> None:
+    alice, bob = uuid4(), uuid4()
+    log = Log(rows((10, GAME_A, range(1, 3)), (11, GAME_B, range(1, 2))), saved=Position(0, 0))
+    log.seated = {GAME_A: [alice, bob], GAME_B: [bob], uuid4(): [uuid4()]}
+    bus = Bus()
+    relay = Relay(log, bus, describe)
+    assert relay.take_over()
+    relay.step()
+    assert bus.heard == [f"{GAME_A} 1,2", f"{GAME_B} 1", *sorted(f"p {p}" for p in (alice, bob))]

@@ -43,7 +43,7 @@ from service.application.identity.principals import (
     Principal,
     SeatHolder,
 )
-from service.application.live import player_stream, streams
+from service.application.live import longpolls, player_stream, streams
 from service.application.live.hub import Subscription, game_key
 from service.application.live.longpolls import feed, my_games
 from service.application.live.recent import KEEP, RecentCommits
@@ -1067,3 +1067,49 @@ def test_a_commit_nobody_heard_while_a_stream_opened_comes_at_the_next_wake_up(
     stream.close()
     other.close()
     assert isinstance(second, EventMessage) and second.event.seq == lost[0], second
+
+
+# --- a deaf hub (the bus is away: service/adapters/bus.py) ---------------------------------
+
+
+def test_a_stream_whose_hub_is_deaf_reads_the_store_on_a_timer(
+    table: Table, game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While nothing can announce a commit, a stream still gets it: it looks at the store
+    every DEAF_POLL seconds instead of waiting to be woken."""
+    deps = table.deps
+    monkeypatch.setattr(streams, "DEAF_POLL", 0.01)
+    monkeypatch.setattr(deps.changes, "publish", lambda key, version=None: None)  # unheard
+    deps.changes.deaf = True
+    stream = streams.game_stream(deps, game.id, ANYONE, None, keepalive=LIVE)
+    first = next(stream)
+    assert isinstance(first, ViewMessage)
+
+    acted = pass_of(table, game, 0)
+
+    got = Background(lambda: list(itertools.islice(stream, acted - first.view.version + 1)))
+    messages = got.result()
+    assert [m.event.seq for m in messages if isinstance(m, EventMessage)] == list(
+        range(first.view.version + 1, acted + 1)
+    )
+    assert isinstance(messages[-1], ViewMessage) and messages[-1].view.version == acted
+    stream.close()
+
+
+def test_a_long_poll_whose_hub_is_deaf_reads_the_store_on_a_timer(
+    serial: Table, game: Game, waits: Waits, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deps = serial.deps
+    monkeypatch.setattr(longpolls, "DEAF_POLL", 0.01)
+    monkeypatch.setattr(deps.changes, "publish", lambda key, version=None: None)  # unheard
+    deps.changes.deaf = True
+    version = serial.version(game.id)
+    poll = Background(
+        lambda: feed(deps, game.id, game.seats[1], after=version, limit=10, wait=LIVE)
+    )
+    assert waits.began.wait(DEADLINE), "the long-poll did not wait"
+
+    acted = pass_of(serial, game, 3)
+
+    found = poll.result()
+    assert [e.seq for e in found.events] == list(range(version + 1, acted + 1))

@@ -1,0 +1,168 @@
+"""Two nodes on one database and one Redis (YOKAI_REDIS_URL), with a relay: a command
+made on one node wakes the waiters of the other through the bus, and the command's
+transaction sends no NOTIFY (neither the events' announcement nor the inbox's trigger);
+a node whose Redis is away says `degraded` and, once Redis is back, wakes its waiters to
+read what they missed. Each test has a database of its own."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from uuid import UUID
+
+import psycopg
+import pytest
+
+from service.adapters.postgres.engine import libpq_conninfo
+from service.application.live.hub import Hub, game_key, player_key
+from tests.support.api import Api, Game, bearer
+from tests.support.deals import PASSES_4P, ordered_deal, start_playing, version
+from tests.support.postgres import AppUnderTest, MakeApp, migrated_database
+from tests.support.redis_server import RedisServer, running
+from tests.support.redis_server import missing as redis_server_missing
+from tests.support.relaying import relaying
+from tests.support.waiting import wait_for
+
+
+@pytest.fixture(scope="module")
+def redis_server() -> Iterator[RedisServer]:
+    if (reason := redis_server_missing()) is not None:
+        pytest.skip(reason)
+    with running() as server:
+        yield server
+
+
+@pytest.fixture
+def database(server_url: str) -> str:
+    return migrated_database(server_url, "yokai_nodes")
+
+
+def node(make_app: MakeApp, database: str, redis_url: str) -> AppUnderTest:
+    return make_app(database_url=database, redis_url=redis_url)
+
+
+def hub(app: AppUnderTest) -> Hub:
+    changes = app.container.deps.changes
+    assert isinstance(changes, Hub)
+    return changes
+
+
+def play_one(api: Api, game: Any) -> None:
+    seat = api.public(game.id)["round"]["turn"]
+    card = api.view(game, seat)["legal"][0]
+    answer = api.play(game, seat, card)
+    assert answer.status_code == 200, answer.get_json()
+
+
+class Notifications:
+    """What PostgreSQL announces on the channel ``yokai`` (a LISTEN of the test's own)."""
+
+    def __init__(self, database: str) -> None:
+        self.conn = psycopg.connect(libpq_conninfo(database), autocommit=True)
+        self.conn.execute("LISTEN yokai")
+
+    def heard(self) -> list[str]:
+        return [n.payload for n in self.conn.notifies(timeout=0.5, stop_after=1000)]
+
+
+def start_with_a_player(api: Api) -> tuple[Game, UUID]:
+    """A game dealt in order and past its passes, seat 0 held by a player (who has an
+    inbox entry of it, which every command changes): the game and the player's id."""
+    player = api.post("/v1/players", {"name": "Mio"}).get_json()
+    game = Game(api.create(4, operator=True, deals=[ordered_deal(4)])["id"], 4)
+    joined = api.post(f"/v1/games/{game.id}/seats/0", {}, **bearer(player["token"]))
+    assert joined.status_code == 201, joined.get_json()
+    game.tokens = [player["token"], *(api.join(game.id, s) for s in range(1, 4))]
+    for seat, cards in PASSES_4P.items():
+        assert api.pass_cards(game, seat, cards).status_code == 200
+    return game, UUID(player["id"])
+
+
+def test_a_command_on_one_node_wakes_the_other_through_the_bus_without_notify(
+    make_app: MakeApp, database: str, redis_server: RedisServer
+) -> None:
+    one = node(make_app, database, redis_server.url)
+    two = node(make_app, database, redis_server.url)
+    game, player = start_with_a_player(one.api())
+    listen = Notifications(database)
+    try:
+        with (
+            relaying(database, redis_server.url) as relay,
+            hub(two).subscribe(game_key(UUID(game.id))) as waiting,
+            hub(two).subscribe(player_key(player)) as inbox,
+        ):
+            wait_for(lambda: relay.holding, "the relay to hold the lock", 10)
+            bus = two.container.bus
+            assert bus is not None
+            wait_for(bus.listening.is_set, "node two to subscribe to the bus", 10)
+            waiting.wait(0)  # forget the wake-ups of subscribing
+            inbox.wait(0)
+            listen.heard()  # and what the game's start announced
+            play_one(one.api(), game)
+            assert waiting.wait(10), "node two's game waiter was not woken"
+            assert hub(two).announced(game_key(UUID(game.id))) == version(one.api(), game)
+            assert inbox.wait(10), "node two's inbox waiter was not woken"
+        assert listen.heard() == []  # the play sent no NOTIFY, not even the inbox's
+    finally:
+        listen.conn.close()
+
+
+def test_without_redis_a_node_still_notifies(make_app: MakeApp, database: str) -> None:
+    """The embedded default: no relay, PostgreSQL's NOTIFY as before."""
+    alone = make_app(database_url=database)
+    assert alone.container.bus is None
+    game = start_playing(alone.api())
+    listen = Notifications(database)
+    try:
+        play_one(alone.api(), game)
+        assert [p.split(" ")[:3] for p in listen.heard()] == [
+            ["g", game.id, str(version(alone.api(), game))]
+        ]
+    finally:
+        listen.conn.close()
+
+
+def test_a_node_whose_redis_is_away_says_degraded_and_catches_up_when_it_is_back(
+    make_app: MakeApp, database: str
+) -> None:
+    with running() as bus_server:
+        one = node(make_app, database, bus_server.url)
+        two = node(make_app, database, bus_server.url)
+        game = start_playing(one.api())
+        assert one.api().client.get("/readyz").get_json()["status"] == "ok"
+        with (
+            relaying(database, bus_server.url) as relay,
+            hub(two).subscribe(game_key(UUID(game.id))) as waiting,
+        ):
+            bus = two.container.bus
+            assert bus is not None
+            wait_for(bus.listening.is_set, "node two to subscribe to the bus", 10)
+            waiting.wait(0)
+            bus_server.stop()
+            wait_for(lambda: not bus.listening.is_set(), "node two to lose the bus", 10)
+            play_one(one.api(), game)  # commands go on
+            ready = wait_for(
+                lambda: (
+                    (r := two.api().client.get("/readyz")).get_json()["status"] == "degraded" and r
+                ),
+                "readyz to say degraded",
+                10,
+            )
+            assert ready.status_code == 200
+            assert not waiting.wait(0.5)  # nothing heard while Redis is away
+
+            bus_server.start()
+            # Subscribed again, node two wakes its waiters (they read the store), and the
+            # relay announces what it could not.
+            assert waiting.wait(15), "node two's waiter was not woken once Redis was back"
+            wait_for(lambda: bus.connections >= 2, "node two to subscribe again", 10)
+            wait_for(
+                lambda: relay.position is not None and relay.announced >= 1,
+                "the relay to announce the play made while Redis was away",
+                15,
+            )
+            wait_for(
+                lambda: two.api().client.get("/readyz").get_json()["status"] == "ok",
+                "readyz to say ok again",
+                10,
+            )
