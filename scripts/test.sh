@@ -11,7 +11,8 @@ if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
 # Debian's packages of the real servers some tests run, if missing: PgBouncer
-# (tests/integration/test_pgbouncer.py) and Redis (tests/e2e/test_shared_rate_limits.py).
+# (tests/integration/test_pgbouncer.py) and Redis (the shared rate limits and the bus of
+# many nodes: tests/e2e/test_shared_rate_limits.py, tests/integration/test_relay.py...).
 apt_install() {
   if [ "$(id -u)" = 0 ]; then
     apt-get install -y -q "$@" >/dev/null || (apt-get update -q >/dev/null && apt-get install -y -q "$@" >/dev/null)

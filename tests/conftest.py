@@ -27,5 +27,5 @@ CHAIN_KEY = "7465737473206f6e6c793a2074686520636861696e206b6579206f662079732e"
 os.environ.setdefault("YOKAI_CHAIN_KEY", CHAIN_KEY)
 
 # The PostgreSQL fixtures (a real server, migrated by alembic) for the integration and
-# end-to-end tests; the rules and application tests never ask for them.
-pytest_plugins = ["tests.support.postgres"]
+# end-to-end tests, and a Redis server's; the rules and application tests never ask.
+pytest_plugins = ["tests.support.postgres", "tests.support.redis_server"]

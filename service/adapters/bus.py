@@ -13,11 +13,11 @@ lost, as after a reconnection to PostgreSQL.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Sequence
 
 import redis
 
+from service.adapters.listening_thread import ListeningThread
 from service.adapters.postgres.listener import deliver
 from service.application.live.hub import Hub
 from service.application.live.recent import RecentCommits
@@ -53,12 +53,14 @@ class RedisAnnouncer:
         self._client.close()
 
 
-class BusListener:
+class BusListener(ListeningThread):
     """This process's subscription to the bus: started with the first stream or
     long-poll, as the PostgreSQL listener is. While it is not subscribed, ``listening``
     is clear (``/readyz`` says ``degraded``) and the hub is deaf: its streams and
     long-polls look at the store every second (hub.py ``DEAF_POLL``) instead of waiting
     to be woken, so commands still reach them, a second late at most."""
+
+    name = "yokai-bus"
 
     def __init__(
         self,
@@ -69,27 +71,16 @@ class BusListener:
         channel: str = CHANNEL,
         poll_seconds: float = 1.0,
     ) -> None:
+        super().__init__(poll_seconds)
         self._url = url
         self._hub = hub
         self._recent = recent
         self._channel = channel
-        self._poll = poll_seconds
-        self._stopping = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.listening = threading.Event()
-        self.connections = 0  # how many times it has (re)subscribed
 
     def start(self) -> None:
         if self._thread is None:
             self._hub.deaf = True  # until subscribed: its waiters look at the store
-            self._thread = threading.Thread(target=self._run, name="yokai-bus", daemon=True)
-            self._thread.start()
-
-    def stop(self) -> None:
-        self._stopping.set()
-        thread = self._thread
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout=self._poll + 5)
+        super().start()
 
     def _run(self) -> None:
         delay = FIRST_DELAY

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -17,8 +16,7 @@ from typing import Any
 import pytest
 
 from tests.support.postgres import migrated_database
-from tests.support.redis_server import RedisServer, running
-from tests.support.redis_server import missing as redis_server_missing
+from tests.support.redis_server import RedisServer
 from tests.support.serve import OPERATOR_TOKEN, serving
 from tests.support.sse import SseStream
 from tests.support.waiting import wait_for
@@ -73,17 +71,10 @@ class Table:
         raise AssertionError(f"no seat of {self.id} may act")
 
 
-@pytest.fixture
-def bus() -> Iterator[RedisServer]:
-    if (reason := redis_server_missing()) is not None:
-        pytest.skip(reason)
-    with running() as server:
-        yield server
-
-
 def test_a_stream_on_one_node_gets_every_event_of_the_other_across_a_redis_restart(
-    server_url: str, tmp_path: Path, bus: RedisServer
+    server_url: str, tmp_path: Path, redis_server: RedisServer
 ) -> None:
+    bus = redis_server
     database = migrated_database(server_url, "yokai_nodes")  # migrated once, not by both
     node = {"YOKAI_REDIS_URL": bus.url, "YOKAI_WORKERS": "1", "YOKAI_KEEPALIVE_SECONDS": "1"}
     with ExitStack() as stack:

@@ -7,7 +7,6 @@ a warning, never a 5xx."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 
 import pytest
 
@@ -16,15 +15,6 @@ from tests.support.api import Api
 from tests.support.postgres import MakeApp
 from tests.support.redis_server import RedisServer, running
 from tests.support.redis_server import missing as redis_server_missing
-
-
-@pytest.fixture(scope="module")
-def redis_server() -> Iterator[RedisServer]:
-    reason = redis_server_missing()
-    if reason is not None:
-        pytest.skip(reason)
-    with running() as server:
-        yield server
 
 
 def statuses(apis: list[Api], path: str, count: int) -> list[int]:

@@ -6,7 +6,6 @@ read what they missed. Each test has a database of its own."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
@@ -19,17 +18,8 @@ from tests.support.api import Api, Game, bearer
 from tests.support.deals import PASSES_4P, ordered_deal, start_playing, version
 from tests.support.postgres import AppUnderTest, MakeApp, migrated_database
 from tests.support.redis_server import RedisServer, running
-from tests.support.redis_server import missing as redis_server_missing
 from tests.support.relaying import relaying
 from tests.support.waiting import wait_for
-
-
-@pytest.fixture(scope="module")
-def redis_server() -> Iterator[RedisServer]:
-    if (reason := redis_server_missing()) is not None:
-        pytest.skip(reason)
-    with running() as server:
-        yield server
 
 
 @pytest.fixture

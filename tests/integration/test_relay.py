@@ -7,7 +7,6 @@ its own (the relay reads every game's events, and keeps its position there)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -21,17 +20,8 @@ from tests.support.api import Api, Game
 from tests.support.deals import start_playing, version
 from tests.support.postgres import MakeApp, migrated_database
 from tests.support.redis_server import RedisServer, running
-from tests.support.redis_server import missing as redis_server_missing
 from tests.support.relaying import Heard, hearing, relaying
 from tests.support.waiting import wait_for
-
-
-@pytest.fixture(scope="module")
-def redis_server() -> Iterator[RedisServer]:
-    if (reason := redis_server_missing()) is not None:
-        pytest.skip(reason)
-    with running() as server:
-        yield server
 
 
 @pytest.fixture

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from uuid import UUID
 
+from service.adapters.listening_thread import ListeningThread
 from service.adapters.postgres.engine import libpq_conninfo
 from service.adapters.postgres.events import CHANNEL, from_notification
 from service.adapters.postgres.listening import listen_until_stopped
@@ -63,7 +63,9 @@ def deliver(payload: str, hub: Hub, recent: RecentCommits | None) -> None:
     hub.publish(key, version)
 
 
-class Listener:
+class Listener(ListeningThread):
+    name = "yokai-listener"
+
     def __init__(
         self,
         database_url: str,
@@ -72,25 +74,10 @@ class Listener:
         recent: RecentCommits | None = None,
         poll_seconds: float = 1.0,
     ) -> None:
+        super().__init__(poll_seconds)
         self._conninfo = libpq_conninfo(database_url)
         self._hub = hub
         self._recent = recent  # handed the events a notification carries
-        self._poll = poll_seconds
-        self._stopping = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.listening = threading.Event()
-        self.connections = 0  # how many times it has (re)connected
-
-    def start(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="yokai-listener", daemon=True)
-            self._thread.start()
-
-    def stop(self) -> None:
-        self._stopping.set()
-        thread = self._thread
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout=self._poll + 5)
 
     def _heard(self, payload: str) -> None:
         deliver(payload, self._hub, self._recent)
