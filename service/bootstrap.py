@@ -27,7 +27,7 @@ from service.adapters.integrity.chain_keys import KEY_FILE, chain_keys
 from service.adapters.migrate import DatabaseHealth
 from service.adapters.postgres import roles
 from service.adapters.postgres.engine import libpq_conninfo, make_engine
-from service.adapters.postgres.events import notification
+from service.adapters.postgres.events import announcement
 from service.adapters.postgres.keycache import KeyCache
 from service.adapters.postgres.legacy import SqlLegacyStore
 from service.adapters.postgres.listener import Listener
@@ -347,7 +347,7 @@ def relay(settings: Settings) -> tuple[Relay, RedisAnnouncer]:
     runner = Relay(
         SqlCommitLog(conninfo),
         announcer,
-        notification,
+        announcement,
         poll_seconds=settings.relay_poll_ms / 1000,
     )
     return runner, announcer

@@ -115,6 +115,15 @@ def _loopback(host: str | None) -> bool:
         return False
 
 
+def _redis_url(env: Mapping[str, str]) -> str | None:
+    raw = env.get("YOKAI_REDIS_URL") or None
+    if raw is not None and not raw.startswith(("redis://", "rediss://", "unix://")):
+        raise ConfigurationError(
+            f"YOKAI_REDIS_URL must be a redis://, rediss:// or unix:// URL, not {raw!r}"
+        )
+    return raw
+
+
 def _choice(env: Mapping[str, str], name: str, options: tuple[str, ...]) -> str:
     raw = env.get(name) or options[0]
     if raw not in options:
@@ -211,7 +220,7 @@ class Settings:
             else default_data_dir(),
             rate_limit=env.get("YOKAI_RATE_LIMIT", "600 per minute"),
             rate_limit_storage=env.get("YOKAI_RATE_LIMIT_STORAGE") or None,
-            redis_url=env.get("YOKAI_REDIS_URL") or None,
+            redis_url=_redis_url(env),
             relay_poll_ms=_float(env, "YOKAI_RELAY_POLL_MS", 10.0),
             workers=_int(env, "YOKAI_WORKERS", 1, minimum=1),
             trusted_proxies=_int(env, "YOKAI_TRUSTED_PROXIES", 0),

@@ -29,6 +29,8 @@ def test_yokai_data_dir_chooses_another_folder(tmp_path: Path) -> None:
         ("YOKAI_SEEK_HOURS", "0"),
         ("YOKAI_BOT_MOVE_MS", "0"),
         ("YOKAI_TAKEOVER_LEVEL", "grandmaster"),
+        ("YOKAI_REDIS_URL", "127.0.0.1:6379"),
+        ("YOKAI_RELAY_POLL_MS", "0"),
     ],
 )
 def test_bad_values_are_refused_with_the_variables_name(name: str, value: str) -> None:
@@ -110,3 +112,10 @@ def test_oidc_issuers_need_an_audience() -> None:
     assert accepted.oidc_audiences == ("a", "b")
     with pytest.raises(ConfigurationError, match="YOKAI_OIDC_AUDIENCE"):
         Settings.from_env({"YOKAI_OIDC_ISSUERS": "https://id.example"})
+
+
+def test_a_redis_url_is_taken_as_given() -> None:
+    assert Settings.from_env({"YOKAI_REDIS_URL": "rediss://cache:6380/1"}).redis_url == (
+        "rediss://cache:6380/1"
+    )
+    assert Settings.from_env({}).redis_url is None

@@ -1,13 +1,13 @@
 """The message bus between the relay and the nodes: Redis pub/sub (YOKAI_REDIS_URL).
 
 The relay (service/application/live/relay.py) publishes each committed command's
-announcement on :data:`CHANNEL`, in commit order, in the form the PostgreSQL listener
-parses (service/adapters/postgres/events.py ``notification``), and the players seated in
-its game (``p <player id>``). Each process subscribes once (:class:`BusListener`) and
-hands what it hears to its waiters as the PostgreSQL listener does. Pub/sub keeps
-nothing: a subscriber that is away misses what was published meanwhile, so once it is
-subscribed again it wakes every waiter, which reads the store (by ``seq``): nothing is
-lost, as after a reconnection to PostgreSQL.
+announcement on :data:`CHANNEL`, in commit order: its game, version and previous version
+(service/adapters/postgres/events.py ``announcement``: no event, so nothing hidden), and
+the players with an inbox entry of its game (``p <player id>``). Each process subscribes
+once (:class:`BusListener`) and hands what it hears to its waiters as the PostgreSQL
+listener does. Pub/sub keeps nothing: a subscriber that is away misses what was published
+meanwhile, so once it is subscribed again it wakes every waiter, which reads the store (by
+``seq``): nothing is lost, as after a reconnection to PostgreSQL.
 """
 
 from __future__ import annotations
@@ -57,8 +57,9 @@ class BusListener(ListeningThread):
     """This process's subscription to the bus: started with the first stream or
     long-poll, as the PostgreSQL listener is. While it is not subscribed, ``listening``
     is clear (``/readyz`` says ``degraded``) and the hub is deaf: its streams and
-    long-polls look at the store every second (hub.py ``DEAF_POLL``) instead of waiting
-    to be woken, so commands still reach them, a second late at most."""
+    long-polls, woken once as the subscription is lost, look at the store every second
+    (hub.py ``DEAF_POLL``) instead of waiting to be woken. A connection that goes silent
+    without closing is not noticed until TCP gives up (keepalives on): a known gap."""
 
     name = "yokai-bus"
 
@@ -86,7 +87,7 @@ class BusListener(ListeningThread):
         delay = FIRST_DELAY
         while not self._stopping.is_set():
             client = redis.Redis.from_url(
-                self._url, socket_connect_timeout=2, health_check_interval=5
+                self._url, socket_connect_timeout=2, socket_keepalive=True, health_check_interval=5
             )
             pubsub = client.pubsub()  # type: ignore[no-untyped-call]
             try:
@@ -106,8 +107,11 @@ class BusListener(ListeningThread):
             except Exception:
                 log.exception("bus: unexpected error; subscribing again in %.1f s", delay)
             finally:
+                lost = self.listening.is_set()
                 self.listening.clear()
                 self._hub.deaf = True
+                if lost:  # its waiters wait to be woken: wake them to poll the store
+                    self._hub.publish_all()
                 pubsub.close()
                 client.close()
             if self._stopping.wait(delay):

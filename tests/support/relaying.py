@@ -12,7 +12,7 @@ import redis
 
 from service.adapters.bus import CHANNEL, RedisAnnouncer
 from service.adapters.postgres.engine import libpq_conninfo
-from service.adapters.postgres.events import notification
+from service.adapters.postgres.events import announcement
 from service.adapters.postgres.relay import SqlCommitLog
 from service.application.live.relay import Relay
 from tests.support.waiting import wait_for
@@ -60,7 +60,7 @@ def relaying(database: str, redis_url: str) -> Iterator[Relay]:
     relay = Relay(
         SqlCommitLog(libpq_conninfo(database)),
         announcer,
-        notification,
+        announcement,
         poll_seconds=0.005,
         takeover_seconds=0.05,
     )

@@ -78,12 +78,19 @@ CHANNEL = "yokai"
 NOTIFY_LIMIT = 7900  # PostgreSQL refuses payloads of 8000 bytes or more
 
 
-def notification(rows: Sequence[StoredEvent]) -> str:
-    """A command's announcement: ``g <game id> <version> <previous version>``, then its
-    events as JSON rows when the payload stays under PostgreSQL's limit, so listeners
-    need not read them back."""
+def announcement(rows: Sequence[StoredEvent]) -> str:
+    """A command's announcement without its events: ``g <game id> <version> <previous
+    version>``. What the relay publishes on the bus (relay.py): Redis is outside the
+    database's trust, so no hand, pass or name goes there; a node reads the events from
+    the store."""
     first, last = rows[0], rows[-1]
-    head = f"g {first.game_id} {last.seq} {first.seq - 1}"
+    return f"g {first.game_id} {last.seq} {first.seq - 1}"
+
+
+def notification(rows: Sequence[StoredEvent]) -> str:
+    """A command's announcement (:func:`announcement`), then its events as JSON rows when
+    the payload stays under PostgreSQL's limit, so listeners need not read them back."""
+    head = announcement(rows)
     body = json.dumps([_notified(e) for e in rows], separators=(",", ":"))
     if len(head) + 1 + len(body.encode()) < NOTIFY_LIMIT:
         return f"{head} {body}"

@@ -32,7 +32,9 @@ _END = (
     "WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint "
     "ORDER BY transaction_id DESC, position DESC LIMIT 1"
 )
-_PLAYERS = "SELECT DISTINCT player_id FROM seat_players WHERE game_id = ANY(%s)"
+# Every player with an inbox entry of the games (seated, or invited and not yet seated):
+# the entries the inbox's trigger announced before a relay ran (migration 0016).
+_PLAYERS = "SELECT DISTINCT player_id FROM inbox WHERE game_id = ANY(%s)"
 _SAVE = (
     "INSERT INTO relay_positions (name, transaction_id, position, updated_at) "
     "VALUES (%s, %s, %s, %s) ON CONFLICT (name) DO UPDATE SET "
@@ -85,5 +87,11 @@ class SqlCommitLog:
         if self._conn is None or self._conn.closed:
             conn = direct_connection(self._conninfo, self._application_name)
             conn.execute("SET synchronous_commit = off")
+            # The lock is held while this connection lives: if this process vanishes
+            # without closing it (a partition), the server ends the session once it has
+            # heard nothing for 30 s (the holder polls every few milliseconds), and
+            # another relay takes over, instead of after the kernel's 2 hours.
+            conn.execute("SET idle_session_timeout = '30s'")
+            conn.execute("SET tcp_user_timeout = 30000")
             self._conn = conn
         return self._conn

@@ -25,9 +25,10 @@ lock (:meth:`CommitLog.hold`, a PostgreSQL session lock: when its holder dies, o
 connection does, the database releases it and another process takes over, from the
 position the last holder saved).
 
-**What is announced.** Each command (``g <game> <version> <previous version>`` and its
-events: the listeners' form, service/adapters/postgres/events.py), then each player seated
-in the batch's games (``p <player>``), whose inbox the commands changed.
+**What is announced.** Each command (``g <game> <version> <previous version>``, the
+head of the listeners' form, without its events: service/adapters/postgres/events.py
+``announcement``; the bus is outside the database's trust, so no hand, pass or name goes
+there), then each player with an inbox entry of the batch's games (``p <player>``).
 
 **At least once, in order.** A batch is announced, then its position saved; a relay that
 dies between the two announces that batch again when the next one starts. Listeners treat
@@ -80,7 +81,7 @@ class CommitLog(Protocol):
         ...
 
     def players(self, games: Collection[UUID]) -> list[UUID]:
-        """The players seated in ``games`` now (their inboxes changed with the games)."""
+        """The players with an inbox entry of ``games`` (it changed with the games)."""
         ...
 
     def save(self, position: Position) -> None:
@@ -152,6 +153,10 @@ class Relay:
         if not self._log.hold():
             return False
         self._position = self._log.start()
+        if self._position is not None:
+            # Saved at once: a first relay that stopped before its first batch would
+            # otherwise start again at the log's new end, past what committed meanwhile.
+            self._log.save(self._position)
         self.holding = True
         log.info("relay: holding the lock, announcing after %s", self._position)
         return True

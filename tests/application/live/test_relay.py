@@ -142,11 +142,14 @@ def test_a_command_longer_than_a_batch_is_announced_in_parts() -> None:
     assert bus.heard == [f"{GAME_A} 1,2,3", f"{GAME_A} 4,5"]
 
 
-def test_a_first_relay_starts_at_the_end_of_the_log() -> None:
+def test_a_first_relay_starts_at_the_end_of_the_log_and_saves_it_at_once() -> None:
     log = Log(rows((10, GAME_A, range(1, 3))))
     bus = Bus()
     relay = Relay(log, bus, describe)
     assert relay.take_over()
+    # Saved before any batch: a relay that stops now and comes back goes on from here,
+    # not from the end the log will have then.
+    assert log.saved == Position(10, 2)
     assert relay.step() == 0  # what was committed before it is read from the store
     log.rows += [(Position(11, 3), event(GAME_A, 3))]
     relay.step()
@@ -182,9 +185,10 @@ def test_one_relay_announces_and_another_takes_over_from_its_position() -> None:
         wait_for(lambda: len(bus.heard) == 2, "the second command", 5)
         assert not second.holding  # the lock is the first's
 
-        second_log.saved = first_log.saved  # one table in PostgreSQL
+        wait_for(lambda: first_log.saved == Position(11, 3), "the first relay's save", 5)
         first.stop()
         runs[0].join(5)
+        second_log.saved = first_log.saved  # one table in PostgreSQL
         wait_for(lambda: second.holding, "the second relay to take over", 5)
         committed.append((Position(12, 4), event(GAME_B, 1)))
         wait_for(lambda: len(bus.heard) == 3, "the third command", 5)
