@@ -19,14 +19,13 @@ import redis
 
 from service.adapters.listening_thread import ListeningThread
 from service.adapters.postgres.listener import deliver
+from service.adapters.postgres.listening import FIRST_DELAY, LONGEST_DELAY
 from service.application.live.hub import Hub
 from service.application.live.recent import RecentCommits
 from service.application.live.relay import AnnounceError
 
 log = logging.getLogger(__name__)
 
-FIRST_DELAY = 0.1
-LONGEST_DELAY = 5.0
 
 CHANNEL = "yokai:commits"
 

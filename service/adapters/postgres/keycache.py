@@ -27,6 +27,7 @@ import logging
 import threading
 from collections.abc import Callable, Collection, Mapping
 
+from service.adapters.listening_thread import ListeningThread
 from service.adapters.postgres.engine import libpq_conninfo
 from service.adapters.postgres.listening import listen_until_stopped
 
@@ -36,23 +37,21 @@ CHANNEL = "yokai_keys"
 ALL_DAYS_BEFORE = "before "  # a payload "before dYYYYMMDD": day keys before it are gone
 
 
-class KeyCache:
+class KeyCache(ListeningThread):
     """Keys by subject; ``read(subjects)`` reads the store for those it does not hold.
 
-    ``start`` (the first lookup) starts the listening connection to ``database_url``
-    (None: no cache at all; every lookup reads the store)."""
+    The first lookup starts the listening connection to ``database_url`` (None: no cache
+    at all; every lookup reads the store)."""
+
+    name = "yokai-keys"
 
     def __init__(self, database_url: str | None, *, poll_seconds: float = 1.0) -> None:
+        super().__init__(poll_seconds)
         self._conninfo = libpq_conninfo(database_url) if database_url else None
-        self._poll = poll_seconds
         self._keys: dict[str, bytes] = {}
         self._opened: dict[str, dict[str, str]] = {}  # values opened, by subject held
         self._generation = 0  # moves on every drop: a read that spans one is not kept
         self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.listening = threading.Event()
-        self.connections = 0  # how many times it has (re)connected
 
     def keys(
         self, subjects: Collection[str], read: Callable[[list[str]], Mapping[str, bytes]]
@@ -61,7 +60,7 @@ class KeyCache:
         are ``read`` from the store, and kept if nothing was dropped meanwhile."""
         if self._conninfo is None:
             return read(list(subjects))
-        self._start()
+        self.start()
         if not self.listening.is_set():
             return read(list(subjects))
         with self._lock:
@@ -100,20 +99,6 @@ class KeyCache:
             self._generation += 1
             self._keys.clear()
             self._opened.clear()
-
-    def stop(self) -> None:
-        self._stopping.set()
-        thread = self._thread
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout=self._poll + 5)
-
-    def _start(self) -> None:
-        if self._thread is not None:
-            return
-        with self._lock:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="yokai-keys", daemon=True)
-                self._thread.start()
 
     def _run(self) -> None:
         assert self._conninfo is not None

@@ -43,6 +43,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Collection, Sequence
+from itertools import groupby
 from typing import Protocol
 from uuid import UUID
 
@@ -104,22 +105,17 @@ def commits(
 ) -> list[tuple[Position, list[StoredEvent]]]:
     """``rows`` as commands: the runs of one transaction's events of one game, each with
     the position of its last event."""
-    found: list[tuple[Position, list[StoredEvent]]] = []
-    key: tuple[int, object] | None = None
-    for position, event in rows:
-        here = (position.transaction, event.game_id)
-        if here != key:
-            found.append((position, []))
-            key = here
-        found[-1] = (position, found[-1][1])
-        found[-1][1].append(event)
+    found = []
+    for _, run in groupby(rows, key=lambda r: (r[0].transaction, r[1].game_id)):
+        command = list(run)
+        found.append((command[-1][0], [event for _, event in command]))
     return found
 
 
 class Relay:
-    """Announces each command committed to ``commits_log`` on ``announcer``, in commit
-    order; ``describe`` makes a command's announcement from its events (the payload the
-    listeners parse: service/adapters/postgres/events.py ``notification``)."""
+    """Announces each command committed to ``commit_log`` on ``announcer``, in commit
+    order; ``describe`` makes a command's announcement from its events (its head, which
+    the listeners parse: service/adapters/postgres/events.py ``announcement``)."""
 
     def __init__(
         self,
@@ -170,7 +166,7 @@ class Relay:
         if not rows:
             return 0
         found = commits(rows)
-        if len(rows) >= self._batch and len(found) > 1:
+        if self._full and len(found) > 1:
             found.pop()  # it may go on past the batch: the next step announces it whole
         payloads = [self._describe(events) for _, events in found]
         # Then their players, whose inboxes the commits changed (the inbox's trigger does
