@@ -460,7 +460,18 @@ def run(out: Any = sys.stdout) -> Result:
         with cluster() as ha, receiving() as receiver, serving(ha.url, folder) as port:
             return _load(ha, port, receiver, out)
     finally:
+        _unhandled(folder / "serve.log", out)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _unhandled(log: Path, out: Any) -> None:
+    """The service's unhandled errors (its 500s), with their tracebacks, before its log
+    goes with the run's folder: what a failed run needs to be understood."""
+    if not log.exists():
+        return
+    for line in log.read_text(errors="replace").splitlines():
+        if '"unhandled error"' in line:
+            print(f"server: {line[:4000]}", file=out, flush=True)
 
 
 def _load(ha: Cluster, port: int, receiver: Receiver, out: Any) -> Result:

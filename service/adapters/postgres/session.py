@@ -232,22 +232,31 @@ class Session:
             if error.sqlstate == PLAYER_SUSPENDED:
                 self._abandon()
                 raise PlayerSuspendedError() from error
-            if conn.closed or conn.broken:
+            if not (conn.closed or conn.broken):
+                self._abandon()  # drops the connection if it dies rolling back
+                if self._conn is not None:
+                    raise
+            else:
                 self.pool.discard(conn)
                 self._conn = None
                 self._in_transaction = False
-                raise StoreUnavailableError(str(error), maybe_committed=committing) from error
-            self._abandon()
-            raise
+            # The connection is gone (or died as its transaction was rolled back, as
+            # when the server shuts down under it): the store is unavailable.
+            raise StoreUnavailableError(str(error), maybe_committed=committing) from error
 
     def _abandon(self) -> None:
-        """After an error the transaction, if any, is over: roll it back."""
-        conn = self._conn
-        if conn is not None and not conn.closed:
-            conn.rollback()
+        """After an error the transaction, if any, is over: roll it back. A connection
+        that fails the rollback is dropped (its transaction ends with it)."""
         self._in_transaction = False
         self._checks, self._locks, self._writes = [], [], []
         self._write_games, self._notices = [], []
+        conn = self._conn
+        if conn is not None and not conn.closed:
+            try:
+                conn.rollback()
+            except psycopg.Error:
+                self.pool.discard(conn)
+                self._conn = None
 
 
 _JSON = json.JSONEncoder(separators=(",", ":")).encode
