@@ -2,7 +2,8 @@
 Dockerfile by hadolint, every YAML file by yamllint, the compose file against the
 Compose Specification's JSON schema (as check-jsonschema ships it) and its services
 against the `yokai` commands that exist, the manifests against the Kubernetes schemas,
-and `yokai migrate` against PostgreSQL."""
+`yokai migrate` against PostgreSQL, and the kit's Redis (its arguments, its probe and the
+URL the service is given) against a redis-server here."""
 
 from __future__ import annotations
 
@@ -14,18 +15,27 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
+from urllib.parse import urlsplit
 
 import jsonschema
 import kubernetes_validate
 import pytest
+import redis
 import yaml
 from sqlalchemy import create_engine
 
 from service.adapters import migrate
+from service.adapters.bus import CHANNEL, RedisAnnouncer
 from service.adapters.postgres.engine import sqlalchemy_url
+from service.application.live.relay import AnnounceError
+from service.settings import Settings
+from tests.support import processes
+from tests.support import redis_server as redis_support
+from tests.support.ports import free_port
 from tests.support.postgres import new_database
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -163,7 +173,7 @@ def test_the_worker_serves_its_metrics_on_the_compose_network() -> None:
 def test_the_compose_services_run_commands_that_exist() -> None:
     compose = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())
     services = compose["services"]
-    assert set(services) == {"db", "migrate", "api", "worker"}
+    assert set(services) == {"db", "redis", "migrate", "api", "worker"}
     assert services["db"]["image"].startswith("postgres:16")
     assert "healthcheck" in services["db"] and services["db"]["volumes"]
     for name in ("migrate", "api", "worker"):
@@ -174,6 +184,73 @@ def test_the_compose_services_run_commands_that_exist() -> None:
         assert help_run.returncode == 0, (name, help_run.stderr)
         assert services[name]["environment"]["DATABASE_URL"].startswith("postgresql://")
     assert services["api"]["environment"]["YOKAI_EMBEDDED_WORKER"] == "0"
+
+
+REDIS_PASSWORD = "0123456789abcdef" * 4  # as `openssl rand -hex 32` makes one
+
+
+def _interpolated(text: str, env: Mapping[str, str]) -> str:
+    """``text`` as Compose interpolates it from ``env``: ``${NAME}``, ``${NAME:?error}``
+    (an error when unset or empty), ``${NAME:-default}``, ``$NAME`` and ``$$``."""
+
+    def value(match: re.Match[str]) -> str:
+        if match[0] == "$$":
+            return "$"
+        name = match[1] or match[4]
+        given = env.get(name, "")
+        if match[2] in (":?", "?") and (name not in env or (match[2] == ":?" and not given)):
+            raise KeyError(f"{name}: {match[3]}")
+        if match[2] in (":-", "-") and (name not in env or (match[2] == ":-" and not given)):
+            return match[3]
+        return given
+
+    return re.sub(r"\$\$|\$\{(\w+)(?:(:?[?-])([^}]*))?\}|\$(\w+)", value, text)
+
+
+def _compose_variables() -> set[str]:
+    return set(re.findall(r"\$\{(\w+)", (ROOT / "deploy" / "compose.yaml").read_text()))
+
+
+def _compose_with(env: Mapping[str, str]) -> dict[str, Any]:
+    text = _interpolated((ROOT / "deploy" / "compose.yaml").read_text(), env)
+    compose: dict[str, Any] = yaml.safe_load(text)
+    return compose
+
+
+def _compose_env() -> dict[str, str]:
+    """A value for each variable the compose file reads, Redis's password a known one."""
+    env = {name: f"{name.lower()}-value" for name in _compose_variables()}
+    return {**env, "YOKAI_REDIS_PASSWORD": REDIS_PASSWORD}
+
+
+def test_the_compose_file_runs_redis_for_live_delivery_behind_a_password() -> None:
+    """Redis keeps nothing, answers only its password (one variable, required) and is
+    health checked; every yokai process is given one URL to it with that password, and
+    the API and the worker start once it is healthy."""
+    assert "YOKAI_REDIS_PASSWORD" in _compose_variables()
+    without = {k: v for k, v in _compose_env().items() if k != "YOKAI_REDIS_PASSWORD"}
+    with pytest.raises(KeyError, match="YOKAI_REDIS_PASSWORD"):
+        _compose_with(without)
+    services = _compose_with(_compose_env())["services"]
+    redis_service = services["redis"]
+    assert redis_service["image"].startswith("redis:7")
+    command = redis_service["command"]
+    assert command[0] == "redis-server"
+    options = dict(zip(command[1::2], command[2::2], strict=True))
+    assert options == {"--requirepass": REDIS_PASSWORD, "--save": "", "--appendonly": "no"}
+    assert "volumes" not in redis_service and "ports" not in redis_service
+    assert redis_service["healthcheck"]["test"][0] == "CMD-SHELL"
+    assert redis_service["environment"]["REDISCLI_AUTH"] == REDIS_PASSWORD
+    urls = {
+        name: service["environment"].get("YOKAI_REDIS_URL")
+        for name, service in services.items()
+        if service.get("image") == "yokai:latest"
+    }
+    assert set(urls) == {"migrate", "api", "worker"}
+    assert set(urls.values()) == {f"redis://:{REDIS_PASSWORD}@redis:6379/0"}
+    assert Settings.from_env({"YOKAI_REDIS_URL": urls["api"]}).redis_url == urls["api"]
+    for name in ("api", "worker"):
+        assert services[name]["depends_on"]["redis"] == {"condition": "service_healthy"}, name
 
 
 def test_yokai_migrate_applies_the_migrations_and_exits(server_url: str) -> None:
@@ -252,12 +329,16 @@ def test_the_pods_run_yokai_commands_without_privileges() -> None:
         )[1]  # type: ignore[index]
     )
     commands = set()
+    images = set()
     for name, pod in _pods():
         assert pod["securityContext"]["runAsNonRoot"] is True, name
         (container,) = pod["containers"]
         assert container["securityContext"]["readOnlyRootFilesystem"] is True, name
         assert container["securityContext"]["allowPrivilegeEscalation"] is False, name
         assert container["resources"]["requests"] and container["resources"]["limits"], name
+        images.add(container["image"])
+        if container["image"] != "yokai":
+            continue
         commands.add(container["args"][0])
         if container["args"][0] == "serve":
             assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
@@ -270,6 +351,7 @@ def test_the_pods_run_yokai_commands_without_privileges() -> None:
         # The owner's credentials go to the migration Job only.
         assert ("yokai-migration-secrets" in refs) == (container["args"][0] == "migrate"), name
     assert commands == {"serve", "worker", "migrate"}
+    assert images == {"yokai", "redis:7"}
     for command in commands:
         help_run = subprocess.run(
             [*YOKAI, command, "--help"], capture_output=True, text=True, check=False
@@ -288,7 +370,7 @@ def test_the_worker_pod_is_probed_by_its_heartbeat_and_scraped_on_its_metrics_po
     (deployment,) = [d for n, d in _k8s_documents() if n == "worker-deployment.yaml"]
     pod = _worker_pod()
     (container,) = pod["containers"]
-    env = {e["name"]: e["value"] for e in container["env"]}
+    env = _container_env(container, _secret())
     # The heartbeat is written where the read-only root filesystem lets it be.
     mounts = [m["mountPath"] for m in container["volumeMounts"]]
     assert any(env["YOKAI_WORKER_HEARTBEAT"].startswith(m.rstrip("/") + "/") for m in mounts)
@@ -303,3 +385,210 @@ def test_the_worker_pod_is_probed_by_its_heartbeat_and_scraped_on_its_metrics_po
     annotations = deployment["spec"]["template"]["metadata"]["annotations"]
     assert annotations["prometheus.io/port"] == env["YOKAI_WORKER_METRICS_PORT"]
     assert annotations["prometheus.io/path"] == "/metrics"
+
+
+def _secret() -> dict[str, str]:
+    """The yokai-secrets of secret.example.yaml, Redis's password a known one."""
+    (secret,) = [d for n, d in _k8s_documents() if d["metadata"]["name"] == "yokai-secrets"]
+    assert "YOKAI_REDIS_PASSWORD" in secret["stringData"]
+    return {**secret["stringData"], "YOKAI_REDIS_PASSWORD": REDIS_PASSWORD}
+
+
+def _expanded(text: str, env: Mapping[str, str]) -> str:
+    """``$(NAME)`` as Kubernetes expands it in env values and args (``$$`` escapes; an
+    undefined name stays as it is)."""
+    return re.sub(
+        r"\$\$|\$\((\w+)\)",
+        lambda m: "$" if m[0] == "$$" else env.get(m[1], m[0]),
+        text,
+    )
+
+
+def _container_env(container: dict[str, Any], secret: Mapping[str, str]) -> dict[str, str]:
+    """A container's ``env`` as its process gets it: each value expanded from the entries
+    before it, each secretKeyRef read from yokai-secrets (``secret``)."""
+    env: dict[str, str] = {}
+    for entry in container.get("env", []):
+        if "valueFrom" in entry:
+            ref = entry["valueFrom"]["secretKeyRef"]
+            assert ref["name"] == "yokai-secrets", entry
+            env[entry["name"]] = secret[ref["key"]]
+        else:
+            env[entry["name"]] = _expanded(entry["value"], env)
+    return env
+
+
+def _deployment(name: str) -> dict[str, Any]:
+    (deployment,) = [
+        d
+        for _, d in _k8s_documents()
+        if d["kind"] == "Deployment" and d["metadata"]["name"] == name
+    ]
+    return deployment
+
+
+def _redis_k8s_service() -> dict[str, Any]:
+    """The Service in front of the Redis pod (by its selector and target port)."""
+    pod = _deployment("yokai-redis")["spec"]["template"]
+    (container,) = pod["spec"]["containers"]
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    (service,) = [
+        d
+        for _, d in _k8s_documents()
+        if d["kind"] == "Service"
+        and d["spec"]["selector"].items() <= pod["metadata"]["labels"].items()
+    ]
+    (port,) = service["spec"]["ports"]
+    assert ports[port["targetPort"]] == 6379
+    return service
+
+
+def test_the_kubernetes_redis_keeps_nothing_and_is_probed() -> None:
+    """One Redis at a time (two would split the pods between them), nothing kept, only its
+    own password from the Secret, and a readiness and a liveness probe."""
+    deployment = _deployment("yokai-redis")
+    assert deployment["spec"]["replicas"] == 1
+    assert deployment["spec"]["strategy"] == {"type": "Recreate"}
+    pod = deployment["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    assert "envFrom" not in container  # no other secret of the service reaches it
+    env = _container_env(container, _secret())
+    args = [_expanded(a, env) for a in container["args"]]
+    assert args[0] == "redis-server"
+    options = dict(zip(args[1::2], args[2::2], strict=True))
+    assert options == {"--requirepass": REDIS_PASSWORD, "--save": "", "--appendonly": "no"}
+    assert env["REDISCLI_AUTH"] == REDIS_PASSWORD
+    volumes = {v["name"]: v for v in pod["volumes"]}
+    for mount in container["volumeMounts"]:  # none that would outlive the pod
+        assert set(volumes[mount["name"]]) == {"name", "emptyDir"}, mount
+    for probe in ("readinessProbe", "livenessProbe"):
+        assert container[probe]["exec"]["command"][:2] == ["sh", "-c"], probe
+    assert _redis_k8s_service()["metadata"]["name"] == "yokai-redis"
+
+
+def test_the_api_and_the_worker_pods_reach_redis_with_its_password() -> None:
+    """The same URL in both (every process needs the same one), to the Redis Service,
+    with the password of the Secret, which only the Secret holds."""
+    service = _redis_k8s_service()
+    secret = _secret()
+    urls = {}
+    for name in ("yokai-api", "yokai-worker"):
+        (container,) = _deployment(name)["spec"]["template"]["spec"]["containers"]
+        urls[name] = _container_env(container, secret)["YOKAI_REDIS_URL"]
+    (url,) = set(urls.values())
+    (port,) = service["spec"]["ports"]
+    assert url == f"redis://:{REDIS_PASSWORD}@{service['metadata']['name']}:{port['port']}/0"
+    assert Settings.from_env({"YOKAI_REDIS_URL": url}).redis_url == url
+    (configmap,) = [d for _, d in _k8s_documents() if d["kind"] == "ConfigMap"]
+    assert not any("REDIS_URL" in key for key in configmap["data"])
+
+
+class RedisKit(NamedTuple):
+    """What a kit runs Redis with and gives the service: the server's arguments (after
+    ``redis-server``), its probe's shell command and environment, the service's URL and
+    the host and port it names."""
+
+    arguments: list[str]
+    probe: str
+    probe_env: dict[str, str]
+    url: str
+    host: str
+
+
+def _compose_redis_kit() -> RedisKit:
+    services = _compose_with(_compose_env())["services"]
+    kind, probe = services["redis"]["healthcheck"]["test"]
+    assert kind == "CMD-SHELL"
+    return RedisKit(
+        services["redis"]["command"][1:],
+        probe,
+        dict(services["redis"]["environment"]),
+        services["worker"]["environment"]["YOKAI_REDIS_URL"],
+        "redis:6379",
+    )
+
+
+def _k8s_redis_kit() -> RedisKit:
+    secret = _secret()
+    (container,) = _deployment("yokai-redis")["spec"]["template"]["spec"]["containers"]
+    env = _container_env(container, secret)
+    sh, dash_c, probe = container["livenessProbe"]["exec"]["command"]
+    assert [sh, dash_c] == ["sh", "-c"]
+    assert container["readinessProbe"]["exec"]["command"][2] == probe
+    (worker,) = _deployment("yokai-worker")["spec"]["template"]["spec"]["containers"]
+    service = _redis_k8s_service()
+    return RedisKit(
+        [_expanded(a, env) for a in container["args"][1:]],
+        probe,
+        env,
+        _container_env(worker, secret)["YOKAI_REDIS_URL"],
+        f"{service['metadata']['name']}:{service['spec']['ports'][0]['port']}",
+    )
+
+
+def _probe(kit: RedisKit, port: int, env: Mapping[str, str]) -> int:
+    """The kit's probe, here, against 127.0.0.1:``port``."""
+    assert kit.probe.count("redis-cli ") == 1, kit.probe
+    command = kit.probe.replace("redis-cli ", f"redis-cli -p {port} ")
+    clean = {k: v for k, v in os.environ.items() if k != "REDISCLI_AUTH"}
+    done = subprocess.run(
+        ["sh", "-c", command], env={**clean, **env}, capture_output=True, text=True, check=False
+    )
+    return done.returncode
+
+
+@pytest.mark.parametrize("kit", [_compose_redis_kit, _k8s_redis_kit], ids=["compose", "k8s"])
+def test_the_kits_redis_takes_the_services_url_and_passes_its_probe(
+    kit: Callable[[], RedisKit], tmp_path: Path
+) -> None:
+    """Run here as each kit runs it: the announcer the relay uses publishes with the
+    URL the service is given, a client without the password is refused, nothing is
+    saved, and the probe passes with the password and fails without it or the server."""
+    if (reason := redis_support.missing()) is not None:
+        pytest.skip(reason)
+    if shutil.which("redis-cli") is None:
+        pytest.skip("redis-cli is not installed (scripts/test.sh installs it)")
+    redis_kit: RedisKit = kit()
+    port = free_port()
+    assert f"@{redis_kit.host}/" in redis_kit.url
+    url = redis_kit.url.replace(f"@{redis_kit.host}/", f"@127.0.0.1:{port}/")
+    assert urlsplit(url).password == REDIS_PASSWORD
+    started = processes.start(
+        [
+            redis_support.REDIS,
+            *redis_kit.arguments,
+            *("--port", str(port), "--bind", "127.0.0.1", "--dir", str(tmp_path)),
+        ],
+        tmp_path / "redis.log",
+        what="redis-server",
+    )
+    client = redis.Redis.from_url(url, socket_timeout=2)
+    try:
+        started.wait_ready(lambda: _probe(redis_kit, port, redis_kit.probe_env) == 0, 20, 0.05)
+        assert _probe(redis_kit, port, {**redis_kit.probe_env, "REDISCLI_AUTH": "wrong"}) != 0
+        assert _probe(redis_kit, port, {}) != 0
+        anonymous = redis.Redis(port=port, socket_timeout=2)
+        with pytest.raises(redis.AuthenticationError):
+            anonymous.ping()
+        anonymous.close()
+        assert client.config_get("save") == {"save": ""}
+        assert client.config_get("appendonly") == {"appendonly": "no"}
+        subscription = client.pubsub()
+        subscription.subscribe(CHANNEL)
+        assert subscription.get_message(timeout=2)["type"] == "subscribe"
+        announcer = RedisAnnouncer(url)
+        try:
+            announcer.announce(["g 1 2 1"])
+        finally:
+            announcer.close()
+        message = subscription.get_message(timeout=2)
+        assert message is not None and message["data"] == b"g 1 2 1"
+        subscription.close()
+        wrong = RedisAnnouncer(url.replace(REDIS_PASSWORD, "wrong"))
+        with pytest.raises(AnnounceError):
+            wrong.announce(["g 1 3 2"])
+        wrong.close()
+    finally:
+        client.close()
+        started.stop(10)
+    assert _probe(redis_kit, port, redis_kit.probe_env) != 0  # no server: no PONG
