@@ -573,7 +573,7 @@ def test_the_kits_redis_takes_the_services_url_and_passes_its_probe(
         anonymous.close()
         assert client.config_get("save") == {"save": ""}
         assert client.config_get("appendonly") == {"appendonly": "no"}
-        subscription = client.pubsub()
+        subscription = client.pubsub()  # type: ignore[no-untyped-call]
         subscription.subscribe(CHANNEL)
         assert subscription.get_message(timeout=2)["type"] == "subscribe"
         announcer = RedisAnnouncer(url)
