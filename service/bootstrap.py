@@ -17,7 +17,7 @@ from uuid import UUID
 from sqlalchemy import Engine
 
 from service.adapters import migrate
-from service.adapters.bus import BusListener, RedisAnnouncer
+from service.adapters.bus import BusListener, JobNotes, Notices, RedisAnnouncer
 from service.adapters.dealing.dealer import ShufflingDealer, SystemClock
 from service.adapters.dealing.seed_vault import SeedVault
 from service.adapters.embedded import EmbeddedPostgres
@@ -70,11 +70,14 @@ class Container:
     erased: ErasureList | None = None
     keys: KeyCache | None = None
     bus: BusListener | None = None  # with YOKAI_REDIS_URL
+    notices: Notices | None = None  # with YOKAI_REDIS_URL: where the commits announce
 
     def close(self) -> None:
         self.listener.stop()
         if self.bus is not None:
             self.bus.stop()
+        if self.notices is not None:
+            self.notices.close()
         if self.keys is not None:
             self.keys.stop()
         self.engine.dispose()
@@ -164,11 +167,14 @@ def build(
             "DATABASE_URL is not set: run `yokai serve` (it starts an embedded PostgreSQL) "
             "or set DATABASE_URL=postgresql://user:pass@host:port/db"
         )
+    # With YOKAI_REDIS_URL a relay announces the commits, and the units of work publish
+    # their other announcements on Redis once committed: no write sends NOTIFY.
+    notices = Notices(settings.redis_url) if settings.redis_url else None
     engine = make_engine(
         settings.database_url,
         settings.db_pool_size,
         prepared=settings.db_prepared_statements,
-        relayed=settings.redis_url is not None,
+        bus=notices,
     )
 
     def unit_of_work(*, snapshot: bool = False) -> UnitOfWork:
@@ -179,15 +185,16 @@ def build(
     hub = Hub()
     recent = RecentCommits()
     listener = Listener(settings.listen_database_url or settings.database_url, hub, recent=recent)
-    # Where a relay announces the commits (YOKAI_REDIS_URL), they are heard on the bus;
-    # PostgreSQL's listener still hears what the relay does not announce (the lobby, a
-    # revoked token).
+    # Where a relay announces the commits (YOKAI_REDIS_URL), everything is heard on the
+    # bus (the lobby and revoked tokens too: ``notices``), and PostgreSQL's listener is
+    # not started: no listening backend for the commits to wake.
     bus = BusListener(settings.redis_url, hub, recent=recent) if settings.redis_url else None
 
     def start_listening() -> None:
-        listener.start()
         if bus is not None:
             bus.start()
+        else:
+            listener.start()
 
     hub.on_first_subscription(start_listening)
     if dealer is None:
@@ -223,7 +230,9 @@ def build(
         sealer=Sealer(privacy_keys),
     )
     health = DatabaseHealth(engine, settings.database_url)
-    return Container(deps, health, engine, listener, SqlStats(engine), erased, key_cache, bus)
+    return Container(
+        deps, health, engine, listener, SqlStats(engine), erased, key_cache, bus, notices
+    )
 
 
 def reseal(settings: Settings, container: Container) -> legacy.ResealReport:
@@ -371,5 +380,6 @@ def worker(settings: Settings, container: Container) -> tuple[Worker, HttpSender
         address_days=timedelta(days=settings.audit_address_days),
         heartbeat=settings.worker_heartbeat,
         anchoring=anchoring(settings),
+        notes=JobNotes(settings.redis_url) if settings.redis_url else None,
     )
     return runner, sender

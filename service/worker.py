@@ -10,7 +10,10 @@ loop:
   the channel ``yokai_jobs`` (written with the events that make a job due:
   service/adapters/postgres/wakeups.py), whichever comes first. No table is polled: the
   worker reads the next due time once per wake-up, and an idle worker wakes at most
-  every ``POLL_SECONDS`` to check that its listening connection is still alive.
+  every ``POLL_SECONDS`` to check that its listening connection is still alive. With
+  YOKAI_REDIS_URL the announcements come over Redis instead (service/adapters/bus.py
+  ``JobNotes``: published once the commands have committed); while Redis is away the
+  worker looks at its jobs every ``DEAF_SECONDS``.
 
 Several workers, on any machines, share the work: a job is claimed with FOR UPDATE SKIP
 LOCKED, and what is done is decided in the command's own transaction, so nothing is
@@ -34,11 +37,11 @@ import signal
 import socket
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, Protocol
 
 import psycopg
 
@@ -50,7 +53,7 @@ from service.application.jobs.due_games import DueGames
 from service.application.jobs.housekeeping import Housekeeping
 from service.application.jobs.pairing import Pairing
 from service.application.jobs.rating import RatingUpdates
-from service.application.jobs.source import LEASE, OUTBOX_NOTE, JobSource
+from service.application.jobs.source import LEASE, OUTBOX_NOTE, UNHEARD, JobSource
 from service.application.ports import StoreUnavailableError
 from service.application.webhooks.delivery import FIRST_RETRY, Sender
 from service.application.webhooks.dispatcher import WebhookDeliveries
@@ -59,6 +62,8 @@ log = logging.getLogger("yokai.worker")
 
 POLL_SECONDS = 30.0
 """The longest an idle worker sleeps without looking at its connection."""
+DEAF_SECONDS = 1.0
+"""The longest it sleeps while it cannot hear the announcements (the bus away)."""
 SLICE_SECONDS = 1.0
 """Waits are cut into slices this long, so a stop request is heard within one."""
 BUSY_SLICE = 0.05
@@ -103,6 +108,57 @@ def heartbeat_age(path: Path) -> float | None:
         return None
 
 
+class Notes(Protocol):
+    """Where the worker hears that a job is due sooner than it knew: PostgreSQL's
+    ``yokai_jobs`` (:class:`PgNotes`), or, with YOKAI_REDIS_URL, the bus
+    (service/adapters/bus.py ``JobNotes``)."""
+
+    @property
+    def deaf(self) -> bool:
+        """Whether announcements may go unheard now (then the worker looks often)."""
+        ...
+
+    def listen(self) -> None: ...
+
+    def heard(self, timeout: float) -> Iterator[str]: ...
+
+    def check(self) -> None:
+        """After a wait that heard nothing: raise if the connection died in silence."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class PgNotes:
+    """The announcements on ``yokai_jobs``, on a listening connection of the worker's."""
+
+    deaf = False
+
+    def __init__(self, conninfo: str) -> None:
+        self._conninfo = conninfo
+        self._conn: psycopg.Connection[Any] | None = None
+
+    def listen(self) -> None:
+        if self._conn is not None and not self._conn.closed:
+            return
+        self._conn = listening_connection(self._conninfo, CHANNEL, "yokai-worker")
+
+    def heard(self, timeout: float) -> Iterator[str]:
+        assert self._conn is not None
+        for note in self._conn.notifies(timeout=timeout):
+            yield note.payload
+
+    def check(self) -> None:
+        assert self._conn is not None
+        self._conn.execute("SELECT 1")  # a dead connection raises here, not in silence
+
+    def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(psycopg.Error):
+                conn.close()
+
+
 class Worker:
     def __init__(
         self,
@@ -121,6 +177,7 @@ class Worker:
         address_days: timedelta = timedelta(days=30),
         heartbeat: Path | None = None,
         anchoring: JobSource | None = None,
+        notes: Notes | None = None,
     ) -> None:
         self.name = name or f"worker-{socket.gethostname()}-{os.getpid()}"
         self._deps = deps
@@ -146,9 +203,8 @@ class Worker:
                 )
             )
         self._sources = list(sources) if sources is not None else default
-        self._conninfo = libpq_conninfo(database_url)
+        self._notes = notes if notes is not None else PgNotes(libpq_conninfo(database_url))
         self._stopping = threading.Event()
-        self._conn: psycopg.Connection[Any] | None = None
 
     def stop(self) -> None:
         """Stop after the job in hand (safe from a signal handler)."""
@@ -161,7 +217,12 @@ class Worker:
             while not self._stopping.is_set():
                 self._beat()
                 try:
+                    deaf = self._notes.deaf  # until it listens again, if it does now
                     self._listen()
+                    if deaf:  # what was announced meanwhile went unheard
+                        for source in self._sources:
+                            for note in UNHEARD:
+                                source.wants(note)
                     self._run_due()
                     if self._stopping.is_set():
                         break
@@ -192,27 +253,29 @@ class Worker:
         return min(dues, default=None)
 
     def _sleep(self, due: datetime | None) -> None:
-        """Until ``due``, an announced job due sooner, a stop request, or POLL_SECONDS."""
-        conn = self._conn
-        assert conn is not None
+        """Until ``due``, an announced job due sooner, a stop request, or POLL_SECONDS
+        (DEAF_SECONDS while announcements may go unheard)."""
+        notes = self._notes
         now = self._deps.clock.now()
-        wake = now + timedelta(seconds=POLL_SECONDS)
+        wake = now + timedelta(seconds=DEAF_SECONDS if notes.deaf else POLL_SECONDS)
         if due is not None:
             wake = min(wake, due)
         heard = False
         while not self._stopping.is_set():
             self._beat()
+            if notes.deaf:  # lost meanwhile: what is announced now goes unheard
+                wake = min(wake, now + timedelta(seconds=DEAF_SECONDS))
             left = (wake - self._deps.clock.now()).total_seconds()
             if left <= 0 or self._woken.is_set():
                 break
             # While attempts are under way (beside this loop), their ends are looked for often.
             busy = any(source.in_flight() for source in self._sources)
             deliveries = False
-            for note in conn.notifies(timeout=min(left, BUSY_SLICE if busy else SLICE_SECONDS)):
+            for note in notes.heard(min(left, BUSY_SLICE if busy else SLICE_SECONDS)):
                 heard = True
-                if not self._wanted(note.payload, wake):
+                if not self._wanted(note, wake):
                     continue
-                if note.payload != OUTBOX_NOTE:
+                if note != OUTBOX_NOTE:
                     return  # look again now
                 deliveries = True
                 break
@@ -225,7 +288,7 @@ class Worker:
                 break
         self._woken.clear()
         if not heard:
-            conn.execute("SELECT 1")  # a dead connection raises here, not in silence
+            notes.check()
 
     def _wanted(self, note: str, wake: datetime) -> bool:
         """Whether an announcement calls for a look now: one that some source may take
@@ -240,15 +303,10 @@ class Worker:
             self._heartbeat.beat()
 
     def _listen(self) -> None:
-        if self._conn is not None and not self._conn.closed:
-            return
-        self._conn = listening_connection(self._conninfo, CHANNEL, "yokai-worker")
+        self._notes.listen()
 
     def _close(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            with contextlib.suppress(psycopg.Error):
-                conn.close()
+        self._notes.close()
 
 
 def _sooner(payload: str, wake: datetime) -> bool:

@@ -13,11 +13,13 @@ meanwhile, so once it is subscribed again it wakes every waiter, which reads the
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
 
 import redis
 
 from service.adapters.listening_thread import ListeningThread
+from service.adapters.postgres import events, wakeups
 from service.adapters.postgres.listener import deliver
 from service.adapters.postgres.listening import FIRST_DELAY, LONGEST_DELAY
 from service.application.live.hub import Hub
@@ -28,6 +30,17 @@ log = logging.getLogger(__name__)
 
 
 CHANNEL = "yokai:commits"
+JOBS_CHANNEL = "yokai:jobs"
+"""The worker's wake-ups (PostgreSQL's ``yokai_jobs`` without a bus)."""
+ON_THE_BUS = {events.CHANNEL: CHANNEL, wakeups.CHANNEL: JOBS_CHANNEL}
+"""The PostgreSQL channels whose announcements go on the bus instead, and where: the
+commits' (the lobby, a revoked token: heard by every process as the relay's are) and the
+worker's. Destroyed privacy keys (``yokai_keys``) stay PostgreSQL's: rare, and not in
+the path of a game's commands."""
+QUIET_SECONDS = 1.0
+"""After a publication fails, the units of work publish nothing for this long: while
+Redis is away a command does not wait for it (what they would have published is lost;
+the subscribers, who lost Redis too, look at the store once subscribed again)."""
 
 
 class RedisAnnouncer:
@@ -50,6 +63,119 @@ class RedisAnnouncer:
 
     def close(self) -> None:
         self._client.close()
+
+
+class Notices:
+    """The units of work's announcements on the channels of :data:`ON_THE_BUS`, published
+    once committed (service/adapters/postgres/session.py ``notify``; pool.py ``Bus``):
+    with it no write transaction sends NOTIFY. A publication that fails is logged and
+    counted, never raised: the commit stands, and the command succeeds."""
+
+    channels = frozenset(ON_THE_BUS)
+
+    def __init__(self, url: str, *, timeout: float = 1.0) -> None:
+        self._client = redis.Redis.from_url(
+            url, socket_timeout=timeout, socket_connect_timeout=timeout
+        )
+        self._quiet_until = 0.0
+        self.published = 0
+        self.lost = 0
+
+    def publish(self, notices: Sequence[tuple[str, str]]) -> None:
+        if not notices:
+            return
+        if time.monotonic() < self._quiet_until:
+            self.lost += len(notices)
+            return
+        try:
+            with self._client.pipeline(transaction=False) as pipe:
+                for channel, payload in notices:
+                    pipe.publish(ON_THE_BUS[channel], payload)
+                pipe.execute()
+        except redis.RedisError as error:
+            self.lost += len(notices)
+            self._quiet_until = time.monotonic() + QUIET_SECONDS
+            log.warning("bus: %d announcement(s) not published: %s", len(notices), error)
+            return
+        self.published += len(notices)
+
+    def close(self) -> None:
+        self._client.close()
+
+
+class JobNotes:
+    """The worker's wake-ups heard on the bus (:data:`JOBS_CHANNEL`), for service/worker.py
+    in place of its PostgreSQL listening connection. While it is not subscribed (Redis
+    away) it is ``deaf``: the worker then looks at its jobs every second; it tries to
+    subscribe again at each turn of the worker's loop, backing off up to 5 s."""
+
+    def __init__(self, url: str, *, channel: str = JOBS_CHANNEL) -> None:
+        self._url = url
+        self._channel = channel
+        self._client: redis.Redis | None = None
+        self._pubsub: redis.client.PubSub | None = None
+        self._retry_at = 0.0
+        self._delay = FIRST_DELAY
+
+    @property
+    def deaf(self) -> bool:
+        return self._pubsub is None
+
+    def listen(self) -> None:
+        """Subscribe, unless subscribed or backing off; never raises."""
+        if self._pubsub is not None or time.monotonic() < self._retry_at:
+            return
+        client = redis.Redis.from_url(
+            self._url,
+            socket_connect_timeout=2,
+            socket_timeout=None,
+            socket_keepalive=True,
+            health_check_interval=5,
+        )
+        pubsub = client.pubsub()  # type: ignore[no-untyped-call]
+        try:
+            pubsub.subscribe(self._channel)
+            deadline = time.monotonic() + 2
+            while (message := pubsub.get_message(timeout=0.5)) is None or message[
+                "type"
+            ] != "subscribe":
+                if time.monotonic() > deadline:
+                    raise redis.TimeoutError("no subscription confirmed in 2 s")
+        except redis.RedisError as error:
+            pubsub.close()
+            client.close()
+            log.warning("worker bus: %s; subscribing again in %.1f s", error, self._delay)
+            self._retry_at = time.monotonic() + self._delay
+            self._delay = min(self._delay * 2, LONGEST_DELAY)
+            return
+        self._client, self._pubsub, self._delay = client, pubsub, FIRST_DELAY
+        log.info("worker bus: subscribed to %s", self._channel)
+
+    def heard(self, timeout: float) -> Iterator[str]:
+        """The announcements heard within ``timeout`` seconds (deaf: none, after the wait)."""
+        pubsub = self._pubsub
+        if pubsub is None:
+            time.sleep(timeout)
+            return
+        deadline = time.monotonic() + timeout
+        try:
+            while (left := deadline - time.monotonic()) > 0:
+                message = pubsub.get_message(timeout=left)
+                if message is not None and message["type"] == "message":
+                    yield message["data"].decode()
+        except redis.RedisError as error:
+            log.warning("worker bus: %s; subscribing again", error)
+            self.close()
+
+    def check(self) -> None:
+        """Nothing to do: the client pings the subscription itself (every 5 s)."""
+
+    def close(self) -> None:
+        pubsub, client, self._pubsub, self._client = self._pubsub, self._client, None, None
+        if pubsub is not None:
+            pubsub.close()
+        if client is not None:
+            client.close()
 
 
 class BusListener(ListeningThread):

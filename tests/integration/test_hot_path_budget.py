@@ -58,11 +58,11 @@ def counting(
     current: list[Cost] = []
     run = Session._run
 
-    def counted(self: Session, statements: list[Statement], *, committing: bool) -> Any:
+    def counted(self: Session, statements: list[Statement], **how: Any) -> Any:
         if current:
             current[-1].round_trips += 1
             current[-1].statements += len(statements)
-        return run(self, statements, committing=committing)
+        return run(self, statements, **how)
 
     monkeypatch.setattr(Session, "_run", counted)
 

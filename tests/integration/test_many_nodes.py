@@ -6,19 +6,23 @@ read what they missed. Each test has a database of its own."""
 
 from __future__ import annotations
 
+import hashlib
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
 import psycopg
 import pytest
 
+from service.adapters.bus import JOBS_CHANNEL
 from service.adapters.postgres.engine import libpq_conninfo
-from service.application.live.hub import Hub, game_key, player_key
-from tests.support.api import Api, Game, bearer
+from service.application.jobs.source import OUTBOX_NOTE
+from service.application.live.hub import LOBBY_KEY, Hub, game_key, player_key, token_key
+from tests.support.api import OPERATOR, Api, Game, bearer
 from tests.support.deals import PASSES_4P, ordered_deal, start_playing, version
 from tests.support.postgres import AppUnderTest, MakeApp, migrated_database
 from tests.support.redis_server import RedisServer, running
-from tests.support.relaying import relaying
+from tests.support.relaying import hearing, relaying
 from tests.support.waiting import wait_for
 
 
@@ -45,11 +49,13 @@ def play_one(api: Api, game: Any) -> None:
 
 
 class Notifications:
-    """What PostgreSQL announces on the channel ``yokai`` (a LISTEN of the test's own)."""
+    """What PostgreSQL announces on the channels ``yokai`` and ``yokai_jobs`` (a LISTEN
+    of the test's own)."""
 
     def __init__(self, database: str) -> None:
         self.conn = psycopg.connect(libpq_conninfo(database), autocommit=True)
         self.conn.execute("LISTEN yokai")
+        self.conn.execute("LISTEN yokai_jobs")
 
     def heard(self) -> list[str]:
         return [n.payload for n in self.conn.notifies(timeout=0.5, stop_after=1000)]
@@ -97,6 +103,74 @@ def test_a_command_on_one_node_wakes_the_other_through_the_bus_without_notify(
         listen.conn.close()
 
 
+def test_with_redis_no_command_notifies_and_the_worker_hears_its_jobs_on_the_bus(
+    make_app: MakeApp, database: str, redis_server: RedisServer
+) -> None:
+    """A game with a turn clock and an operator's webhook: a play makes the game due
+    sooner and writes a delivery, and neither is announced by PostgreSQL; both are
+    published on the worker's channel of the bus once committed."""
+    one = node(make_app, database, redis_server.url)
+    api = one.api()
+    hook = {"url": "https://93.184.216.34/h", "events": ["turn"]}
+    assert api.client.post("/v1/webhooks", json=hook, headers=OPERATOR).status_code == 201
+    game = Game(
+        api.create(4, operator=True, deals=[ordered_deal(4)], clock={"turn_seconds": 60})["id"],
+        4,
+    )
+    game.tokens = [api.join(game.id, s) for s in range(4)]
+    for seat, cards in PASSES_4P.items():
+        assert api.pass_cards(game, seat, cards).status_code == 200
+    listen = Notifications(database)
+    try:
+        with hearing(redis_server.url, JOBS_CHANNEL) as jobs:
+            listen.heard()  # what the game's start announced, if anything
+            play_one(api, game)
+            heard = wait_for(lambda: len(jobs.take()) >= 2 and jobs.payloads, "the jobs", 10)
+        due = [p for p in heard if p != OUTBOX_NOTE]
+        assert heard.count(OUTBOX_NOTE) == 1  # once for the commit, not once per delivery
+        assert len(due) == 1 and datetime.fromisoformat(due[0]) > datetime.now(UTC)
+        assert listen.heard() == []  # PostgreSQL announced nothing
+        assert one.container.notices is not None and one.container.notices.lost == 0
+    finally:
+        listen.conn.close()
+
+
+def test_with_redis_the_lobby_and_a_revoked_token_reach_the_other_node(
+    make_app: MakeApp, database: str, redis_server: RedisServer
+) -> None:
+    """What the relay does not announce (a public table's change, a token revoked) goes
+    on the bus too, from the node whose command it was."""
+    one = node(make_app, database, redis_server.url)
+    two = node(make_app, database, redis_server.url)
+    api = one.api()
+    player = api.post("/v1/players", {"name": "Mio"}).get_json()
+    (token,) = api.get("/v1/me/tokens", **bearer(player["token"])).get_json()["tokens"]
+    digest = hashlib.sha256(player["token"].encode()).hexdigest()
+    listen = Notifications(database)
+    try:
+        with (
+            hub(two).subscribe(LOBBY_KEY) as lobby,
+            hub(two).subscribe(token_key(digest)) as revoked,
+        ):
+            bus = two.container.bus
+            assert bus is not None
+            wait_for(bus.listening.is_set, "node two to subscribe to the bus", 10)
+            lobby.wait(0)
+            revoked.wait(0)
+            listen.heard()
+            api.create(3, visibility="public")
+            assert lobby.wait(10), "node two's lobby was not woken"
+            assert not revoked.wait(0)
+            gone = api.client.delete(
+                f"/v1/me/tokens/{token['id']}", headers=bearer(player["token"])
+            )
+            assert gone.status_code == 204
+            assert revoked.wait(10), "node two did not hear of the revoked token"
+        assert listen.heard() == []
+    finally:
+        listen.conn.close()
+
+
 def test_without_redis_a_node_still_notifies(make_app: MakeApp, database: str) -> None:
     """The embedded default: no relay, PostgreSQL's NOTIFY as before."""
     alone = make_app(database_url=database)
@@ -108,6 +182,29 @@ def test_without_redis_a_node_still_notifies(make_app: MakeApp, database: str) -
         assert [p.split(" ")[:3] for p in listen.heard()] == [
             ["g", game.id, str(version(alone.api(), game))]
         ]
+    finally:
+        listen.conn.close()
+
+
+def test_without_redis_a_new_delivery_is_notified_once_by_the_commit(
+    make_app: MakeApp, database: str
+) -> None:
+    """The outbox's note rides the commit's statement only when it wrote a delivery
+    (migration 0017), once however many it wrote."""
+    alone = make_app(database_url=database)
+    api = alone.api()
+    game = start_playing(api)
+    listen = Notifications(database)
+    try:
+        play_one(api, game)  # nobody listens to webhooks: no delivery, no note
+        assert [p.split(" ")[0] for p in listen.heard()] == ["g"]
+        for url in ("https://93.184.216.34/a", "https://93.184.216.34/b"):
+            hook = {"url": url, "events": ["turn"]}
+            assert api.client.post("/v1/webhooks", json=hook, headers=OPERATOR).status_code == 201
+        listen.heard()
+        play_one(api, game)  # two deliveries
+        heard = listen.heard()
+        assert heard.count(OUTBOX_NOTE) == 1 and len(heard) == 2
     finally:
         listen.conn.close()
 

@@ -25,9 +25,9 @@ def round_trips(monkeypatch: pytest.MonkeyPatch) -> RoundTrips:
     sent: RoundTrips = []
     run = Session._run
 
-    def counted(self: Session, statements: list[Statement], *, committing: bool) -> Any:
+    def counted(self: Session, statements: list[Statement], **how: Any) -> Any:
         sent.append([s.sql for s in statements])
-        return run(self, statements, committing=committing)
+        return run(self, statements, **how)
 
     monkeypatch.setattr(Session, "_run", counted)
     return sent

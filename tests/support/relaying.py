@@ -21,10 +21,10 @@ from tests.support.waiting import wait_for
 class Heard:
     """A subscriber of the bus: the announcements it heard, in order."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, channel: str = CHANNEL) -> None:
         self._client = redis.Redis.from_url(url, socket_timeout=5)
         self._pubsub = self._client.pubsub()  # type: ignore[no-untyped-call]
-        self._pubsub.subscribe(CHANNEL)
+        self._pubsub.subscribe(channel)
         self.payloads: list[str] = []
         # Subscribed once Redis says so: what is published before that is not heard.
         wait_for(self._subscribed, "the subscription to the bus", 5, every=0)
@@ -45,8 +45,8 @@ class Heard:
 
 
 @contextmanager
-def hearing(url: str) -> Iterator[Heard]:
-    heard = Heard(url)
+def hearing(url: str, channel: str = CHANNEL) -> Iterator[Heard]:
+    heard = Heard(url, channel)
     try:
         yield heard
     finally:

@@ -8,7 +8,7 @@ from psycopg.conninfo import conninfo_to_dict
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 
-from service.adapters.postgres.pool import Connections
+from service.adapters.postgres.pool import Bus, Connections
 from service.adapters.postgres.session import check_connections_on_checkout
 
 
@@ -70,7 +70,12 @@ def _multi_host(database_url: str) -> URL:
 
 
 def make_engine(
-    database_url: str, pool_size: int = 5, *, prepared: bool = True, relayed: bool = False
+    database_url: str,
+    pool_size: int = 5,
+    *,
+    prepared: bool = True,
+    relayed: bool = False,
+    bus: Bus | None = None,
 ) -> Engine:
     """The service's engine, and its units of work's pool (:func:`connections_of`): up
     to twice ``pool_size`` connections, as many as SQLAlchemy's pool with its overflow
@@ -79,7 +84,8 @@ def make_engine(
     connection kept, one more at a time of need. ``prepared=False`` keeps psycopg from
     preparing statements on the server, which PgBouncer in transaction mode (before
     1.21) cannot follow: the next transaction may run on another server connection.
-    ``relayed``: a relay announces the commits (YOKAI_REDIS_URL; pool.py)."""
+    ``relayed``: a relay announces the commits (YOKAI_REDIS_URL; pool.py); ``bus``: and
+    the units of work publish their other announcements there (session.py ``notify``)."""
     connect_args: dict[str, object] = {"connect_timeout": 5}
     if not prepared:
         connect_args["prepare_threshold"] = None
@@ -95,7 +101,11 @@ def make_engine(
     _attach(
         engine,
         Connections(
-            libpq_conninfo(database_url), 2 * pool_size, prepared=prepared, relayed=relayed
+            libpq_conninfo(database_url),
+            2 * pool_size,
+            prepared=prepared,
+            relayed=relayed,
+            bus=bus,
         ),
     )
     return engine

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import psycopg
 from gevent.monkey import get_original, is_module_patched  # type: ignore[import-untyped]
@@ -44,6 +45,17 @@ def _semaphore(value: int) -> Any:
     return threading.Semaphore(value)
 
 
+class Bus(Protocol):
+    """Where the units of work publish, once committed, what they announce on the
+    channels it carries, instead of PostgreSQL's NOTIFY (service/adapters/bus.py
+    ``Notices``: Redis, with YOKAI_REDIS_URL). A publication that fails is logged, not
+    raised: the commit stands."""
+
+    channels: frozenset[str]
+
+    def publish(self, notices: Sequence[tuple[str, str]]) -> None: ...
+
+
 class Connections:
     def __init__(
         self,
@@ -52,14 +64,17 @@ class Connections:
         *,
         prepared: bool = True,
         relayed: bool = False,
+        bus: Bus | None = None,
         recycle: float = 1800.0,
         timeout: float = 30.0,
         connect_timeout: int = 5,
     ) -> None:
         self.limit = limit
-        self.relayed = relayed
+        self.relayed = relayed or bus is not None
         """A relay announces the commits (YOKAI_REDIS_URL): the commands do not notify,
         and each connection says so to the inbox's trigger (migration 0016)."""
+        self.bus = bus
+        """Where the other announcements go, once committed (session.py ``notify``)."""
         self._conninfo = conninfo
         self._options: dict[str, Any] = {"autocommit": True, "connect_timeout": connect_timeout}
         if not prepared:  # PgBouncer in transaction mode (engine.py make_engine)

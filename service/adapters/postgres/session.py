@@ -48,6 +48,16 @@ class Statement:
     params: Sequence[Any] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """An announcement sent if the writes commit: ``payload`` on ``channel``; with
+    ``write`` (an index into the queued writes), only if that write wrote a row."""
+
+    channel: str
+    payload: str
+    write: int | None = None
+
+
 @dataclass
 class Session:
     """A unit of work's connection: taken from the pool on first use."""
@@ -61,7 +71,7 @@ class Session:
     _locks: list[Statement] = field(default_factory=list)
     _writes: list[Statement] = field(default_factory=list)
     _write_games: list[UUID] = field(default_factory=list)
-    _notices: list[tuple[str, str]] = field(default_factory=list)
+    _notices: list[Notice] = field(default_factory=list)
 
     # -- building ------------------------------------------------------------------------
 
@@ -96,9 +106,14 @@ class Session:
         unrecorded attempt is)."""
         self._checks.append(_LAZY_COMMIT)
 
-    def notify(self, channel: str, payload: str) -> None:
-        """Announce ``payload`` on ``channel`` with the writes: sent only if they commit."""
-        self._notices.append((channel, payload))
+    def notify(self, channel: str, payload: str, *, if_wrote: bool = False) -> None:
+        """Announce ``payload`` on ``channel`` with the writes: sent only if they commit;
+        ``if_wrote``: only if the write queued last wrote a row (it must say RETURNING).
+
+        Sent by PostgreSQL (``pg_notify`` in the commit's statement), or, for the
+        channels the pool's bus carries (YOKAI_REDIS_URL: pool.py ``Bus``), published
+        there once the commit has returned: then no write transaction notifies."""
+        self._notices.append(Notice(channel, payload, len(self._writes) - 1 if if_wrote else None))
 
     # -- running -------------------------------------------------------------------------
 
@@ -139,15 +154,25 @@ class Session:
         opening, locks = self._opening(), self._locks
         checks, writes, notices = self._checks, self._writes, self._notices
         self._locks, self._writes, self._notices = [], [], []
+        bus = self.pool.bus
+        posted = [n for n in notices if bus is not None and n.channel in bus.channels]
+        sent = [n for n in notices if not (bus is not None and n.channel in bus.channels)]
+        asked = [n.write for n in posted if n.write is not None]  # did it write a row?
         statements = [*opening, *locks]
+        main = None
         if checks or writes:
-            statements.append(_one_statement(checks, writes, notices))
+            main = len(statements)
+            statements.append(_one_statement(checks, writes, sent, asked))
         if self._in_transaction:
             statements.append(Statement("COMMIT"))
+        rows: list[tuple[Any, ...]] = []
         if statements:
-            self._run(statements, committing=True)
+            rows = self._run(statements, committing=True, rows_of=main if asked else None)
         self._in_transaction = False
         self._write_games = []
+        if bus is not None and posted and main is not None:
+            wrote = iter(rows[0][len(rows[0]) - len(asked) :] if asked else ())
+            bus.publish([(n.channel, n.payload) for n in posted if n.write is None or next(wrote)])
 
     def close(self) -> None:
         conn, self._conn = self._conn, None
@@ -186,8 +211,11 @@ class Session:
             self._conn = self.pool.take()
         return self._conn
 
-    def _run(self, statements: list[Statement], *, committing: bool) -> list[tuple[Any, ...]]:
-        """Send ``statements`` in one round trip; the rows of the last one.
+    def _run(
+        self, statements: list[Statement], *, committing: bool, rows_of: int | None = None
+    ) -> list[tuple[Any, ...]]:
+        """Send ``statements`` in one round trip; the rows of the last one (of the one
+        at ``rows_of`` if given; a commit's otherwise none).
 
         One statement goes as itself (psycopg prepares the frequent ones). Several go as
         one query string, their parameters bound on this side, which the server runs in
@@ -200,6 +228,7 @@ class Session:
         except psycopg.OperationalError as error:  # no server to reach, or no connection free
             raise StoreUnavailableError(str(error), maybe_committed=False) from error
         try:
+            kept: list[tuple[Any, ...]] = []
             if len(statements) == 1:
                 cur: psycopg.Cursor[Any] = psycopg.RawCursor(conn)
                 cur.execute(native(statements[0].sql), statements[0].params)
@@ -207,9 +236,16 @@ class Session:
                 cur = psycopg.ClientCursor(conn)
                 sql = "; ".join(s.sql for s in statements)
                 cur.execute(sql, [p for s in statements for p in s.params])
-                while cur.nextset():
-                    pass
-            if committing:  # a commit gives no rows its caller reads
+                index = 0
+                while True:
+                    if index == rows_of:
+                        kept = cur.fetchall()
+                    if not cur.nextset():
+                        break
+                    index += 1
+                if rows_of is not None:
+                    return kept
+            if committing and rows_of is None:  # a commit gives no rows its caller reads
                 return []
             return cur.fetchall() if cur.description else []
         except pg_errors.UniqueViolation as error:
@@ -312,13 +348,16 @@ def _guarded(checks: list[Statement], query: Statement, order: str | None) -> St
 def _one_statement(
     checks: list[Statement],
     writes: list[Statement],
-    notices: Sequence[tuple[str, str]] = (),
+    notices: Sequence[Notice] = (),
+    asked: Sequence[int] = (),
 ) -> Statement:
     """Checks and writes as the parts of one statement. Data-modifying parts of a WITH
     always run; the checks run because the final SELECT reads them, and a check that
     fails fails the whole statement. Notices are ``pg_notify`` calls of the final
-    SELECT: PostgreSQL sends them when (and only if) the transaction commits."""
-    if not checks and not notices and len(writes) == 1:
+    SELECT: PostgreSQL sends them when (and only if) the transaction commits; one that
+    depends on a write is called once if that write gave a row. The final SELECT ends
+    with a column for each write ``asked``: whether it wrote a row."""
+    if not checks and not notices and not asked and len(writes) == 1:
         return writes[0]
     parts: list[str] = []
     params: list[Any] = []
@@ -330,10 +369,16 @@ def _one_statement(
         params.extend(s.params)
     read = ", ".join(
         [f"(SELECT count(*) FROM c{i})" for i in range(len(checks))]
-        + ["pg_notify(%s, %s)"] * len(notices)
+        + [
+            "pg_notify(%s, %s)"
+            if n.write is None
+            else f"(SELECT pg_notify(%s, %s) FROM w{n.write} LIMIT 1)"
+            for n in notices
+        ]
+        + [f"EXISTS (SELECT FROM w{i})" for i in asked]
     )
     for notice in notices:
-        params.extend(notice)
+        params.extend((notice.channel, notice.payload))
     return Statement(f"WITH {', '.join(parts)} SELECT {read or '1'}", params)
 
 

@@ -18,6 +18,8 @@ from typing import Any
 from uuid import UUID
 
 from service.adapters.postgres.session import Session, Statement, json_text
+from service.adapters.postgres.wakeups import CHANNEL as JOBS_CHANNEL
+from service.application.jobs.source import OUTBOX_NOTE
 from service.application.webhooks.ports import (
     PER_ENDPOINT,
     WebhookAttempt,
@@ -49,7 +51,7 @@ _FAN_OUT = (
     "JOIN webhooks AS w ON w.player_id = sp.player_id "
     "WHERE (e.seat IS NULL OR sp.seat = e.seat){left} "
     "AND w.disabled_at IS NULL AND e.type = ANY(w.events)"
-    ") AS h ON true"
+    ") AS h ON true RETURNING 1"  # the worker is told of new deliveries only if any
 )
 _EVENT = "(%s::text, %s::jsonb, %s::smallint)"
 
@@ -174,6 +176,9 @@ class SqlWebhooks:
         params += left
         sql = _fan_out(len(events), len(bound), len(left))
         self._session.write(Statement(sql, params))
+        # Sent by the commit's statement if it wrote a delivery, or published on the bus
+        # (session.py ``notify``; before migration 0017, by a trigger on each row).
+        self._session.notify(JOBS_CHANNEL, OUTBOX_NOTE, if_wrote=True)
 
     def claim(
         self,

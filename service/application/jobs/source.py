@@ -16,8 +16,9 @@ log = logging.getLogger("yokai.worker")
 
 
 OUTBOX_NOTE = "outbox"
-"""What the outbox's trigger announces on the worker's channel when a row is added
-(migrations/versions/0007_webhooks.py); wakeups announce their due time instead."""
+"""What a commit that added rows to the outbox announces on the worker's channel
+(service/adapters/postgres/webhooks.py ``fan_out``); wakeups announce their due time
+instead."""
 
 SEEK_NOTE = "seek"
 """What a new seek announces on the worker's channel, with its commit
@@ -26,6 +27,13 @@ SEEK_NOTE = "seek"
 RATING_NOTE = "rating"
 """What a finished rated game announces on the worker's channel, with its commit
 (service/adapters/postgres/ratings.py): its update is due at once."""
+
+
+UNHEARD = (OUTBOX_NOTE, SEEK_NOTE, RATING_NOTE, "unheard")
+"""What the worker tells every source at each turn of its loop while announcements may go
+unheard (service/worker.py: the bus away): each of the notes, as if announced (a game's
+source takes the last, which is no due time, as "anything may be due"), so that no source
+keeps a due time that a lost announcement would have made sooner."""
 
 
 LEASE = timedelta(seconds=30)
