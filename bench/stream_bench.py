@@ -674,6 +674,7 @@ def play(
 
 def with_streams(
     port: int,
+    stream_port: int,
     n: int,
     load: list[Game],
     idle: list[Idle],
@@ -694,9 +695,9 @@ def with_streams(
         f"public, {kinds['idle seat']} seat, over {idle_used} idle games)"
     )
     wait_released(port, 10)  # wrk's connections
-    before = Workers.measure(port)
+    before = Workers.measure(stream_port)
     print(memory_line("  before opening", before))
-    client = StreamClient(port, specs)
+    client = StreamClient(stream_port, specs)
     try:
         seconds = client.open(timeout=120)
         opened = sum(h.opened for h in client.streams)
@@ -706,7 +707,7 @@ def with_streams(
             + (f"; failed: {dict(failures)}" if failures else "")
         )
         time.sleep(2)  # let the workers settle before measuring
-        during = Workers.measure(port)
+        during = Workers.measure(stream_port)
         print(memory_line("  streams open", during, before))
         print(
             f"  memory per stream: {(during.total_rss - before.total_rss) / n:.1f} KiB "
@@ -766,6 +767,13 @@ def main() -> None:
         "--games", type=int, default=0, help="games per load run; default: 20 per connection"
     )
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--second-node",
+        action="store_true",
+        help="the streams on a second `yokai serve` on the same database (its embedded "
+        "worker off), the plays on the first: every delivery crosses between the nodes "
+        "(PostgreSQL's NOTIFY, or Redis with YOKAI_REDIS_URL in the environment)",
+    )
     args = parser.parse_args()
     ns = [int(n) for n in args.streams.split(",") if n.strip()]
     if shutil.which("wrk") is None:
@@ -793,8 +801,23 @@ def main() -> None:
     per_run = args.games or max(20, args.seconds) * args.connections
     port: int | None = None
     try:
-        with service(env) as port:
+        with (
+            service(env) as port,
+            service({**env, "YOKAI_EMBEDDED_WORKER": "0"})
+            if args.second_node
+            else contextlib.nullcontext(port) as stream_port,
+        ):
             master, pids = gunicorn(port)
+            if stream_port != port:
+                print(
+                    f"second node: yokai serve on 127.0.0.1:{stream_port} (its workers "
+                    f"{gunicorn(stream_port)[1]}) holds the streams; "
+                    + (
+                        "Redis: " + os.environ["YOKAI_REDIS_URL"]
+                        if os.environ.get("YOKAI_REDIS_URL")
+                        else "through NOTIFY"
+                    )
+                )
             keepalive = os.environ.get("YOKAI_KEEPALIVE_SECONDS", "15")
             print(
                 f"server: yokai serve on 127.0.0.1:{port}, gunicorn config "
@@ -833,8 +856,10 @@ def main() -> None:
             results: list[Result] = []
             for i, n in enumerate(ns, start=1):
                 folder = tmp / f"run{i}"
-                results.append(with_streams(port, n, loads[i], idle, folder, args, base, data_dir))
-                waited, remaining = wait_released(port, 45)
+                results.append(
+                    with_streams(port, stream_port, n, loads[i], idle, folder, args, base, data_dir)
+                )
+                waited, remaining = wait_released(stream_port, 45)
                 print(
                     f"  closed by the client; the workers let them go in {waited:.1f} s "
                     f"({remaining} connections still held)"
