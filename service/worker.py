@@ -132,14 +132,18 @@ class Notes(Protocol):
 class PgNotes:
     """The announcements on ``yokai_jobs``, on a listening connection of the worker's."""
 
-    deaf = False
-
     def __init__(self, conninfo: str) -> None:
         self._conninfo = conninfo
         self._conn: psycopg.Connection[Any] | None = None
 
+    @property
+    def deaf(self) -> bool:
+        """Before its connection listens, or once it was lost: what was announced
+        meanwhile went unheard."""
+        return self._conn is None or self._conn.closed
+
     def listen(self) -> None:
-        if self._conn is not None and not self._conn.closed:
+        if not self.deaf:
             return
         self._conn = listening_connection(self._conninfo, CHANNEL, "yokai-worker")
 

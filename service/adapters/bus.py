@@ -12,8 +12,12 @@ meanwhile, so once it is subscribed again it wakes every waiter, which reads the
 
 from __future__ import annotations
 
+import itertools
 import logging
+import os
+import threading
 import time
+from collections import deque
 from collections.abc import Iterator, Sequence
 
 import redis
@@ -37,10 +41,10 @@ ON_THE_BUS = {events.CHANNEL: CHANNEL, wakeups.CHANNEL: JOBS_CHANNEL}
 commits' (the lobby, a revoked token: heard by every process as the relay's are) and the
 worker's. Destroyed privacy keys (``yokai_keys``) stay PostgreSQL's: rare, and not in
 the path of a game's commands."""
-QUIET_SECONDS = 1.0
-"""After a publication fails, the units of work publish nothing for this long: while
-Redis is away a command does not wait for it (what they would have published is lost;
-the subscribers, who lost Redis too, look at the store once subscribed again)."""
+BACKLOG = 10_000
+"""The announcements a process keeps while Redis does not take them; past this many the
+oldest are dropped (and counted): the subscribers, who lost Redis too, look at the
+store once they are subscribed again."""
 
 
 class RedisAnnouncer:
@@ -68,8 +72,15 @@ class RedisAnnouncer:
 class Notices:
     """The units of work's announcements on the channels of :data:`ON_THE_BUS`, published
     once committed (service/adapters/postgres/session.py ``notify``; pool.py ``Bus``):
-    with it no write transaction sends NOTIFY. A publication that fails is logged and
-    counted, never raised: the commit stands, and the command succeeds."""
+    with it no write transaction sends NOTIFY.
+
+    A command does not wait for Redis: :meth:`publish` queues, and a thread of the
+    process (a greenlet under gevent; started with the first announcement, and again
+    in a process forked after) publishes what is queued, in order, one pipeline per
+    batch. What Redis does not take is kept and published again once it does (0.1 s
+    doubling up to 5 s), so a fault of Redis loses nothing that a process keeps: only
+    what is past :data:`BACKLOG`, or what a process that dies had not published yet
+    (counted in ``lost``, logged)."""
 
     channels = frozenset(ON_THE_BUS)
 
@@ -77,30 +88,116 @@ class Notices:
         self._client = redis.Redis.from_url(
             url, socket_timeout=timeout, socket_connect_timeout=timeout
         )
-        self._quiet_until = 0.0
+        self._queue: deque[tuple[str, str]] = deque()
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._pid = 0
+        self._starting = threading.Lock()
+        self._lock = threading.Lock()
         self.published = 0
         self.lost = 0
+        self.failures = 0
 
     def publish(self, notices: Sequence[tuple[str, str]]) -> None:
         if not notices:
             return
-        if time.monotonic() < self._quiet_until:
-            self.lost += len(notices)
-            return
-        try:
-            with self._client.pipeline(transaction=False) as pipe:
-                for channel, payload in notices:
-                    pipe.publish(ON_THE_BUS[channel], payload)
-                pipe.execute()
-        except redis.RedisError as error:
-            self.lost += len(notices)
-            self._quiet_until = time.monotonic() + QUIET_SECONDS
-            log.warning("bus: %d announcement(s) not published: %s", len(notices), error)
-            return
-        self.published += len(notices)
+        with self._lock:
+            self._queue.extend(notices)
+            over = len(self._queue) - BACKLOG
+            for _ in range(over):
+                self._queue.popleft()
+            if over > 0:
+                self.lost += over
+        if over > 0:
+            log.warning("bus: %d announcement(s) dropped: more than %d waiting", over, BACKLOG)
+        self._start()
+        self._wake.set()
+
+    def pending(self) -> int:
+        return len(self._queue)
 
     def close(self) -> None:
+        """Publish what is queued (if Redis takes it within a few seconds), then stop."""
+        self._stopping.set()
+        self._wake.set()
+        thread = self._thread
+        if thread is not None and self._pid == os.getpid():
+            thread.join(timeout=5)
         self._client.close()
+
+    def _start(self) -> None:
+        if self._thread is not None and self._pid == os.getpid():
+            return
+        with self._starting:
+            if self._thread is None or self._pid != os.getpid():  # none yet, or forked
+                self._pid = os.getpid()
+                self._thread = threading.Thread(target=self._run, name="yokai-notices", daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        delay = FIRST_DELAY
+        while True:
+            self._wake.wait()
+            self._wake.clear()
+            while self._queue:
+                with self._lock:
+                    batch = list(itertools.islice(self._queue, 500))
+                    lost = self.lost
+                try:
+                    with self._client.pipeline(transaction=False) as pipe:
+                        for channel, payload in batch:
+                            pipe.publish(ON_THE_BUS[channel], payload)
+                        pipe.execute()
+                except redis.RedisError as error:
+                    self.failures += 1
+                    log.warning(
+                        "bus: %d announcement(s) waiting: %s; again in %.1f s",
+                        len(self._queue),
+                        error,
+                        delay,
+                    )
+                    if self._stopping.wait(delay):
+                        self.lost += len(self._queue)
+                        return
+                    delay = min(delay * 2, LONGEST_DELAY)
+                    continue
+                delay = FIRST_DELAY
+                with self._lock:  # published: they leave the queue (unless dropped since)
+                    for _ in range(max(0, len(batch) - (self.lost - lost))):
+                        self._queue.popleft()
+                self.published += len(batch)
+            if self._stopping.is_set():
+                return
+
+
+QUIET_SECONDS = 5.0
+"""A subscription that has heard nothing for this long asks Redis (PING)..."""
+PONG_SECONDS = 5.0
+"""... and, without an answer within this long, is taken for dead and made again."""
+
+
+class Liveness:
+    """Whether a subscription still hears: one that has said nothing for QUIET_SECONDS
+    is asked, and one that does not answer within PONG_SECONDS raises (a connection gone
+    silent without closing, which TCP would notice only after minutes; redis-py's own
+    health check sends its PING but does not wait for the answer)."""
+
+    def __init__(self) -> None:
+        self._heard = time.monotonic()
+        self._asked: float | None = None
+
+    def heard(self) -> None:
+        self._heard, self._asked = time.monotonic(), None
+
+    def check(self, pubsub: redis.client.PubSub) -> None:
+        now = time.monotonic()
+        if self._asked is not None:
+            if now - self._asked > PONG_SECONDS:
+                raise redis.ConnectionError(f"no answer to a ping in {PONG_SECONDS:g} s")
+        elif now - self._heard > QUIET_SECONDS:
+            pubsub.ping()
+            self._asked = now
 
 
 class JobNotes:
@@ -116,6 +213,7 @@ class JobNotes:
         self._pubsub: redis.client.PubSub | None = None
         self._retry_at = 0.0
         self._delay = FIRST_DELAY
+        self._liveness = Liveness()
 
     @property
     def deaf(self) -> bool:
@@ -149,6 +247,7 @@ class JobNotes:
             self._delay = min(self._delay * 2, LONGEST_DELAY)
             return
         self._client, self._pubsub, self._delay = client, pubsub, FIRST_DELAY
+        self._liveness = Liveness()
         log.info("worker bus: subscribed to %s", self._channel)
 
     def heard(self, timeout: float) -> Iterator[str]:
@@ -159,16 +258,20 @@ class JobNotes:
             return
         deadline = time.monotonic() + timeout
         try:
+            self._liveness.check(pubsub)
             while (left := deadline - time.monotonic()) > 0:
                 message = pubsub.get_message(timeout=left)
-                if message is not None and message["type"] == "message":
+                if message is None:
+                    continue
+                self._liveness.heard()
+                if message["type"] == "message":
                     yield message["data"].decode()
         except redis.RedisError as error:
             log.warning("worker bus: %s; subscribing again", error)
             self.close()
 
     def check(self) -> None:
-        """Nothing to do: the client pings the subscription itself (every 5 s)."""
+        """Nothing more to do: :meth:`heard` asks a quiet subscription (:class:`Liveness`)."""
 
     def close(self) -> None:
         pubsub, client, self._pubsub, self._client = self._pubsub, self._client, None, None
@@ -184,7 +287,7 @@ class BusListener(ListeningThread):
     is clear (``/readyz`` says ``degraded``) and the hub is deaf: its streams and
     long-polls, woken once as the subscription is lost, look at the store every second
     (hub.py ``DEAF_POLL``) instead of waiting to be woken. A connection that goes silent
-    without closing is not noticed until TCP gives up (keepalives on): a known gap."""
+    without closing is noticed within about ten seconds (:class:`Liveness`)."""
 
     name = "yokai-bus"
 
@@ -215,12 +318,15 @@ class BusListener(ListeningThread):
                 self._url, socket_connect_timeout=2, socket_keepalive=True, health_check_interval=5
             )
             pubsub = client.pubsub()  # type: ignore[no-untyped-call]
+            liveness = Liveness()
             try:
                 pubsub.subscribe(self._channel)
                 while not self._stopping.is_set():
+                    liveness.check(pubsub)
                     message = pubsub.get_message(timeout=self._poll)
                     if message is None:
                         continue
+                    liveness.heard()
                     if message["type"] == "subscribe":
                         delay = FIRST_DELAY
                         self._subscribed()
