@@ -28,4 +28,4 @@ os.environ.setdefault("YOKAI_CHAIN_KEY", CHAIN_KEY)
 
 # The PostgreSQL fixtures (a real server, migrated by alembic) for the integration and
 # end-to-end tests, and a Redis server's; the rules and application tests never ask.
-pytest_plugins = ["tests.support.postgres", "tests.support.redis_server"]
+pytest_plugins = ["tests.support.postgres", "tests.support.redis_fixture"]

@@ -1,7 +1,8 @@
 """A redis-server of a test's own (Debian's, which scripts/test.sh installs): on a free
 port, without persistence, started and stopped by the test, and restartable on the same
-port (a Redis that goes away and comes back). The ``redis_server`` fixture (a plugin of
-tests/conftest.py) gives each test module one."""
+port (a Redis that goes away and comes back). The ``redis_server`` fixture
+(tests/support/redis_fixture.py, a plugin of tests/conftest.py) gives each test module
+one. Part of the harness that bench/ shares with the tests: it imports no pytest."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import pytest
 import redis
 
 from tests.support import processes
@@ -90,12 +90,3 @@ def running() -> Iterator[RedisServer]:
     finally:
         server.stop()
         shutil.rmtree(server.folder, ignore_errors=True)
-
-
-@pytest.fixture(scope="module")
-def redis_server() -> Iterator[RedisServer]:
-    """A redis-server for the test module (skipped where none can run, but under CI)."""
-    if (reason := missing()) is not None:
-        pytest.skip(reason)
-    with running() as server:
-        yield server
