@@ -12,12 +12,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import timedelta
+from pathlib import Path
 from uuid import UUID
 
 from sqlalchemy import Engine
 
 from service.adapters import migrate
-from service.adapters.bus import BusListener, JobNotes, Notices, RedisAnnouncer
+from service.adapters.bus import BusListener, BusSeal, JobNotes, Notices, RedisAnnouncer
 from service.adapters.dealing.dealer import ShufflingDealer, SystemClock
 from service.adapters.dealing.seed_vault import SeedVault
 from service.adapters.embedded import EmbeddedPostgres
@@ -27,7 +28,6 @@ from service.adapters.integrity.chain_keys import KEY_FILE, chain_keys
 from service.adapters.migrate import DatabaseHealth
 from service.adapters.postgres import roles
 from service.adapters.postgres.engine import libpq_conninfo, make_engine
-from service.adapters.postgres.events import announcement
 from service.adapters.postgres.keycache import KeyCache
 from service.adapters.postgres.legacy import SqlLegacyStore
 from service.adapters.postgres.listener import Listener
@@ -102,9 +102,8 @@ def check(settings: Settings) -> ChainKeys:
                 len(token),
                 OPERATOR_TOKEN_MIN,
             )
-    key_file = settings.chain_key_file
-    if not settings.chain_key and key_file is None and not settings.strict_secrets:
-        key_file = settings.data_dir.resolve() / KEY_FILE
+    key_file = _chain_key_file(settings)
+    if key_file is not None and settings.chain_key_file is None:
         log.warning(
             "YOKAI_CHAIN_KEY is not set: the events' hash chain uses the key in %s (made "
             "if missing). Every process that shares this database needs the same key: set "
@@ -113,6 +112,14 @@ def check(settings: Settings) -> ChainKeys:
             key_file,
         )
     return chain_keys(settings.chain_key, settings.chain_old_keys, key_file)
+
+
+def _chain_key_file(settings: Settings) -> Path | None:
+    """The file of the chain key: YOKAI_CHAIN_KEY_FILE, else, with no key set and secrets
+    not strict, the data folder's."""
+    if not settings.chain_key and settings.chain_key_file is None and not settings.strict_secrets:
+        return settings.data_dir.resolve() / KEY_FILE
+    return settings.chain_key_file
 
 
 _OPERATOR_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,62}$")
@@ -188,7 +195,11 @@ def build(
     # Where a relay announces the commits (YOKAI_REDIS_URL), everything is heard on the
     # bus (the lobby and revoked tokens too: ``notices``), and PostgreSQL's listener is
     # not started: no listening backend for the commits to wake.
-    bus = BusListener(settings.redis_url, hub, recent=recent) if settings.redis_url else None
+    bus = (
+        BusListener(settings.redis_url, hub, recent=recent, seal=BusSeal(keys))
+        if settings.redis_url
+        else None
+    )
 
     def start_listening() -> None:
         if bus is not None:
@@ -353,10 +364,11 @@ def relay(settings: Settings) -> tuple[Relay, RedisAnnouncer]:
         raise ConfigurationError("YOKAI_REDIS_URL must be set: the relay announces there")
     conninfo = libpq_conninfo(settings.listen_database_url or database_url(settings))
     announcer = RedisAnnouncer(settings.redis_url)
+    keys = chain_keys(settings.chain_key, settings.chain_old_keys, _chain_key_file(settings))
     runner = Relay(
         SqlCommitLog(conninfo),
         announcer,
-        announcement,
+        BusSeal(keys).describe,  # the events sealed: the nodes need not read them
         poll_seconds=settings.relay_poll_ms / 1000,
     )
     return runner, announcer

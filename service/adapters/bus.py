@@ -12,23 +12,31 @@ meanwhile, so once it is subscribed again it wakes every waiter, which reads the
 
 from __future__ import annotations
 
+import base64
 import itertools
+import json
 import logging
 import os
 import threading
 import time
 from collections import deque
 from collections.abc import Iterator, Sequence
+from uuid import UUID
 
 import redis
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from service.adapters.listening_thread import ListeningThread
 from service.adapters.postgres import events, wakeups
-from service.adapters.postgres.listener import deliver
+from service.adapters.postgres.events import announcement, from_notification, rows_json
+from service.adapters.postgres.listener import commit_of, deliver
 from service.adapters.postgres.listening import FIRST_DELAY, LONGEST_DELAY
+from service.application.integrity.chain import ChainKeys
 from service.application.live.hub import Hub
 from service.application.live.recent import RecentCommits
 from service.application.live.relay import AnnounceError
+from service.application.ports import StoredEvent
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +53,74 @@ BACKLOG = 10_000
 """The announcements a process keeps while Redis does not take them; past this many the
 oldest are dropped (and counted): the subscribers, who lost Redis too, look at the
 store once they are subscribed again."""
+
+
+SEAL_LIMIT = 256 * 1024
+"""A command whose events take more than this goes on the bus as its head alone (the
+nodes read its events from the store)."""
+_NONCE = 12
+_SCOPE = b"yokai bus v1"
+
+
+class BusSeal:
+    """The relay's announcement of a command with its events sealed: AES-GCM under a key
+    derived from the chain key (HMAC of a fixed label: every process of a deployment
+    holds the chain key, which hashes the events they append; Redis does not), the head
+    (``g <game> <version> <previous>``) as associated data, the key's id beside the box:
+    ``g <game> <version> <previous> ~<key id>:<base64 of nonce and box>``.
+
+    What Redis and anyone reading it see is the head, as before; a node opens the events
+    and hands them to its streams (postgres/listener.py ``deliver``), as a NOTIFY's
+    payload did, instead of reading them from the store. A node that cannot open them
+    (another chain key, a corrupted message) reads the store: a box that does not open
+    is never taken for events."""
+
+    def __init__(self, keys: ChainKeys) -> None:
+        self._keys = keys
+        self._ciphers: dict[str, AESGCM] = {}
+        self._warned: set[str] = set()
+
+    def describe(self, rows: Sequence[StoredEvent]) -> str:
+        head = announcement(rows)
+        body = rows_json(rows).encode()
+        if len(body) > SEAL_LIMIT:
+            return head
+        kid = self._keys.current
+        cipher = self._cipher(kid)
+        assert cipher is not None  # the current key is always known
+        nonce = os.urandom(_NONCE)
+        box = cipher.encrypt(nonce, body, head.encode())
+        return f"{head} ~{kid}:{base64.b64encode(nonce + box).decode()}"
+
+    def events(self, payload: str) -> tuple[UUID, list[StoredEvent]] | None:
+        """The game and the events a sealed announcement carries, else None."""
+        parts = payload.split(" ", 4)
+        if len(parts) < 5 or parts[0] != "g" or not parts[4].startswith("~"):
+            return commit_of(payload)
+        kid, _, sealed = parts[4][1:].partition(":")
+        cipher = self._cipher(kid)
+        if cipher is None:
+            if kid not in self._warned:
+                self._warned.add(kid)
+                log.warning("bus: events sealed under chain key %s, unknown here", kid)
+            return None
+        try:
+            raw = base64.b64decode(sealed, validate=True)
+            body = cipher.decrypt(raw[:_NONCE], raw[_NONCE:], " ".join(parts[:4]).encode())
+        except (ValueError, InvalidTag):
+            log.warning("bus: sealed events that do not open (game %s)", parts[1])
+            return None
+        game_id = UUID(parts[1])
+        return game_id, [from_notification(game_id, r) for r in json.loads(body)]
+
+    def _cipher(self, kid: str) -> AESGCM | None:
+        cipher = self._ciphers.get(kid)
+        if cipher is None:
+            key = self._keys.mac(kid, _SCOPE)
+            if key is None:
+                return None
+            cipher = self._ciphers[kid] = AESGCM(bytes.fromhex(key))
+        return cipher
 
 
 class RedisAnnouncer:
@@ -299,12 +375,14 @@ class BusListener(ListeningThread):
         recent: RecentCommits | None = None,
         channel: str = CHANNEL,
         poll_seconds: float = 1.0,
+        seal: BusSeal | None = None,
     ) -> None:
         super().__init__(poll_seconds)
         self._url = url
         self._hub = hub
         self._recent = recent
         self._channel = channel
+        self._events_of = seal.events if seal is not None else commit_of
 
     def start(self) -> None:
         if self._thread is None:
@@ -331,7 +409,7 @@ class BusListener(ListeningThread):
                         delay = FIRST_DELAY
                         self._subscribed()
                     elif message["type"] == "message":
-                        deliver(message["data"].decode(), self._hub, self._recent)
+                        deliver(message["data"].decode(), self._hub, self._recent, self._events_of)
             except redis.RedisError as error:
                 if not self._stopping.is_set():
                     log.warning("bus: %s; subscribing again in %.1f s", error, delay)

@@ -15,15 +15,17 @@ from uuid import UUID
 import psycopg
 import pytest
 
-from service.adapters.bus import JOBS_CHANNEL
+from service.adapters.bus import JOBS_CHANNEL, BusSeal
 from service.adapters.postgres.engine import libpq_conninfo
 from service.application.jobs.source import OUTBOX_NOTE
+from service.application.live import recent as recent_module
 from service.application.live.hub import LOBBY_KEY, Hub, game_key, player_key, token_key
 from tests.support.api import OPERATOR, Api, Game, bearer
 from tests.support.deals import PASSES_4P, ordered_deal, start_playing, version
 from tests.support.postgres import AppUnderTest, MakeApp, migrated_database
 from tests.support.redis_server import RedisServer, running
 from tests.support.relaying import hearing, relaying
+from tests.support.sse import SseStream, served
 from tests.support.waiting import wait_for
 
 
@@ -102,6 +104,52 @@ def test_a_command_on_one_node_wakes_the_other_through_the_bus_without_notify(
         assert listen.heard() == []  # the play sent no NOTIFY, not even the inbox's
     finally:
         listen.conn.close()
+
+
+def test_a_relayed_commit_reaches_the_other_nodes_stream_sealed_without_a_read_of_the_store(
+    make_app: MakeApp, database: str, redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The relay seals each command's events (BusSeal): node two hands them to its
+    stream as they came, reading nothing from the store, and Redis sees no card."""
+    one = node(make_app, database, redis_server.url)
+    two = node(make_app, database, redis_server.url)
+    game, other = start_playing(one.api()), start_playing(one.api())
+    reads: list[object] = []
+    read = recent_module._read
+
+    def counted(uow: Any, game_id: UUID, loaded: Any) -> Any:
+        reads.append(game_id)
+        return read(uow, game_id, loaded)
+
+    monkeypatch.setattr(recent_module, "_read", counted)
+    seal = BusSeal(two.container.deps.chain)
+    with (
+        relaying(database, redis_server.url, seal.describe) as relay,
+        hearing(redis_server.url) as heard,
+        served(two.flask) as host,
+    ):
+        wait_for(lambda: relay.holding, "the relay to hold the lock", 10)
+        first = SseStream(host, f"/v1/games/{other.id}/stream")  # node two subscribes
+        bus = two.container.bus
+        assert bus is not None
+        wait_for(bus.listening.is_set, "node two to subscribe to the bus", 10)
+        stream = SseStream(host, f"/v1/games/{game.id}/stream")
+        try:
+            assert stream.until("view", version(one.api(), game), seconds=10)
+            reads.clear()
+            play_one(one.api(), game)
+            now = version(one.api(), game)
+            got = stream.until("view", now, seconds=10)
+            assert got[-1].data == one.api().public(game.id)
+            assert [m.id for m in got[:-1]] == [now]  # the play's event
+            assert reads == []  # node two read no event from the store
+        finally:
+            stream.close()
+            first.close()
+        published = [p for p in heard.take() if p.startswith(f"g {game.id} {now} ")]
+        assert len(published) == 1 and " ~" in published[0]
+        played = got[0].data["data"]["card"]
+        assert played not in published[0]
 
 
 def test_with_redis_no_command_notifies_and_the_worker_hears_its_jobs_on_the_bus(

@@ -5,7 +5,7 @@ what it heard, in order."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 import redis
@@ -15,6 +15,7 @@ from service.adapters.postgres.engine import libpq_conninfo
 from service.adapters.postgres.events import announcement
 from service.adapters.postgres.relay import SqlCommitLog
 from service.application.live.relay import Relay
+from service.application.ports import StoredEvent
 from tests.support.waiting import wait_for
 
 
@@ -54,13 +55,18 @@ def hearing(url: str, channel: str = CHANNEL) -> Iterator[Heard]:
 
 
 @contextmanager
-def relaying(database: str, redis_url: str) -> Iterator[Relay]:
-    """A relay running in a thread of its own, stopped (its connection closed) after."""
+def relaying(
+    database: str,
+    redis_url: str,
+    describe: Callable[[Sequence[StoredEvent]], str] = announcement,
+) -> Iterator[Relay]:
+    """A relay running in a thread of its own, stopped (its connection closed) after;
+    ``describe``: what it publishes of each command (its head alone, unless told)."""
     announcer = RedisAnnouncer(redis_url, timeout=1.0)
     relay = Relay(
         SqlCommitLog(libpq_conninfo(database)),
         announcer,
-        announcement,
+        describe,
         poll_seconds=0.005,
         takeover_seconds=0.05,
     )

@@ -91,10 +91,17 @@ def notification(rows: Sequence[StoredEvent]) -> str:
     """A command's announcement (:func:`announcement`), then its events as JSON rows when
     the payload stays under PostgreSQL's limit, so listeners need not read them back."""
     head = announcement(rows)
-    body = json.dumps([_notified(e) for e in rows], separators=(",", ":"))
+    body = rows_json(rows)
     if len(head) + 1 + len(body.encode()) < NOTIFY_LIMIT:
         return f"{head} {body}"
     return head
+
+
+def rows_json(rows: Sequence[StoredEvent]) -> str:
+    """A command's events as the JSON rows its notification carries (read back by
+    :func:`from_notification`); sealed, what the relay publishes (service/adapters/bus.py
+    ``BusSeal``)."""
+    return json.dumps([_notified(e) for e in rows], separators=(",", ":"))
 
 
 def _notified(e: StoredEvent) -> list[Any]:

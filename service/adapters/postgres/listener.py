@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from uuid import UUID
 
 from service.adapters.listening_thread import ListeningThread
@@ -43,10 +44,16 @@ def commit_of(payload: str) -> tuple[UUID, list[StoredEvent]] | None:
     return game_id, [from_notification(game_id, r) for r in json.loads(parts[4])]
 
 
-def deliver(payload: str, hub: Hub, recent: RecentCommits | None) -> None:
+def deliver(
+    payload: str,
+    hub: Hub,
+    recent: RecentCommits | None,
+    events_of: Callable[[str], tuple[UUID, list[StoredEvent]] | None] = commit_of,
+) -> None:
     """Hand an announcement to the process's waiters: a game's events to ``recent`` (for
     the streams that watch it) before the wake-up, then the wake-up. Also the bus
-    listener's (service/adapters/bus.py), whose announcements are the relay's."""
+    listener's (service/adapters/bus.py), whose announcements are the relay's and whose
+    events come sealed (``events_of``: its ``BusSeal.events``)."""
     try:
         key, version = parse(payload)
     except ValueError as error:
@@ -54,7 +61,7 @@ def deliver(payload: str, hub: Hub, recent: RecentCommits | None) -> None:
         return
     try:
         if recent is not None and key.startswith("g ") and recent.watching(UUID(key[2:])):
-            found = commit_of(payload)
+            found = events_of(payload)
             if found is not None:
                 recent.offer(*found)  # before the wake-up: the streams find it held
     except Exception:  # e.g. an event type of a newer release
