@@ -192,6 +192,13 @@ class _StoreCollector(Collector):
             "How long the oldest due webhook delivery has waited (0: none)",
             stats.delivery_lag_seconds,
         )
+        if stats.relay_lag_seconds is not None:  # a relay has run (YOKAI_REDIS_URL)
+            yield GaugeMetricFamily(
+                "yokai_relay_lag_seconds",
+                "How long the oldest committed command the relay has not announced has "
+                "waited (0: none)",
+                stats.relay_lag_seconds,
+            )
 
 
 class _Default(Collector):

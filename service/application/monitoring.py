@@ -15,6 +15,9 @@ class StoreStats:
     job_lag_seconds: float
     deliveries_pending: int
     delivery_lag_seconds: float
+    # How long the oldest committed command the relay has not announced has waited (0:
+    # none); None where no relay has run (YOKAI_REDIS_URL unset).
+    relay_lag_seconds: float | None = None
 
 
 class Stats(Protocol):

@@ -14,6 +14,7 @@ from uuid import UUID
 
 import psycopg
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from service.adapters.bus import JOBS_CHANNEL, BusSeal
 from service.adapters.postgres.engine import libpq_conninfo
@@ -150,6 +151,30 @@ def test_a_relayed_commit_reaches_the_other_nodes_stream_sealed_without_a_read_o
         assert len(published) == 1 and " ~" in published[0]
         played = got[0].data["data"]["card"]
         assert played not in published[0]
+
+
+def relay_lag(app: AppUnderTest) -> float | None:
+    """``yokai_relay_lag_seconds`` as the node's /metrics gives it (None: not there)."""
+    text = app.api().client.get("/metrics").get_data(as_text=True)
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == "yokai_relay_lag_seconds":
+                return float(sample.value)
+    return None
+
+
+def test_metrics_say_how_long_the_oldest_unannounced_command_has_waited(
+    make_app: MakeApp, database: str, redis_server: RedisServer
+) -> None:
+    one = node(make_app, database, redis_server.url)
+    game = start_playing(one.api())
+    assert relay_lag(one) is None  # no relay has run on this database
+    with relaying(database, redis_server.url) as relay:
+        wait_for(lambda: relay.position is not None, "the relay to start", 10)
+        play_one(one.api(), game)
+        wait_for(lambda: relay_lag(one) == 0, "the relay to announce the play", 10)
+    play_one(one.api(), game)  # no relay runs: it waits
+    wait_for(lambda: (relay_lag(one) or 0) > 0, "the unannounced play to show as a lag", 10)
 
 
 def test_with_redis_no_command_notifies_and_the_worker_hears_its_jobs_on_the_bus(

@@ -18,6 +18,15 @@ _DELIVERIES = (
     "FROM outbox WHERE kind = 'webhook' AND done_at IS NULL"
 )
 
+# The relay's position, and the oldest event past it in commit order (the next it
+# announces): an index lookup. No row: no relay has run.
+_RELAY = (
+    "SELECT coalesce(extract(epoch FROM now() - e.recorded_at), 0) FROM relay_positions AS r "
+    "LEFT JOIN LATERAL (SELECT recorded_at FROM events "
+    "WHERE (transaction_id, position) > (r.transaction_id, r.position) "
+    "ORDER BY transaction_id, position LIMIT 1) AS e ON true WHERE r.name = 'commits'"
+)
+
 
 class SqlStats:
     def __init__(self, engine: Engine) -> None:
@@ -35,10 +44,12 @@ class SqlStats:
             games = {str(s): int(n) for s, n in conn.execute(text(_GAMES))}
             jobs, job_lag = conn.execute(text(_JOBS)).one()
             pending, delivery_lag = conn.execute(text(_DELIVERIES)).one()
+            relay = conn.execute(text(_RELAY)).one_or_none()
         return StoreStats(
             games_by_status=games,
             jobs_due=int(jobs),
             job_lag_seconds=max(0.0, float(job_lag)),
             deliveries_pending=int(pending),
             delivery_lag_seconds=max(0.0, float(delivery_lag)),
+            relay_lag_seconds=None if relay is None else max(0.0, float(relay[0])),
         )
