@@ -18,7 +18,8 @@ from uuid import UUID
 from sqlalchemy import Engine
 
 from service.adapters import migrate
-from service.adapters.bus import BusListener, BusSeal, JobNotes, Notices, RedisAnnouncer
+from service.adapters.bus import BusSeal, Notices, RedisAnnouncer
+from service.adapters.bus_listening import BusListener, JobNotes
 from service.adapters.dealing.dealer import ShufflingDealer, SystemClock
 from service.adapters.dealing.seed_vault import SeedVault
 from service.adapters.embedded import EmbeddedPostgres
@@ -103,7 +104,7 @@ def check(settings: Settings) -> ChainKeys:
                 OPERATOR_TOKEN_MIN,
             )
     key_file = _chain_key_file(settings)
-    if key_file is not None and settings.chain_key_file is None:
+    if key_file != settings.chain_key_file:  # the data folder's, for want of a key
         log.warning(
             "YOKAI_CHAIN_KEY is not set: the events' hash chain uses the key in %s (made "
             "if missing). Every process that shares this database needs the same key: set "
@@ -111,7 +112,12 @@ def check(settings: Settings) -> ChainKeys:
             "YOKAI_STRICT_SECRETS=1 refuses to start without it (docs/security.md)",
             key_file,
         )
-    return chain_keys(settings.chain_key, settings.chain_old_keys, key_file)
+    return settings_chain_keys(settings)
+
+
+def settings_chain_keys(settings: Settings) -> ChainKeys:
+    """The chain keys of the settings (made in a file if need be), without a word."""
+    return chain_keys(settings.chain_key, settings.chain_old_keys, _chain_key_file(settings))
 
 
 def _chain_key_file(settings: Settings) -> Path | None:
@@ -364,7 +370,7 @@ def relay(settings: Settings) -> tuple[Relay, RedisAnnouncer]:
         raise ConfigurationError("YOKAI_REDIS_URL must be set: the relay announces there")
     conninfo = libpq_conninfo(settings.listen_database_url or database_url(settings))
     announcer = RedisAnnouncer(settings.redis_url)
-    keys = chain_keys(settings.chain_key, settings.chain_old_keys, _chain_key_file(settings))
+    keys = settings_chain_keys(settings)
     runner = Relay(
         SqlCommitLog(conninfo),
         announcer,

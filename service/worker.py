@@ -11,7 +11,7 @@ loop:
   service/adapters/postgres/wakeups.py), whichever comes first. No table is polled: the
   worker reads the next due time once per wake-up, and an idle worker wakes at most
   every ``POLL_SECONDS`` to check that its listening connection is still alive. With
-  YOKAI_REDIS_URL the announcements come over Redis instead (service/adapters/bus.py
+  YOKAI_REDIS_URL the announcements come over Redis instead (service/adapters/bus_listening.py
   ``JobNotes``: published once the commands have committed); while Redis is away the
   worker looks at its jobs every ``DEAF_SECONDS``.
 
@@ -111,7 +111,7 @@ def heartbeat_age(path: Path) -> float | None:
 class Notes(Protocol):
     """Where the worker hears that a job is due sooner than it knew: PostgreSQL's
     ``yokai_jobs`` (:class:`PgNotes`), or, with YOKAI_REDIS_URL, the bus
-    (service/adapters/bus.py ``JobNotes``)."""
+    (service/adapters/bus_listening.py ``JobNotes``)."""
 
     @property
     def deaf(self) -> bool:
@@ -261,13 +261,13 @@ class Worker:
         (DEAF_SECONDS while announcements may go unheard)."""
         notes = self._notes
         now = self._deps.clock.now()
-        wake = now + timedelta(seconds=DEAF_SECONDS if notes.deaf else POLL_SECONDS)
+        wake = now + timedelta(seconds=POLL_SECONDS)
         if due is not None:
             wake = min(wake, due)
         heard = False
         while not self._stopping.is_set():
             self._beat()
-            if notes.deaf:  # lost meanwhile: what is announced now goes unheard
+            if notes.deaf:  # then what is announced goes unheard: look again soon
                 wake = min(wake, now + timedelta(seconds=DEAF_SECONDS))
             left = (wake - self._deps.clock.now()).total_seconds()
             if left <= 0 or self._woken.is_set():

@@ -1,13 +1,15 @@
-"""The message bus between the relay and the nodes: Redis pub/sub (YOKAI_REDIS_URL).
+"""The message bus between the processes of a deployment: Redis pub/sub (YOKAI_REDIS_URL),
+its publishing side (its subscribers: bus_listening.py).
 
-The relay (service/application/live/relay.py) publishes each committed command's
-announcement on :data:`CHANNEL`, in commit order: its game, version and previous version
-(service/adapters/postgres/events.py ``announcement``: no event, so nothing hidden), and
-the players with an inbox entry of its game (``p <player id>``). Each process subscribes
-once (:class:`BusListener`) and hands what it hears to its waiters as the PostgreSQL
-listener does. Pub/sub keeps nothing: a subscriber that is away misses what was published
-meanwhile, so once it is subscribed again it wakes every waiter, which reads the store (by
-``seq``): nothing is lost, as after a reconnection to PostgreSQL.
+The relay (service/application/live/relay.py) publishes each committed command on
+:data:`CHANNEL`, in commit order: its head (game, version, previous version) with its
+events sealed (:class:`BusSeal`), then the players with an inbox entry of its game (``p
+<player id>``). The units of work publish what else they announce once committed
+(:class:`Notices`): the lobby and revoked tokens on :data:`CHANNEL`, the worker's
+wake-ups on :data:`JOBS_CHANNEL`. Pub/sub keeps nothing: a subscriber that is away
+misses what was published meanwhile, so once subscribed again it wakes every waiter,
+which reads the store (by ``seq``): nothing is lost, as after a reconnection to
+PostgreSQL.
 """
 
 from __future__ import annotations
@@ -18,23 +20,19 @@ import json
 import logging
 import os
 import threading
-import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from uuid import UUID
 
 import redis
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from service.adapters.listening_thread import ListeningThread
 from service.adapters.postgres import events, wakeups
 from service.adapters.postgres.events import announcement, from_notification, rows_json
-from service.adapters.postgres.listener import commit_of, deliver
+from service.adapters.postgres.listener import commit_of
 from service.adapters.postgres.listening import FIRST_DELAY, LONGEST_DELAY
 from service.application.integrity.chain import ChainKeys
-from service.application.live.hub import Hub
-from service.application.live.recent import RecentCommits
 from service.application.live.relay import AnnounceError
 from service.application.ports import StoredEvent
 
@@ -123,6 +121,15 @@ class BusSeal:
         return cipher
 
 
+def publish_each(client: redis.Redis, messages: Sequence[tuple[str, str]]) -> None:
+    """Publish each (channel, payload) in order, in one round trip (a pipeline, not a
+    transaction: published in order either way)."""
+    with client.pipeline(transaction=False) as pipe:
+        for channel, payload in messages:
+            pipe.publish(channel, payload)
+        pipe.execute()
+
+
 class RedisAnnouncer:
     def __init__(self, url: str, *, channel: str = CHANNEL, timeout: float = 2.0) -> None:
         self.channel = channel
@@ -131,13 +138,8 @@ class RedisAnnouncer:
         )
 
     def announce(self, payloads: Sequence[str]) -> None:
-        """One round trip for the batch (a pipeline, not a transaction: published in
-        order either way)."""
         try:
-            with self._client.pipeline(transaction=False) as pipe:
-                for payload in payloads:
-                    pipe.publish(self.channel, payload)
-                pipe.execute()
+            publish_each(self._client, [(self.channel, payload) for payload in payloads])
         except redis.RedisError as error:
             raise AnnounceError(str(error)) from error
 
@@ -221,10 +223,7 @@ class Notices:
                     batch = list(itertools.islice(self._queue, 500))
                     lost = self.lost
                 try:
-                    with self._client.pipeline(transaction=False) as pipe:
-                        for channel, payload in batch:
-                            pipe.publish(ON_THE_BUS[channel], payload)
-                        pipe.execute()
+                    publish_each(self._client, [(ON_THE_BUS[c], p) for c, p in batch])
                 except redis.RedisError as error:
                     self.failures += 1
                     log.warning(
@@ -245,204 +244,3 @@ class Notices:
                 self.published += len(batch)
             if self._stopping.is_set():
                 return
-
-
-QUIET_SECONDS = 5.0
-"""A subscription that has heard nothing for this long asks Redis (PING)..."""
-PONG_SECONDS = 5.0
-"""... and, without an answer within this long, is taken for dead and made again."""
-
-
-class Liveness:
-    """Whether a subscription still hears: one that has said nothing for QUIET_SECONDS
-    is asked, and one that does not answer within PONG_SECONDS raises (a connection gone
-    silent without closing, which TCP would notice only after minutes; redis-py's own
-    health check sends its PING but does not wait for the answer)."""
-
-    def __init__(self) -> None:
-        self._heard = time.monotonic()
-        self._asked: float | None = None
-
-    def heard(self) -> None:
-        self._heard, self._asked = time.monotonic(), None
-
-    def check(self, pubsub: redis.client.PubSub) -> None:
-        now = time.monotonic()
-        if self._asked is not None:
-            if now - self._asked > PONG_SECONDS:
-                raise redis.ConnectionError(f"no answer to a ping in {PONG_SECONDS:g} s")
-        elif now - self._heard > QUIET_SECONDS:
-            pubsub.ping()
-            self._asked = now
-
-
-class JobNotes:
-    """The worker's wake-ups heard on the bus (:data:`JOBS_CHANNEL`), for service/worker.py
-    in place of its PostgreSQL listening connection. While it is not subscribed (Redis
-    away) it is ``deaf``: the worker then looks at its jobs every second; it tries to
-    subscribe again at each turn of the worker's loop, backing off up to 5 s."""
-
-    def __init__(self, url: str, *, channel: str = JOBS_CHANNEL) -> None:
-        self._url = url
-        self._channel = channel
-        self._client: redis.Redis | None = None
-        self._pubsub: redis.client.PubSub | None = None
-        self._retry_at = 0.0
-        self._delay = FIRST_DELAY
-        self._liveness = Liveness()
-
-    @property
-    def deaf(self) -> bool:
-        return self._pubsub is None
-
-    def listen(self) -> None:
-        """Subscribe, unless subscribed or backing off; never raises."""
-        if self._pubsub is not None or time.monotonic() < self._retry_at:
-            return
-        client = redis.Redis.from_url(
-            self._url,
-            socket_connect_timeout=2,
-            socket_timeout=None,
-            socket_keepalive=True,
-            health_check_interval=5,
-        )
-        pubsub = client.pubsub()  # type: ignore[no-untyped-call]
-        try:
-            pubsub.subscribe(self._channel)
-            deadline = time.monotonic() + 2
-            while (message := pubsub.get_message(timeout=0.5)) is None or message[
-                "type"
-            ] != "subscribe":
-                if time.monotonic() > deadline:
-                    raise redis.TimeoutError("no subscription confirmed in 2 s")
-        except redis.RedisError as error:
-            pubsub.close()
-            client.close()
-            log.warning("worker bus: %s; subscribing again in %.1f s", error, self._delay)
-            self._retry_at = time.monotonic() + self._delay
-            self._delay = min(self._delay * 2, LONGEST_DELAY)
-            return
-        self._client, self._pubsub, self._delay = client, pubsub, FIRST_DELAY
-        self._liveness = Liveness()
-        log.info("worker bus: subscribed to %s", self._channel)
-
-    def heard(self, timeout: float) -> Iterator[str]:
-        """The announcements heard within ``timeout`` seconds (deaf: none, after the wait)."""
-        pubsub = self._pubsub
-        if pubsub is None:
-            time.sleep(timeout)
-            return
-        deadline = time.monotonic() + timeout
-        try:
-            self._liveness.check(pubsub)
-            while (left := deadline - time.monotonic()) > 0:
-                message = pubsub.get_message(timeout=left)
-                if message is None:
-                    continue
-                self._liveness.heard()
-                if message["type"] == "message":
-                    yield message["data"].decode()
-        except redis.RedisError as error:
-            log.warning("worker bus: %s; subscribing again", error)
-            self.close()
-
-    def check(self) -> None:
-        """Nothing more to do: :meth:`heard` asks a quiet subscription (:class:`Liveness`)."""
-
-    def close(self) -> None:
-        pubsub, client, self._pubsub, self._client = self._pubsub, self._client, None, None
-        if pubsub is not None:
-            pubsub.close()
-        if client is not None:
-            client.close()
-
-
-class BusListener(ListeningThread):
-    """This process's subscription to the bus: started with the first stream or
-    long-poll, as the PostgreSQL listener is. While it is not subscribed, ``listening``
-    is clear (``/readyz`` says ``degraded``) and the hub is deaf: its streams and
-    long-polls, woken once as the subscription is lost, look at the store every second
-    (hub.py ``DEAF_POLL``) instead of waiting to be woken. A connection that goes silent
-    without closing is noticed within about ten seconds (:class:`Liveness`)."""
-
-    name = "yokai-bus"
-
-    def __init__(
-        self,
-        url: str,
-        hub: Hub,
-        *,
-        recent: RecentCommits | None = None,
-        channel: str = CHANNEL,
-        poll_seconds: float = 1.0,
-        seal: BusSeal | None = None,
-    ) -> None:
-        super().__init__(poll_seconds)
-        self._url = url
-        self._hub = hub
-        self._recent = recent
-        self._channel = channel
-        self._events_of = seal.events if seal is not None else commit_of
-
-    def start(self) -> None:
-        if self._thread is None:
-            self._hub.deaf = True  # until subscribed: its waiters look at the store
-        super().start()
-
-    def _run(self) -> None:
-        delay = FIRST_DELAY
-        while not self._stopping.is_set():
-            client = redis.Redis.from_url(
-                self._url, socket_connect_timeout=2, socket_keepalive=True, health_check_interval=5
-            )
-            pubsub = client.pubsub()  # type: ignore[no-untyped-call]
-            liveness = Liveness()
-            try:
-                pubsub.subscribe(self._channel)
-                while not self._stopping.is_set():
-                    liveness.check(pubsub)
-                    message = pubsub.get_message(timeout=self._poll)
-                    if message is None:
-                        continue
-                    liveness.heard()
-                    if message["type"] == "subscribe":
-                        delay = FIRST_DELAY
-                        self._subscribed()
-                    elif message["type"] == "message":
-                        deliver(message["data"].decode(), self._hub, self._recent, self._events_of)
-            except redis.RedisError as error:
-                if not self._stopping.is_set():
-                    log.warning("bus: %s; subscribing again in %.1f s", error, delay)
-            except Exception:
-                log.exception("bus: unexpected error; subscribing again in %.1f s", delay)
-            finally:
-                lost = self.listening.is_set()
-                self.listening.clear()
-                self._hub.deaf = True
-                if lost:  # its waiters wait to be woken: wake them to poll the store
-                    self._hub.publish_all()
-                pubsub.close()
-                client.close()
-            if self._stopping.wait(delay):
-                break
-            delay = min(delay * 2, LONGEST_DELAY)
-
-    def reachable(self) -> bool:
-        """Whether the bus answers: subscribed, or else a PING answered within 0.5 s
-        (the first stream of the process has not subscribed yet)."""
-        if self.listening.is_set():
-            return True
-        client = redis.Redis.from_url(self._url, socket_timeout=0.5, socket_connect_timeout=0.5)
-        try:
-            return bool(client.ping())
-        except redis.RedisError:
-            return False
-        finally:
-            client.close()
-
-    def _subscribed(self) -> None:
-        self.connections += 1
-        self.listening.set()
-        self._hub.deaf = False
-        # Anything may have been announced while nobody heard: look again.
-        self._hub.publish_all()

@@ -1,5 +1,5 @@
 """A process's thread that hears announcements and acts on them: the PostgreSQL listener
-(postgres/listener.py), the key cache's (postgres/keycache.py) and the bus's (bus.py)
+(postgres/listener.py), the key cache's (postgres/keycache.py) and the bus's (bus_listening.py)
 differ in what they listen to, not in how they run: a daemon thread (a greenlet under
 gevent) started once, whoever asks first, stopped by a flag it looks at every
 ``poll_seconds``."""

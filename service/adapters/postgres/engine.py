@@ -74,7 +74,6 @@ def make_engine(
     pool_size: int = 5,
     *,
     prepared: bool = True,
-    relayed: bool = False,
     bus: Bus | None = None,
 ) -> Engine:
     """The service's engine, and its units of work's pool (:func:`connections_of`): up
@@ -84,8 +83,8 @@ def make_engine(
     connection kept, one more at a time of need. ``prepared=False`` keeps psycopg from
     preparing statements on the server, which PgBouncer in transaction mode (before
     1.21) cannot follow: the next transaction may run on another server connection.
-    ``relayed``: a relay announces the commits (YOKAI_REDIS_URL; pool.py); ``bus``: and
-    the units of work publish their other announcements there (session.py ``notify``)."""
+    ``bus`` (YOKAI_REDIS_URL): a relay announces the commits, and the units of work
+    publish their other announcements there (pool.py, session.py ``notify``)."""
     connect_args: dict[str, object] = {"connect_timeout": 5}
     if not prepared:
         connect_args["prepare_threshold"] = None
@@ -104,7 +103,6 @@ def make_engine(
             libpq_conninfo(database_url),
             2 * pool_size,
             prepared=prepared,
-            relayed=relayed,
             bus=bus,
         ),
     )

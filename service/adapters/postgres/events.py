@@ -80,9 +80,9 @@ NOTIFY_LIMIT = 7900  # PostgreSQL refuses payloads of 8000 bytes or more
 
 def announcement(rows: Sequence[StoredEvent]) -> str:
     """A command's announcement without its events: ``g <game id> <version> <previous
-    version>``. What the relay publishes on the bus (relay.py): Redis is outside the
-    database's trust, so no hand, pass or name goes there; a node reads the events from
-    the store."""
+    version>``, the head of :func:`notification`'s and of the relay's (service/adapters/
+    bus.py ``BusSeal``, which seals the events after it: Redis is outside the database's
+    trust)."""
     first, last = rows[0], rows[-1]
     return f"g {first.game_id} {last.seq} {first.seq - 1}"
 

@@ -52,7 +52,7 @@ def deliver(
 ) -> None:
     """Hand an announcement to the process's waiters: a game's events to ``recent`` (for
     the streams that watch it) before the wake-up, then the wake-up. Also the bus
-    listener's (service/adapters/bus.py), whose announcements are the relay's and whose
+    listener's (service/adapters/bus_listening.py), whose announcements are the relay's and whose
     events come sealed (``events_of``: its ``BusSeal.events``)."""
     try:
         key, version = parse(payload)

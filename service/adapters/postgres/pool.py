@@ -48,8 +48,8 @@ def _semaphore(value: int) -> Any:
 class Bus(Protocol):
     """Where the units of work publish, once committed, what they announce on the
     channels it carries, instead of PostgreSQL's NOTIFY (service/adapters/bus.py
-    ``Notices``: Redis, with YOKAI_REDIS_URL). A publication that fails is logged, not
-    raised: the commit stands."""
+    ``Notices``: Redis, with YOKAI_REDIS_URL). Publishing never raises: the commit
+    stands, and what Redis does not take is kept and published again."""
 
     channels: frozenset[str]
 
@@ -63,18 +63,15 @@ class Connections:
         limit: int,
         *,
         prepared: bool = True,
-        relayed: bool = False,
         bus: Bus | None = None,
         recycle: float = 1800.0,
         timeout: float = 30.0,
         connect_timeout: int = 5,
     ) -> None:
         self.limit = limit
-        self.relayed = relayed or bus is not None
-        """A relay announces the commits (YOKAI_REDIS_URL): the commands do not notify,
-        and each connection says so to the inbox's trigger (migration 0016)."""
         self.bus = bus
-        """Where the other announcements go, once committed (session.py ``notify``)."""
+        """With YOKAI_REDIS_URL: a relay announces the commits, and the other
+        announcements go there once committed (session.py ``notify``)."""
         self._conninfo = conninfo
         self._options: dict[str, Any] = {"autocommit": True, "connect_timeout": connect_timeout}
         if not prepared:  # PgBouncer in transaction mode (engine.py make_engine)
@@ -87,6 +84,12 @@ class Connections:
         self._out: set[psycopg.Connection[Any]] = set()
         self._born: dict[psycopg.Connection[Any], tuple[int, float]] = {}
         self._generation = 0
+
+    @property
+    def relayed(self) -> bool:
+        """A relay announces the commits: the commands do not notify them, and each
+        connection says so to the inbox's trigger (migration 0016)."""
+        return self.bus is not None
 
     def in_use(self) -> int:
         return len(self._out)

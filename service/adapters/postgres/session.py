@@ -155,8 +155,9 @@ class Session:
         checks, writes, notices = self._checks, self._writes, self._notices
         self._locks, self._writes, self._notices = [], [], []
         bus = self.pool.bus
-        posted = [n for n in notices if bus is not None and n.channel in bus.channels]
-        sent = [n for n in notices if not (bus is not None and n.channel in bus.channels)]
+        carried = bus.channels if bus is not None else frozenset()
+        posted = [n for n in notices if n.channel in carried]
+        sent = [n for n in notices if n.channel not in carried]
         asked = [n.write for n in posted if n.write is not None]  # did it write a row?
         statements = [*opening, *locks]
         main = None
@@ -170,7 +171,8 @@ class Session:
             rows = self._run(statements, committing=True, rows_of=main if asked else None)
         self._in_transaction = False
         self._write_games = []
-        if bus is not None and posted and main is not None:
+        if posted and main is not None:
+            assert bus is not None  # only its channels are posted
             wrote = iter(rows[0][len(rows[0]) - len(asked) :] if asked else ())
             bus.publish([(n.channel, n.payload) for n in posted if n.write is None or next(wrote)])
 

@@ -25,10 +25,11 @@ lock (:meth:`CommitLog.hold`, a PostgreSQL session lock: when its holder dies, o
 connection does, the database releases it and another process takes over, from the
 position the last holder saved).
 
-**What is announced.** Each command (``g <game> <version> <previous version>``, the
-head of the listeners' form, without its events: service/adapters/postgres/events.py
-``announcement``; the bus is outside the database's trust, so no hand, pass or name goes
-there), then each player with an inbox entry of the batch's games (``p <player>``).
+**What is announced.** Each command as ``describe`` makes it: its head (``g <game>
+<version> <previous version>``, the listeners' form) with its events sealed
+(service/adapters/bus.py ``BusSeal``: the bus is outside the database's trust, so no
+hand, pass or name is readable there), then each player with an inbox entry of the
+batch's games (``p <player>``).
 
 **At least once, in order.** A batch is announced, then its position saved; a relay that
 dies between the two announces that batch again when the next one starts. Listeners treat
@@ -114,8 +115,8 @@ def commits(
 
 class Relay:
     """Announces each command committed to ``commit_log`` on ``announcer``, in commit
-    order; ``describe`` makes a command's announcement from its events (its head, which
-    the listeners parse: service/adapters/postgres/events.py ``announcement``)."""
+    order; ``describe`` makes a command's announcement from its events (a head the
+    listeners parse, then what it carries: service/adapters/bus.py ``BusSeal``)."""
 
     def __init__(
         self,
