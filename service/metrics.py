@@ -85,6 +85,21 @@ DELIVERIES = Counter(
 )
 for _outcome in ("delivered", "failed", "error"):  # shown (as 0) before the first one
     DELIVERIES.labels(_outcome)
+BUS_NOTICES = Counter(
+    "yokai_bus_notices",
+    "What this process announced on Redis after its commits (the lobby, revoked tokens, "
+    "the worker's wake-ups; YOKAI_REDIS_URL), by outcome: published; dropped (more than "
+    "the backlog waited while Redis was away); unpublished (still waiting when the "
+    "process stopped)",
+    ["outcome"],
+)
+BUS_FAILURES = Counter(
+    "yokai_bus_publish_failures",
+    "Attempts to publish this process's waiting announcements that Redis refused or "
+    "did not answer (each retried, 0.1 s doubling up to 5 s)",
+)
+for _outcome in ("published", "dropped", "unpublished"):
+    BUS_NOTICES.labels(_outcome)
 
 
 STORE_GAUGES = (

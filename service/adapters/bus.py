@@ -35,6 +35,7 @@ from service.adapters.postgres.listening import FIRST_DELAY, LONGEST_DELAY
 from service.application.integrity.chain import ChainKeys
 from service.application.live.relay import AnnounceError
 from service.application.ports import StoredEvent
+from service.metrics import BUS_FAILURES, BUS_NOTICES
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +159,8 @@ class Notices:
     batch. What Redis does not take is kept and published again once it does (0.1 s
     doubling up to 5 s), so a fault of Redis loses nothing that a process keeps: only
     what is past :data:`BACKLOG`, or what a process that dies had not published yet
-    (counted in ``lost``, logged)."""
+    (counted in ``lost``, logged; /metrics: ``yokai_bus_notices``, by outcome, and
+    ``yokai_bus_publish_failures``)."""
 
     channels = frozenset(ON_THE_BUS)
 
@@ -188,6 +190,7 @@ class Notices:
             if over > 0:
                 self.lost += over
         if over > 0:
+            BUS_NOTICES.labels("dropped").inc(over)
             log.warning("bus: %d announcement(s) dropped: more than %d waiting", over, BACKLOG)
         self._start()
         self._wake.set()
@@ -226,6 +229,7 @@ class Notices:
                     publish_each(self._client, [(ON_THE_BUS[c], p) for c, p in batch])
                 except redis.RedisError as error:
                     self.failures += 1
+                    BUS_FAILURES.inc()
                     log.warning(
                         "bus: %d announcement(s) waiting: %s; again in %.1f s",
                         len(self._queue),
@@ -234,6 +238,10 @@ class Notices:
                     )
                     if self._stopping.wait(delay):
                         self.lost += len(self._queue)
+                        BUS_NOTICES.labels("unpublished").inc(len(self._queue))
+                        log.error(
+                            "bus: stopping with %d announcement(s) unpublished", len(self._queue)
+                        )
                         return
                     delay = min(delay * 2, LONGEST_DELAY)
                     continue
@@ -242,5 +250,6 @@ class Notices:
                     for _ in range(max(0, len(batch) - (self.lost - lost))):
                         self._queue.popleft()
                 self.published += len(batch)
+                BUS_NOTICES.labels("published").inc(len(batch))
             if self._stopping.is_set():
                 return

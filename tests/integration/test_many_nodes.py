@@ -153,14 +153,19 @@ def test_a_relayed_commit_reaches_the_other_nodes_stream_sealed_without_a_read_o
         assert played not in published[0]
 
 
-def relay_lag(app: AppUnderTest) -> float | None:
-    """``yokai_relay_lag_seconds`` as the node's /metrics gives it (None: not there)."""
+def metric(app: AppUnderTest, name: str, **labels: str) -> float | None:
+    """A sample of the node's /metrics (None: not there)."""
     text = app.api().client.get("/metrics").get_data(as_text=True)
     for family in text_string_to_metric_families(text):
         for sample in family.samples:
-            if sample.name == "yokai_relay_lag_seconds":
+            if sample.name == name and sample.labels == labels:
                 return float(sample.value)
     return None
+
+
+def relay_lag(app: AppUnderTest) -> float | None:
+    """``yokai_relay_lag_seconds`` as the node's /metrics gives it (None: not there)."""
+    return metric(app, "yokai_relay_lag_seconds")
 
 
 def test_metrics_say_how_long_the_oldest_unannounced_command_has_waited(
@@ -295,6 +300,8 @@ def test_what_a_node_could_not_publish_while_redis_was_away_is_published_once_it
         assert notices is not None
         wait_for(lambda: notices.pending() == 0, "the game's start to be published", 10)
         published = notices.published
+        counted = metric(one, "yokai_bus_notices_total", outcome="published") or 0
+        failed = metric(one, "yokai_bus_publish_failures_total") or 0
         bus_server.stop()
         for seat in range(4):  # the passes move the game's due time: announced
             legal = api.view(game, seat)["legal"][:3]
@@ -304,6 +311,12 @@ def test_what_a_node_could_not_publish_while_redis_was_away_is_published_once_it
         bus_server.start()
         wait_for(lambda: notices.pending() == 0, "the waiting notes to be published", 20)
         assert notices.published > published and notices.lost == 0
+        # /metrics says so: the failed attempts, then what was published once Redis was back
+        assert (metric(one, "yokai_bus_publish_failures_total") or 0) >= failed + 1
+        assert (metric(one, "yokai_bus_notices_total", outcome="published") or 0) >= counted + (
+            notices.published - published
+        )
+        assert metric(one, "yokai_bus_notices_total", outcome="dropped") is not None
 
 
 def test_a_node_whose_redis_goes_silent_notices_and_subscribes_again(
