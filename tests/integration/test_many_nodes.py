@@ -107,6 +107,42 @@ def test_a_command_on_one_node_wakes_the_other_through_the_bus_without_notify(
         listen.conn.close()
 
 
+def test_a_player_invited_on_one_node_hears_of_it_on_the_other_through_the_relay(
+    make_app: MakeApp, database: str, redis_server: RedisServer
+) -> None:
+    """An invitation is no command on a game a player already has: the relay finds the
+    invited player by the new game's inbox entries and announces them, no NOTIFY sent."""
+    one = node(make_app, database, redis_server.url)
+    two = node(make_app, database, redis_server.url)
+    api = one.api()
+    host = api.post("/v1/players", {"name": "Aiko"}).get_json()
+    guest = api.post("/v1/players", {"name": "Ren"}).get_json()
+    listen = Notifications(database)
+    try:
+        with (
+            relaying(database, redis_server.url) as relay,
+            hub(two).subscribe(player_key(UUID(guest["id"]))) as inbox,
+        ):
+            wait_for(lambda: relay.holding, "the relay to hold the lock", 10)
+            bus = two.container.bus
+            assert bus is not None
+            wait_for(bus.listening.is_set, "node two to subscribe to the bus", 10)
+            inbox.wait(10)  # the wake-up of subscribing
+            listen.heard()
+            made = api.client.post(
+                "/v1/games",
+                json={"players": 4, "invite": [{"player_id": guest["id"], "seat": 2}]},
+                headers=bearer(host["token"]),
+            )
+            assert made.status_code == 201, made.get_json()
+            assert inbox.wait(10), "node two's inbox waiter of the invited player was not woken"
+            entries = api.get("/v1/me/games", **bearer(guest["token"])).get_json()
+            assert [e["game_id"] for e in entries["games"]] == [made.get_json()["id"]]
+        assert listen.heard() == []
+    finally:
+        listen.conn.close()
+
+
 def test_a_relayed_commit_reaches_the_other_nodes_stream_sealed_without_a_read_of_the_store(
     make_app: MakeApp, database: str, redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
