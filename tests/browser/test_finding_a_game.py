@@ -185,42 +185,41 @@ def test_a_search_is_cancelled_and_another_is_filled_with_bots(
     assert page.errors == []
 
 
-def test_play_now_remembers_the_last_choice_across_page_loads(pages: Pages, served: Served) -> None:
+def _search_cancelled_and_page_loaded_again(page: Any) -> None:
     expect = _expect()
-    page = pages.open()
-    _become_player(page, "Fumi")
-    page.select_option("#seek-players", "4")
-    page.select_option("#seek-scoring", "advanced")
-    page.select_option("#seek-variant", "seven_followers")
-    page.check("#seek-rated")
-    page.check("#seek-bots")
-    page.fill("#seek-bots-seconds", "45")
     page.get_by_role("button", name="Play now").click()
     expect(page.locator("#seeking")).to_be_visible()
     page.get_by_role("button", name="Cancel").click()
     expect(page.locator("#seek-ended")).to_be_visible()
     page.reload()
-    expect(page.locator("#seek-scoring")).to_have_value("advanced")
-    expect(page.locator("#seek-variant")).to_have_value("seven_followers")
-    expect(page.locator("#seek-players")).to_have_value("4")
-    expect(page.locator("#seek-rated")).to_be_checked()
-    expect(page.locator("#seek-bots")).to_be_checked()
-    expect(page.locator("#seek-bots-seconds")).to_have_value("45")
+
+
+def test_play_now_remembers_the_last_choice_across_page_loads(pages: Pages, served: Served) -> None:
+    expect = _expect()
+    page = pages.open()
+    _become_player(page, "Fumi")
+    page.select_option("#seek-scoring", "advanced")
+    page.select_option("#seek-variant", "seven_followers")
+    page.check("#seek-rated")
+    page.check("#seek-bots")
+    page.fill("#seek-bots-seconds", "45")
+    _search_cancelled_and_page_loaded_again(page)
+    chosen = {"players": "4", "scoring": "advanced", "variant": "seven_followers"}
+    for field, value in {**chosen, "bots-seconds": "45"}.items():
+        expect(page.locator(f"#seek-{field}")).to_have_value(value)
+    for box in ("#seek-rated", "#seek-bots"):
+        expect(page.locator(box)).to_be_checked()
     expect(page.locator("#seek-bots-seconds")).to_be_enabled()
     # Another choice, without bots, is the one the next page shows.
     page.select_option("#seek-players", "3")
     page.select_option("#seek-variant", "standard")
     page.uncheck("#seek-rated")
     page.uncheck("#seek-bots")
-    page.get_by_role("button", name="Play now").click()
-    expect(page.locator("#seeking")).to_be_visible()
-    page.get_by_role("button", name="Cancel").click()
-    expect(page.locator("#seek-ended")).to_be_visible()
-    page.reload()
-    expect(page.locator("#seek-players")).to_have_value("3")
-    expect(page.locator("#seek-scoring")).to_have_value("advanced")
-    expect(page.locator("#seek-rated")).not_to_be_checked()
-    expect(page.locator("#seek-bots")).not_to_be_checked()
+    _search_cancelled_and_page_loaded_again(page)
+    for field, value in {"players": "3", "scoring": "advanced", "variant": "standard"}.items():
+        expect(page.locator(f"#seek-{field}")).to_have_value(value)
+    for box in ("#seek-rated", "#seek-bots"):
+        expect(page.locator(box)).not_to_be_checked()
     expect(page.locator("#seek-bots-seconds")).to_be_disabled()
     assert page.errors == []
 
