@@ -37,7 +37,7 @@ import signal
 import socket
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import FrameType
@@ -120,7 +120,11 @@ class Notes(Protocol):
 
     def listen(self) -> None: ...
 
-    def heard(self, timeout: float) -> Iterator[str]: ...
+    def heard(self, timeout: float) -> list[str]:
+        """What was heard within ``timeout`` seconds (0: without waiting): nothing, or the
+        first announcements to come and every one received with them. All of them: the
+        caller tells each to the sources, for an announcement read and not told is lost."""
+        ...
 
     def check(self) -> None:
         """After a wait that heard nothing: raise if the connection died in silence."""
@@ -147,10 +151,11 @@ class PgNotes:
             return
         self._conn = listening_connection(self._conninfo, CHANNEL, "yokai-worker")
 
-    def heard(self, timeout: float) -> Iterator[str]:
+    def heard(self, timeout: float) -> list[str]:
         assert self._conn is not None
-        for note in self._conn.notifies(timeout=timeout):
-            yield note.payload
+        # Read to the end: psycopg hands out the notifications of one read one by one, and
+        # those of a read left unfinished are dropped (stop_after ends it with its read).
+        return [note.payload for note in self._conn.notifies(timeout=timeout, stop_after=1)]
 
     def check(self) -> None:
         assert self._conn is not None
@@ -244,13 +249,34 @@ class Worker:
             log.info("%s: stopped", self.name)
 
     def _run_due(self) -> None:
-        """Every source's due jobs, batch after batch, until none has any left (a source
-        that had none is asked again after the next wait, not at once: new work for it
-        is announced, or falls due, by then)."""
+        """Every source's due jobs, batch after batch, until none has any left. A source
+        that had none is asked again once work for it is announced or falls due: the
+        announcements and the sources' due times are looked at between batches, every
+        ``SLICE_SECONDS``, so one source's long run of jobs (bots playing move after move)
+        does not keep another's waiting until it ends."""
         busy = list(self._sources)
+        looked = time.monotonic()
         while busy and not self._stopping.is_set():
             self._beat()
             busy = [s for s in busy if not self._stopping.is_set() and s.run_due(self._deps) > 0]
+            if busy and time.monotonic() - looked >= SLICE_SECONDS:
+                looked = time.monotonic()
+                busy += self._due_meanwhile([s for s in self._sources if s not in busy])
+
+    def _due_meanwhile(self, idle: list[JobSource]) -> list[JobSource]:
+        """The ``idle`` sources that may have work now: told of it by what was announced
+        since the last look (heard without waiting; every source is told), or due by
+        their own time."""
+        wanting: set[int] = set()
+        for note in [] if self._notes.deaf else self._notes.heard(0):
+            wanting.update(self._wanting(note))
+        now = self._deps.clock.now()
+        return [
+            s
+            for s in idle
+            if self._sources.index(s) in wanting
+            or ((due := s.next_due(self._deps)) is not None and due <= now)
+        ]
 
     def _next_due(self) -> datetime | None:
         dues = [d for s in self._sources if (d := s.next_due(self._deps)) is not None]
@@ -274,16 +300,14 @@ class Worker:
                 break
             # While attempts are under way (beside this loop), their ends are looked for often.
             busy = any(source.in_flight() for source in self._sources)
-            deliveries = False
-            for note in notes.heard(min(left, BUSY_SLICE if busy else SLICE_SECONDS)):
-                heard = True
-                if not self._wanted(note, wake):
-                    continue
-                if note != OUTBOX_NOTE:
-                    return  # look again now
-                deliveries = True
-                break
-            if deliveries:
+            found = notes.heard(min(left, BUSY_SLICE if busy else SLICE_SECONDS))
+            heard = heard or bool(found)
+            # Every note is told to the sources before the loop looks again: one left
+            # untold is a wake-up lost (a seek's, behind a game's due time).
+            wanted = [note for note in found if self._wanted(note, wake)]
+            if any(note != OUTBOX_NOTE for note in wanted):
+                return  # look again now
+            if wanted:
                 # New deliveries: claimed after the linger with the rows committed
                 # meanwhile. The connection is not read during it (those rows' notes wait
                 # for the next sleep), so a busy service wakes once a linger, not once a
@@ -298,9 +322,14 @@ class Worker:
         """Whether an announcement calls for a look now: one that some source may take
         work from (a new outbox row while every delivery place is taken does not: the end
         of an attempt wakes the loop) and, for a due time, one sooner than ``wake``."""
-        if not any(source.wants(note) for source in self._sources):
+        if not self._wanting(note):
             return False
         return note == OUTBOX_NOTE or _sooner(note, wake)
+
+    def _wanting(self, note: str) -> list[int]:
+        """The sources (their places) that may take work from an announcement; each
+        source is told of it (it may keep what it says), whatever the others answer."""
+        return [i for i, source in enumerate(self._sources) if source.wants(note)]
 
     def _beat(self) -> None:
         if self._heartbeat is not None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
 
 import redis
 
@@ -101,25 +100,31 @@ class JobNotes:
         self._liveness = Liveness()
         log.info("worker bus: subscribed to %s", self._channel)
 
-    def heard(self, timeout: float) -> Iterator[str]:
-        """The announcements heard within ``timeout`` seconds (deaf: none, after the wait)."""
+    def heard(self, timeout: float) -> list[str]:
+        """The first announcements heard within ``timeout`` seconds (0: without waiting),
+        with every one already received after them (deaf: none, after the wait)."""
         pubsub = self._pubsub
         if pubsub is None:
             time.sleep(timeout)
-            return
+            return []
         deadline = time.monotonic() + timeout
+        found: list[str] = []
         try:
             self._liveness.check(pubsub)
-            while (left := deadline - time.monotonic()) > 0:
+            while True:
+                left = 0.0 if found else max(0.0, deadline - time.monotonic())
                 message = pubsub.get_message(timeout=left)
                 if message is None:
+                    if found or time.monotonic() >= deadline:
+                        return found
                     continue
                 self._liveness.heard()
                 if message["type"] == "message":
-                    yield message["data"].decode()
+                    found.append(message["data"].decode())
         except redis.RedisError as error:
             log.warning("worker bus: %s; subscribing again", error)
             self.close()
+            return found
 
     def check(self) -> None:
         """Nothing more to do: :meth:`heard` asks a quiet subscription (:class:`Liveness`)."""

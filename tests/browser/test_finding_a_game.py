@@ -2,7 +2,8 @@
 `yokai serve` (its embedded worker pairs the seeks and plays the bots).
 
 "Play now" from two browsers while two more players seek over HTTP: all four land at one
-started table; a search cancelled, and one that bots fill; a public table seen live in
+started table; a search cancelled, and one that bots fill; the last choice remembered
+across page loads; a public table seen live in
 another browser's lobby and joined with one click (and, the stream refused, by the
 long-poll); invitations accepted and declined from "My games", and made from the
 new-game form (a past game's player picked, another by id); a finished game played
@@ -181,6 +182,45 @@ def test_a_search_is_cancelled_and_another_is_filled_with_bots(
     view = served.call("GET", f"/v1/games/{game_id}")
     assert (view["players"], view["scoring"]) == (3, "advanced")
     assert sorted(bool(s["bot"]) for s in view["seats"]) == [False, True, True]
+    assert page.errors == []
+
+
+def _search_cancelled_and_page_loaded_again(page: Any) -> None:
+    expect = _expect()
+    page.get_by_role("button", name="Play now").click()
+    expect(page.locator("#seeking")).to_be_visible()
+    page.get_by_role("button", name="Cancel").click()
+    expect(page.locator("#seek-ended")).to_be_visible()
+    page.reload()
+
+
+def test_play_now_remembers_the_last_choice_across_page_loads(pages: Pages, served: Served) -> None:
+    expect = _expect()
+    page = pages.open()
+    _become_player(page, "Fumi")
+    page.select_option("#seek-scoring", "advanced")
+    page.select_option("#seek-variant", "seven_followers")
+    page.check("#seek-rated")
+    page.check("#seek-bots")
+    page.fill("#seek-bots-seconds", "45")
+    _search_cancelled_and_page_loaded_again(page)
+    chosen = {"players": "4", "scoring": "advanced", "variant": "seven_followers"}
+    for field, value in {**chosen, "bots-seconds": "45"}.items():
+        expect(page.locator(f"#seek-{field}")).to_have_value(value)
+    for box in ("#seek-rated", "#seek-bots"):
+        expect(page.locator(box)).to_be_checked()
+    expect(page.locator("#seek-bots-seconds")).to_be_enabled()
+    # Another choice, without bots, is the one the next page shows.
+    page.select_option("#seek-players", "3")
+    page.select_option("#seek-variant", "standard")
+    page.uncheck("#seek-rated")
+    page.uncheck("#seek-bots")
+    _search_cancelled_and_page_loaded_again(page)
+    for field, value in {"players": "3", "scoring": "advanced", "variant": "standard"}.items():
+        expect(page.locator(f"#seek-{field}")).to_have_value(value)
+    for box in ("#seek-rated", "#seek-bots"):
+        expect(page.locator(box)).not_to_be_checked()
+    expect(page.locator("#seek-bots-seconds")).to_be_disabled()
     assert page.errors == []
 
 

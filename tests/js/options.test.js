@@ -1,10 +1,10 @@
 // state/options.js: what the one options form says, as the requests of a search (Play
-// now) and of a new game.
+// now) and of a new game; a remembered Play now choice.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { newGameRequest, seekRequest } from "../../service/web/ui/js/state/options.js";
+import { newGameRequest, playNowChoice, seekRequest } from "../../service/web/ui/js/state/options.js";
 
 const MODE = { players: 4, scoring: "basic", variant: "standard", rated: false };
 
@@ -67,4 +67,14 @@ test("a new game where I take two seats is not sent", () => {
   assert.deepEqual(newGameRequest(MODE, { clock: null, isPublic: false, seats: seats(["me", "basic", "me", "open"]) }), {
     error: "one_seat_only",
   });
+});
+
+test("a remembered Play now choice is taken only if the form still offers it", () => {
+  const choice = { players: 3, scoring: "advanced", variant: "standard", rated: true, bots: true, bots_after_seconds: 20 };
+  assert.deepEqual(playNowChoice(JSON.parse(JSON.stringify(choice))), choice);
+  assert.equal(playNowChoice(null), null);
+  assert.equal(playNowChoice("4"), null);
+  for (const wrong of [{ players: 5 }, { scoring: "odd" }, { variant: "x" }, { rated: "yes" }, { bots: 1 }, { bots_after_seconds: 4 }, { bots_after_seconds: 601 }, { bots_after_seconds: 7.5 }]) {
+    assert.equal(playNowChoice({ ...choice, ...wrong }), null, JSON.stringify(wrong));
+  }
 });

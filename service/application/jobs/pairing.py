@@ -115,7 +115,9 @@ class Pairing:
             with deps.uow() as uow:
                 return uow.seeks.next_due(now)
 
-        due = self._soonest.get(now, read)
+        # A seek's bots that fell due since the last read (while the worker's loop was
+        # busy) are due now: the store's next time is after now, so a read would skip them.
+        due = self._soonest.come(now) or self._soonest.get(now, read)
         return min([t for t in (due, *self._resting.values()) if t is not None], default=None)
 
     def in_flight(self) -> int:

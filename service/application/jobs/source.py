@@ -85,6 +85,14 @@ class Soonest:
                 self._at, self._read_at = read(), now
             return self._at
 
+    def come(self, now: datetime) -> datetime | None:
+        """The kept time, if it has come (and was read less than ``max_age`` ago): for a
+        source whose store tells only the times still to come, a job due now that no run
+        has taken yet, which reading again would lose."""
+        with self._lock:
+            fresh = self._read_at is not None and now - self._read_at < self.max_age
+            return self._at if fresh and self._at is not None and self._at <= now else None
+
     def forget(self) -> None:
         with self._lock:
             self._read_at = None

@@ -2,21 +2,24 @@
 the players' ordinals and the time (the pairing command decides with them in its own
 transaction, the pool held).
 
-- A full set: as many seeks as the game has players, oldest first. In a rated pool each
-  seek with a ``rating_range`` takes only players whose ordinal lies in its range,
-  widened by ``WIDEN_BY`` on each side for every ``WIDEN_EVERY`` it has waited, and is
-  taken only by seeks whose ranges hold its player's ordinal: the set is built from the
-  oldest seek that can lead one, adding the oldest seeks that suit every seek chosen so
-  far.
-- Bots: failing a full set, the seeks whose ``bots_after`` has passed (oldest first, as
-  many as the game has players) make an unrated game with basic bots in the other seats.
+- Who may sit with whom: :func:`compatible`, the one rule every table below is built
+  with (two seeks of one pool; in a rated pool each seek with a ``rating_range`` takes
+  only players whose ordinal lies in its range, widened by ``WIDEN_BY`` on each side for
+  every ``WIDEN_EVERY`` it has waited). A table is gathered from a lead seek by adding
+  the oldest seeks compatible with every seek chosen so far (:func:`gather`).
+- A full set: as many seeks as the game has players, led by the oldest seek that can
+  lead one (in an unrated pool, the oldest seeks).
+- Bots: failing a full set, the oldest seek whose ``bots_after`` has passed leads a table
+  of every compatible open seek of its pool that allows bots (oldest first, up to the
+  game's players; its delay need not have passed), and basic bots take only the seats
+  nobody fills: an unrated game. A seek without ``bots_after`` waits for a full set.
 - Ratings plug in through :class:`service.application.ratings.ports.Ratings` (the pool's
   ladder); a player without a rating has ``DEFAULT_ORDINAL`` (the default rating's).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from uuid import UUID
@@ -52,8 +55,9 @@ def accepts(seek: Seek, ordinal: float, now: datetime) -> bool:
     return found is None or found[0] <= ordinal <= found[1]
 
 
-def _suits(a: Seek, b: Seek, ordinals: Mapping[UUID, float], now: datetime) -> bool:
-    """Whether each of two seeks takes the other's player."""
+def compatible(a: Seek, b: Seek, ordinals: Mapping[UUID, float], now: datetime) -> bool:
+    """Whether two open seeks of one pool may sit at one table now: each takes the other's
+    player. Every table the pairing makes is built with this, and only this, rule."""
     return accepts(a, _ordinal(b, ordinals), now) and accepts(b, _ordinal(a, ordinals), now)
 
 
@@ -61,27 +65,42 @@ def _ordinal(seek: Seek, ordinals: Mapping[UUID, float]) -> float:
     return ordinals.get(seek.player_id, DEFAULT_ORDINAL)
 
 
+def gather(
+    lead: Seek,
+    seeks: Sequence[Seek],
+    ordinals: Mapping[UUID, float],
+    now: datetime,
+    takes: Callable[[Seek], bool] = lambda _: True,
+) -> tuple[Seek, ...]:
+    """The table ``lead`` makes of ``seeks`` (oldest first, one pool): the lead, then each
+    seek that ``takes`` admits and that is compatible with every seek chosen so far, up
+    to the game's players; oldest first."""
+    chosen = [lead]
+    for other in seeks:
+        if len(chosen) == lead.pool.players:
+            break
+        if other is lead or not takes(other):
+            continue
+        if all(compatible(other, c, ordinals, now) for c in chosen):
+            chosen.append(other)
+    return tuple(sorted(chosen, key=lambda s: (s.created_at, s.id)))
+
+
 def full_set(
     seeks: Sequence[Seek], ordinals: Mapping[UUID, float], now: datetime
 ) -> tuple[Seek, ...] | None:
     """A full set of ``seeks`` (oldest first, one pool), or None."""
-    if not seeks:
+    if not seeks or len(seeks) < seeks[0].pool.players:
         return None
-    players = seeks[0].pool.players
-    if len(seeks) < players:
-        return None
-    if not seeks[0].pool.rated:
-        return tuple(seeks[:players])
     for lead in seeks:
-        chosen = [lead]
-        for other in seeks:
-            if len(chosen) == players:
-                break
-            if other is not lead and all(_suits(other, c, ordinals, now) for c in chosen):
-                chosen.append(other)
-        if len(chosen) == players:
-            return tuple(sorted(chosen, key=lambda s: (s.created_at, s.id)))
+        chosen = gather(lead, seeks, ordinals, now)
+        if len(chosen) == lead.pool.players:
+            return chosen
     return None
+
+
+def allows_bots(seek: Seek) -> bool:
+    return seek.bots_after is not None
 
 
 def bots_due(seek: Seek, now: datetime) -> bool:
@@ -93,10 +112,10 @@ def plan(seeks: Sequence[Seek], ordinals: Mapping[UUID, float], now: datetime) -
     chosen = full_set(seeks, ordinals, now)
     if chosen is not None:
         return Plan(chosen, bots=False)
-    due = [s for s in seeks if bots_due(s, now)]
-    if due:
-        return Plan(tuple(due[: due[0].pool.players]), bots=True)
-    return None
+    due = next((s for s in seeks if bots_due(s, now)), None)
+    if due is None:
+        return None
+    return Plan(gather(due, seeks, ordinals, now, allows_bots), bots=True)
 
 
 def next_chance(seeks: Sequence[Seek], now: datetime) -> datetime | None:

@@ -103,3 +103,19 @@ def test_bots_and_expiry_fall_due_by_the_clock(table: Table) -> None:
     jobs.run_due(table.deps)
     assert table.db.committed.seeks[stale.seek_id].status is SeekStatus.EXPIRED
     assert jobs.next_due(table.deps) is None
+
+
+def test_bots_that_fell_due_while_the_loop_was_busy_are_due_at_once(table: Table) -> None:
+    """The worker asks for the next due time after a long run of other jobs; the seek's
+    bots fell due meanwhile, and the store tells only times to come: they are due now,
+    not lost for the expiry's time."""
+    late = seeks(table, FOURS, 1, bots_after=5)[0]
+    jobs = Pairing()
+    assert jobs.run_due(table.deps) == 0
+    assert jobs.next_due(table.deps) == late.created_at + timedelta(seconds=5)
+    table.clock.moment = late.created_at + timedelta(seconds=8)
+    due = jobs.next_due(table.deps)
+    assert due is not None and due <= table.clock.now()
+    table.dealer.script.append(ordered_deal(4))
+    assert jobs.run_due(table.deps) == 1
+    assert jobs.next_due(table.deps) is None

@@ -1,6 +1,7 @@
 """The pairing policy (service/application/seeks/policy.py), pure: full sets oldest first,
 rated ranges taken both ways and widened as seeks wait, bots for seeks whose delay
-passed, and when time alone may let a pool pair."""
+passed (with every compatible seek of their pool that allows bots), and when time alone
+may let a pool pair."""
 
 from __future__ import annotations
 
@@ -70,17 +71,38 @@ def test_a_seek_whose_range_holds_nobody_leaves_the_others_to_pair() -> None:
     assert plan is not None and plan.seeks == tuple(rest)
 
 
-def test_bots_fill_the_seats_of_seeks_whose_delay_passed() -> None:
+def test_bots_fill_the_seats_nobody_fills_once_a_seek_s_delay_passed() -> None:
     due = seek(UNRATED, 0, bots_after=30)
     later = seek(UNRATED, 10, bots_after=30)
     plain = seek(UNRATED, 5)
     seeks = [due, plain, later]
     assert policy.plan(seeks, {}, T0 + timedelta(seconds=29)) is None
     assert policy.next_chance(seeks, T0 + timedelta(seconds=29)) == T0 + timedelta(seconds=30)
-    assert policy.plan(seeks, {}, T0 + timedelta(seconds=30)) == policy.Plan((due,), bots=True)
-    plan = policy.plan(seeks, {}, T0 + timedelta(seconds=40))
+    # The later seek's delay has not passed, but it allows bots: it sits at the table too.
+    plan = policy.plan(seeks, {}, T0 + timedelta(seconds=30))
     assert plan == policy.Plan((due, later), bots=True)  # not the seek without bots
     assert policy.next_chance(seeks, T0 + timedelta(seconds=40)) is None
+
+
+def test_two_seeks_a_second_apart_sit_at_one_table_and_three_too() -> None:
+    first, second, third = (seek(UNRATED, n, bots_after=5) for n in (0, 1, 2))
+    plan = policy.plan([first, second], {}, T0 + timedelta(seconds=5))
+    assert plan == policy.Plan((first, second), bots=True)
+    plan = policy.plan([first, second, third], {}, T0 + timedelta(seconds=5))
+    assert plan == policy.Plan((first, second, third), bots=True)
+
+
+def test_a_due_seek_takes_only_the_seeks_compatible_with_every_one_chosen() -> None:
+    strong, weak = uuid4(), uuid4()
+    due = seek(RATED, 0, span=(-1, 1), bots_after=5)
+    too_strong = seek(RATED, 1, bots_after=600, player=strong)  # outside the due seek's range
+    picky = seek(RATED, 2, span=(4, 6), bots_after=600)  # the due seek's player is outside its
+    fits = seek(RATED, 3, bots_after=600, player=weak)
+    seeks = [due, too_strong, picky, fits]
+    ordinals = {strong: 5.0, weak: -0.5}
+    assert policy.full_set(seeks, ordinals, T0 + timedelta(seconds=5)) is None
+    plan = policy.plan(seeks, ordinals, T0 + timedelta(seconds=5))
+    assert plan == policy.Plan((due, fits), bots=True)
 
 
 def test_a_full_set_comes_before_bots() -> None:

@@ -10,6 +10,7 @@ import { ApiError, del, follow, get, post } from "./api.js";
 import { player, signedIn } from "./player.js";
 import { openStream } from "./sse.js";
 import { playersMet, quickStart, seekCancelled, seekGone, tablesOf, waitedFor, withLobbyMessage, withMatched, withSeek } from "./state/finding.js";
+import { playNowChoice } from "./state/options.js";
 import { quickView, tablesView } from "./view/finding.js";
 
 /** @typedef {import("./types.js").GameEvent} GameEvent */
@@ -88,14 +89,26 @@ export function publicTables() {
 }
 
 const SEEK = "yokai.seek";
+const PLAY_NOW = "yokai.play_now";
 const POLL_MS = 3000;
+
+/** The choice "Play now" was last asked with in this browser, or null. */
+function lastChoice() {
+  try {
+    return playNowChoice(JSON.parse(localStorage.getItem(PLAY_NOW) || "null"));
+  } catch {
+    return null; // not JSON, or storage refused: the form's defaults
+  }
+}
 
 /**
  * "Play now": a mode (players, scoring, variant) and, if wanted, bots after N seconds;
  * a seek is made (POST /v1/seeks) and waited for: the player stream's `matched`
  * (`matched()` below, called by the lobby, which holds that stream) or, every few
  * seconds, the seek itself. Matched, the table opens: the player's token acts for the
- * seat. The seek is kept for this tab, so coming back to the lobby goes on waiting.
+ * seat. The seek is kept for this tab, so coming back to the lobby goes on waiting; the
+ * choice it was asked with is kept for this browser (localStorage), so the form is drawn
+ * with it on the next page.
  * Returns {section, matched(data), close()}.
  */
 export function playNow() {
@@ -111,7 +124,7 @@ export function playNow() {
   let quick = quickStart(kept, who.id);
   /** @type {AbortController | null} reading the seek waited for */
   let watching = null;
-  const view = quickView({ submit, cancel });
+  const view = quickView({ submit, cancel, lastChoice });
 
   /** @param {Quick} next */
   function update(next) {
@@ -147,8 +160,14 @@ export function playNow() {
     });
   }
 
-  /** @param {import("./view/finding.js").SeekRequest} ask */
-  async function submit(ask) {
+  /** @param {import("./view/finding.js").SeekRequest} ask
+   * @param {import("./state/options.js").PlayNowChoice} choice remembered for the next page */
+  async function submit(ask, choice) {
+    try {
+      localStorage.setItem(PLAY_NOW, JSON.stringify(choice));
+    } catch {
+      // storage refused (a private window's quota): the search goes on, unremembered
+    }
     update(withSeek(quick, await post("/v1/seeks", ask, { token })));
   }
 

@@ -30,6 +30,41 @@ export function seekRequest(mode, botsAfter) {
 }
 
 /**
+ * What "Play now" was last asked with, remembered across page loads: the mode, whether
+ * bots were wanted and after how long.
+ * @typedef {Mode & {bots: boolean, bots_after_seconds: number}} PlayNowChoice
+ */
+
+/** What the options form offers (view/options.js), the first of each by default. */
+export const PLAYERS = [4, 3];
+export const SCORINGS = ["basic", "advanced"];
+export const VARIANTS = ["standard", "seven_followers", "seven_followers_short"];
+
+/**
+ * A remembered "Play now" choice as it was stored (parsed JSON, or anything else), if it
+ * still is one the form offers; else null (then the form's defaults stand).
+ * @param {unknown} stored
+ * @returns {PlayNowChoice | null}
+ */
+export function playNowChoice(stored) {
+  if (!stored || typeof stored !== "object") return null;
+  const { players, scoring, variant, rated, bots, bots_after_seconds: seconds } = /** @type {Record<string, unknown>} */ (stored);
+  const valid =
+    typeof players === "number" &&
+    PLAYERS.includes(players) &&
+    typeof scoring === "string" &&
+    SCORINGS.includes(scoring) &&
+    typeof variant === "string" &&
+    VARIANTS.includes(variant) &&
+    typeof rated === "boolean" &&
+    typeof bots === "boolean" &&
+    Number.isInteger(seconds) &&
+    Number(seconds) >= 5 &&
+    Number(seconds) <= 600;
+  return valid ? { players, scoring, variant, rated, bots, bots_after_seconds: Number(seconds) } : null;
+}
+
+/**
  * What a new game's form says beyond its mode: the clock (null: none), whether it is
  * public, and each seat's choice ("me", "open", a bot level, "invite") with the player
  * id typed for an invitation.

@@ -10,7 +10,7 @@ import { playerLink, ratingBadge } from "../ratings.js";
 import { freeSeats, isMine, listed, seatShown, waited } from "../state/finding.js";
 import { ladderOf } from "../state/ladders.js";
 import { seekRequest } from "../state/options.js";
-import { checkedOf, modeOf, optionsForm, valueOf } from "./options.js";
+import { checkedOf, modeOf, optionsForm, setMode, valueOf } from "./options.js";
 
 /** @typedef {import("../types.js").LobbyGame} LobbyGame */
 /** @typedef {import("../types.js").LobbySeat} LobbySeat */
@@ -19,6 +19,7 @@ import { checkedOf, modeOf, optionsForm, valueOf } from "./options.js";
 /** @typedef {import("../state/finding.js").Quick} Quick */
 /** @typedef {import("../state/finding.js").SeatShown} SeatShown */
 /** @typedef {ReturnType<typeof seekRequest>} SeekRequest */
+/** @typedef {import("../state/options.js").PlayNowChoice} PlayNowChoice */
 
 // --- the public tables -------------------------------------------------------------------
 
@@ -139,11 +140,13 @@ export function tablesView(join) {
 // --- quick play ----------------------------------------------------------------------------
 
 /**
- * What the person does in "Play now": search (resolves once the search is made), cancel
- * the search (resolves once cancelled).
+ * What the person does in "Play now": search (resolves once the search is made; the
+ * choice it was asked with goes with it), cancel the search (resolves once cancelled);
+ * and the choice last asked with, which the form is drawn with (null: its defaults).
  * @typedef {object} QuickActions
- * @property {(ask: SeekRequest) => Promise<void>} submit
+ * @property {(ask: SeekRequest, choice: PlayNowChoice) => Promise<void>} submit
  * @property {(id: string) => Promise<void>} cancel
+ * @property {() => PlayNowChoice | null} lastChoice
  */
 
 /**
@@ -190,12 +193,21 @@ export function quickView(actions) {
       ],
       end: [h("p", {}, button)],
     });
+    const last = actions.lastChoice();
+    if (last) {
+      setMode(f, last);
+      /** @type {HTMLInputElement} */ (f.elements.namedItem("bots")).checked = last.bots;
+      seconds.value = String(last.bots_after_seconds);
+      seconds.disabled = !last.bots;
+    }
     f.addEventListener("submit", async (e) => {
       e.preventDefault();
       fill(error);
       button.disabled = true;
+      const bots = checkedOf(f, "bots");
+      const botsAfter = Number(valueOf(f, "bots_after_seconds"));
       try {
-        await actions.submit(seekRequest(modeOf(f), checkedOf(f, "bots") ? Number(valueOf(f, "bots_after_seconds")) : null));
+        await actions.submit(seekRequest(modeOf(f), bots ? botsAfter : null), { ...modeOf(f), bots, bots_after_seconds: botsAfter });
       } catch (err) {
         button.disabled = false;
         fill(error, problemBox(refusalOf(err)));

@@ -4,6 +4,7 @@
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { PLAYERS, SCORINGS, VARIANTS } from "../state/options.js";
 
 /** @typedef {import("../dom.js").Child} Child */
 /** @typedef {import("../state/options.js").Mode} Mode */
@@ -48,18 +49,9 @@ export function optionsForm({ id, className, prefix, between = [], after = [], e
     h(
       "div",
       { class: "fields" },
-      select(`${prefix}-players`, "players", [["4", t("players_n", { n: 4 })], ["3", t("players_n", { n: 3 })]], t("players")),
-      select(`${prefix}-scoring`, "scoring", [["basic", t("scoring.basic")], ["advanced", t("scoring.advanced")]], t("scoring")),
-      select(
-        `${prefix}-variant`,
-        "variant",
-        [
-          ["standard", t("variant.standard")],
-          ["seven_followers", t("variant.seven_followers")],
-          ["seven_followers_short", t("variant.seven_followers_short")],
-        ],
-        t("variant"),
-      ),
+      select(`${prefix}-players`, "players", PLAYERS.map((n) => [String(n), t("players_n", { n })]), t("players")),
+      select(`${prefix}-scoring`, "scoring", SCORINGS.map((s) => [s, t(`scoring.${s}`)]), t("scoring")),
+      select(`${prefix}-variant`, "variant", VARIANTS.map((v) => [v, t(`variant.${v}`)]), t("variant")),
     ),
     between,
     h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated", id: `${prefix}-rated` }), " ", t("rated_use")),
@@ -93,6 +85,18 @@ export function valueOf(form, name) {
  */
 export function checkedOf(form, name) {
   return /** @type {HTMLInputElement} */ (fieldOf(form, name)).checked;
+}
+
+/**
+ * Set the form's mode (a remembered one).
+ * @param {HTMLFormElement} form
+ * @param {Mode} mode
+ */
+export function setMode(form, mode) {
+  fieldOf(form, "players").value = String(mode.players);
+  fieldOf(form, "scoring").value = mode.scoring;
+  fieldOf(form, "variant").value = mode.variant;
+  /** @type {HTMLInputElement} */ (fieldOf(form, "rated")).checked = mode.rated;
 }
 
 /**
