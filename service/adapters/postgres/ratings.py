@@ -216,7 +216,25 @@ class SqlRatings:
         changes: Sequence[tuple[UUID, UUID, Rating, Rating]],
     ) -> None:
         # One statement (the session's writes are parts of one WITH, on one snapshot): so
-        # each row is written once, in place, never deleted and inserted again.
+        # each row is written once, in place, never deleted and inserted again; the rows
+        # deleted are those the rebuild did not make, which nothing else writes.
+        kept = sorted(ratings)
+        self._session.write(
+            Statement(
+                "DELETE FROM ratings AS r WHERE NOT EXISTS (SELECT FROM unnest(%s::uuid[], "
+                "%s::text[]) AS v (player_id, ladder) WHERE v.player_id = r.player_id AND "
+                "v.ladder = r.ladder)",
+                ([p for p, _ in kept], [lad for _, lad in kept]),
+            )
+        )
+        self._session.write(
+            Statement(
+                "DELETE FROM rating_history AS h WHERE NOT EXISTS (SELECT FROM "
+                "unnest(%s::uuid[], %s::uuid[]) AS v (game_id, player_id) "
+                "WHERE v.game_id = h.game_id AND v.player_id = h.player_id)",
+                ([g for g, *_ in changes], [p for _, p, *_ in changes]),
+            )
+        )
         if ratings:
             rows = sorted(ratings.items())
             values = ", ".join(["(%s::uuid, %s, %s::float8, %s::float8, %s::int)"] * len(rows))

@@ -144,5 +144,7 @@ class Ratings(Protocol):
     ) -> None:
         """A rebuild's result: every rating (by player and ladder) as given, and each
         history entry ``(game_id, player_id, before, after)`` (the entries there are,
-        each rewritten where it is: its time and place in the history stay)."""
+        each rewritten where it is: its time and place in the history stay). A rating or
+        an entry the rebuild did not make goes: the rule no longer rates it (a bot level
+        on both sides of a game, rated before ratings were for people)."""
         ...

@@ -132,12 +132,16 @@ class FakeRatings:
         changes: Sequence[tuple[UUID, UUID, Rating, Rating]],
     ) -> None:
         def write(c: Commit) -> None:
+            c.db.ratings.clear()
             c.db.ratings.update(ratings)
             new = {(g, p): (b, a) for g, p, b, a in changes}
-            for key, kept in c.db.rating_history.items():
+            for key, kept in list(c.db.rating_history.items()):
                 c.db.rating_history[key] = [
                     replace(h, before=new[h.game_id, key[0]][0], after=new[h.game_id, key[0]][1])
                     for h in kept
+                    if (h.game_id, key[0]) in new
                 ]
+                if not c.db.rating_history[key]:
+                    del c.db.rating_history[key]
 
         self._uow.queue(write)
