@@ -45,6 +45,12 @@ def finished(api: Api, tokens: Sequence[str | None], resigning: int, *, rated: b
     return game_id
 
 
+def working(setup: Setup) -> None:
+    """A `yokai worker` on the test's database, started."""
+    worker = setup.worker()
+    wait_for(lambda: "started" in worker.output(), "the worker to start")
+
+
 def get(api: Api, path: str) -> Any:
     r = api.get(path)
     assert r.status_code == 200, r.get_json()
@@ -58,8 +64,7 @@ def history(api: Api, player_id: str, ladder: str = "standard-3p") -> list[dict[
 
 def test_the_worker_rates_a_finished_rated_game_and_anyone_reads_it(setup: Setup) -> None:
     api = setup.api
-    worker = setup.worker()
-    wait_for(lambda: "started" in worker.output(), "the worker to start")
+    working(setup)
     (mio, mio_t), (ren, ren_t), (_, aiko_t) = (new_player(api, n) for n in ("Mio", "Ren", "Aiko"))
     game_id = finished(api, [mio_t, ren_t, aiko_t], 1)
     wait_for(lambda: history(api, ren), "the worker to rate the game", timeout=30)
@@ -101,8 +106,7 @@ def test_leaderboards_rank_players_past_their_tenth_game_and_a_rebuild_agrees(
     setup: Setup,
 ) -> None:
     api = setup.api
-    worker = setup.worker()
-    wait_for(lambda: "started" in worker.output(), "the worker to start")
+    working(setup)
     (a, a_t), (b, b_t), (c, c_t) = (new_player(api, n) for n in ("A", "B", "C"))
     d, d_t = new_player(api, "D")
     for n in range(11):  # C always resigns; D plays once, B ten times
@@ -146,8 +150,7 @@ def test_leaderboards_list_people_and_a_bot_level_on_both_sides_is_not_rated(
     a game where the level sits on one side rates it. The leaderboards list people;
     `bots=true` adds each level with rated games. A rebuild ends where the worker did."""
     api = setup.api
-    worker = setup.worker()
-    wait_for(lambda: "started" in worker.output(), "the worker to start")
+    working(setup)
     (mio, mio_t), (ren, ren_t) = (new_player(api, n) for n in ("Mio", "Ren"))
     random = str(bot_player(BotLevel.RANDOM))
     for _ in range(10):
@@ -181,8 +184,7 @@ def test_histories_and_leaderboards_answer_304_until_a_rated_game_changes_them(
     setup: Setup,
 ) -> None:
     api = setup.api
-    worker = setup.worker()
-    wait_for(lambda: "started" in worker.output(), "the worker to start")
+    working(setup)
     (mio, mio_t), (_, ren_t), (_, aiko_t) = (new_player(api, n) for n in ("Mio", "Ren", "Aiko"))
     finished(api, [mio_t, ren_t, aiko_t], 1)
     wait_for(lambda: history(api, mio), "the worker to rate the game", timeout=30)
