@@ -116,10 +116,10 @@ def update(
     three as three.
 
     Ratings are for people: a bot level seated on two sides plays at the rating it had
-    and is not rated by the game (it would be rated against itself: in a game a person
-    won beside a random bot against two, the level took the winners' update and the
-    losers' at once, and climbed as the person's mirror). A level on one side only, on
-    one seat or on both of a team, is rated once."""
+    and is not rated by the game. It would be rated against itself, taking one side's
+    update and dropping the other's: ten games of a person beside a random bot against
+    two made the level the person's mirror, leading the leaderboard. A level on one side
+    only, on one seat or on both of a team, is rated once."""
     cfg = state.config
     assert cfg is not None
     seated = seat_players(events)
