@@ -125,11 +125,14 @@ class PlayerErased:
 @dataclass(frozen=True, slots=True)
 class Rematched:
     """The game that plays a finished one again, at ``version``; ``created``: by this
-    command (else it was there already)."""
+    command (else it was there already). Made by a seat token: the ``seat`` it took
+    for the asker, and its secret ``token``, given only here."""
 
     game_id: UUID
     version: int
     created: bool
+    seat: int | None = None
+    token: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

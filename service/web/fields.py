@@ -198,6 +198,14 @@ IF_NONE_MATCH_INBOX = _header(
 )
 
 
+IF_NONE_MATCH_TAG = _header(
+    "If-None-Match",
+    {"examples": ['"0123456789abcdef0123456789abcdef"', "*"]},
+    "the ETag of an earlier answer: 304 while what it showed is still current; a value "
+    "naming no ETag is no condition",
+)
+
+
 LAST_EVENT_ID = _header(
     "Last-Event-ID",
     {"pattern": "^[0-9]{0,10}$"},

@@ -25,7 +25,7 @@ import orjson
 from flask import Response, current_app, jsonify
 
 from service.application.results import Unchanged, Versioned
-from service.web.conditional import etag_value
+from service.web.conditional import etag_value, if_none_match_tags
 
 
 def rendered(versioned: Versioned[Any]) -> dict[str, Any]:
@@ -164,6 +164,18 @@ def json_response(
     response.status_code = status
     if version is not None:
         response.headers["ETag"] = etag_value(version)
+    return response
+
+
+def tagged_response(schema: ma.Schema, etag: str, body: Callable[[], Any]) -> Response:
+    """A read's answer with its opaque ``etag``: 304 when If-None-Match names it (or
+    ``*``), else ``body()`` as JSON."""
+    unless = if_none_match_tags()
+    if etag in unless or "*" in unless:
+        response = Response(status=304)
+    else:
+        response = json_response(schema, body())
+    response.headers["ETag"] = f'"{etag}"'
     return response
 
 

@@ -7,8 +7,9 @@ worker has made it, with a point on the history chart and the game among its fin
 games, whose table shows each seat's rating next to the name. A rated public table in
 the lobby does too; the new-game form and Play now make rated games and seeks. Three
 players with ten rated games each are on the leaderboard, a page at a time, each name
-opening the player's profile. Every wait is Playwright's (expect, wait_for_function)
-with a deadline; nothing is timed.
+opening the player's profile. Issue 44: the leaderboard shows people, not the random
+bot rated beside them. Every wait has a deadline (Playwright's expect and
+wait_for_function, tests/support/waiting.py); nothing is timed.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import Served
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -269,3 +271,39 @@ def test_the_leaderboard_lists_players_with_ten_rated_games(
     expect(newcomer.locator("#no-ratings")).to_be_visible()
     expect(newcomer.locator("#stats [data-stat='games'] dd")).to_have_text("0")
     assert newcomer.errors == []
+
+
+def test_the_leaderboard_shows_people_and_no_bot(pages: Pages, served: Served) -> None:
+    """Issue 44: a bot level rated beside people (two random bots as a team, ten games)
+    is on the leaderboard only when asked for (`bots=true`); the web client's shows
+    the people."""
+    expect = _expect()
+    ladder = "seven-followers"
+    pair = [_player(served, n) for n in ("Goro", "Hana")]
+    bots = [{"seat": s, "level": "random"} for s in (1, 3)]
+    for _ in range(10):
+        game = served.call(
+            "POST",
+            "/v1/games",
+            {"players": 4, "variant": "seven_followers", "rated": True, "bots": bots},
+        )
+        for seat, who in zip((0, 2), pair, strict=True):
+            served.call("POST", f"/v1/games/{game['id']}/seats/{seat}", {}, token=who["token"])
+        _resigned(served, game["id"], pair[0])
+
+    def listed() -> list[dict[str, Any]] | None:
+        """The board with the bots once the people are on it (ten games rated)."""
+        people = served.call("GET", f"/v1/leaderboards/{ladder}")["players"]
+        board: list[dict[str, Any]] = served.call("GET", f"/v1/leaderboards/{ladder}?bots=true")[
+            "players"
+        ]
+        return board if len(people) == 2 else None
+
+    with_bots = wait_for(listed, "the worker to rate the ten games", timeout=WAIT / 1000)
+    assert [p["bot"] for p in with_bots] == ["random", None, None]  # the winners' team
+    page = pages.open(pair[0])
+    page.goto(f"{served.base}/#/leaderboards?ladder={ladder}")
+    rows = page.locator("#leaderboard tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.locator("a.player-link")).to_have_text([p["name"] for p in with_bots[1:]])
+    assert page.errors == []

@@ -192,3 +192,43 @@ def test_a_finished_game_is_played_again_once(api: Api) -> None:
         assert (r.status_code, r.get_json()["id"]) == (200, made["id"]), r.get_json()
         assert r.headers["Location"] == f"/v1/games/{made['id']}"
     assert api.post(f"/v1/games/{made['id']}/seats/1", {}, **bearer(mio)).status_code == 201
+
+
+def test_a_rematch_asked_by_a_seat_token_seats_the_caller_and_hands_out_its_token(
+    api: Api,
+) -> None:
+    """Issue 44 (docs/api.md "Rematch"): asked with a seat token, the rematch seats the
+    caller too and answers with the new seat's token under `joined`; that token plays in
+    the new game. A retry under the same key hands out the same token."""
+    mio_id, mio = new_player(api, "Mio")
+    game_id = api.create(3)["id"]
+    assert api.post(f"/v1/games/{game_id}/seats/0", {}, **bearer(mio)).status_code == 201
+    aiko, _ = api.join(game_id, 1, "Aiko"), api.join(game_id, 2, "Ren")
+    assert api.post(f"/v1/games/{game_id}/resign", **bearer(aiko)).status_code == 200
+
+    key = str(uuid4())
+    r = api.post(f"/v1/games/{game_id}/rematch", **bearer(aiko), Idempotency_Key=key)
+    assert r.status_code == 201, r.get_json()
+    made = r.get_json()
+    assert made["joined"]["seat"] == 2 and made["joined"]["token"]
+    assert [(s["name"], s["reserved_for"]) for s in made["seats"]] == [
+        (None, None),  # Ren's anonymous seat 2 moves to seat 0: free
+        (None, mio_id),  # Mio, invited to seat 1
+        ("Aiko", None),  # Aiko, who asked, seated at seat 2 under her name
+    ]
+    again = api.post(f"/v1/games/{game_id}/rematch", **bearer(aiko), Idempotency_Key=key)
+    assert (again.status_code, again.get_json()) == (201, made)
+
+    new_id, token = made["id"], made["joined"]["token"]
+    assert api.post(f"/v1/games/{new_id}/seats/1", {}, **bearer(mio)).status_code == 201
+    api.join(new_id, 0, "Ren")
+    r = api.get(f"/v1/games/{new_id}/view", **bearer(token))
+    assert r.status_code == 200, r.get_json()
+    view = r.get_json()
+    assert (view["seat"], view["action"]) == (2, "pass")
+    r = api.post(f"/v1/games/{new_id}/pass", {"cards": view["hand"][:3]}, **bearer(token))
+    assert r.status_code == 200, r.get_json()
+
+    # Later, by anyone: the same game, and no token.
+    r = api.post(f"/v1/games/{game_id}/rematch", **bearer(mio))
+    assert (r.status_code, r.get_json()["id"]) == (200, new_id) and "joined" not in r.get_json()

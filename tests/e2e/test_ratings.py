@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -26,17 +27,28 @@ def new_player(api: Api, name: str) -> tuple[str, str]:
     return r.get_json()["id"], r.get_json()["token"]
 
 
-def finished(api: Api, tokens: list[str], resigning: int, *, rated: bool = True) -> str:
-    """A game of ``tokens``' players, seat by seat, ended by ``resigning``'s resign."""
-    r = api.post("/v1/games", {"players": len(tokens), "rated": rated})
+def finished(api: Api, tokens: Sequence[str | None], resigning: int, *, rated: bool = True) -> str:
+    """A game of ``tokens``' players, seat by seat (a random bot where a token is None),
+    ended by ``resigning``'s resign."""
+    bots = [{"seat": s, "level": "random"} for s, t in enumerate(tokens) if t is None]
+    r = api.post("/v1/games", {"players": len(tokens), "rated": rated, "bots": bots})
     assert r.status_code == 201, r.get_json()
     game_id: str = r.get_json()["id"]
     for seat, token in enumerate(tokens):
-        joined = api.post(f"/v1/games/{game_id}/seats/{seat}", {}, **bearer(token))
-        assert joined.status_code == 201, joined.get_json()
-    r = api.post(f"/v1/games/{game_id}/resign", None, **bearer(tokens[resigning]))
+        if token is not None:
+            joined = api.post(f"/v1/games/{game_id}/seats/{seat}", {}, **bearer(token))
+            assert joined.status_code == 201, joined.get_json()
+    resigner = tokens[resigning]
+    assert resigner is not None
+    r = api.post(f"/v1/games/{game_id}/resign", None, **bearer(resigner))
     assert r.status_code == 200, r.get_json()
     return game_id
+
+
+def working(setup: Setup) -> None:
+    """A `yokai worker` on the test's database, started."""
+    worker = setup.worker()
+    wait_for(lambda: "started" in worker.output(), "the worker to start")
 
 
 def get(api: Api, path: str) -> Any:
@@ -52,8 +64,7 @@ def history(api: Api, player_id: str, ladder: str = "standard-3p") -> list[dict[
 
 def test_the_worker_rates_a_finished_rated_game_and_anyone_reads_it(setup: Setup) -> None:
     api = setup.api
-    worker = setup.worker()
-    wait_for(lambda: "started" in worker.output(), "the worker to start")
+    working(setup)
     (mio, mio_t), (ren, ren_t), (_, aiko_t) = (new_player(api, n) for n in ("Mio", "Ren", "Aiko"))
     game_id = finished(api, [mio_t, ren_t, aiko_t], 1)
     wait_for(lambda: history(api, ren), "the worker to rate the game", timeout=30)
@@ -95,8 +106,7 @@ def test_leaderboards_rank_players_past_their_tenth_game_and_a_rebuild_agrees(
     setup: Setup,
 ) -> None:
     api = setup.api
-    worker = setup.worker()
-    wait_for(lambda: "started" in worker.output(), "the worker to start")
+    working(setup)
     (a, a_t), (b, b_t), (c, c_t) = (new_player(api, n) for n in ("A", "B", "C"))
     d, d_t = new_player(api, "D")
     for n in range(11):  # C always resigns; D plays once, B ten times
@@ -113,6 +123,12 @@ def test_leaderboards_rank_players_past_their_tenth_game_and_a_rebuild_agrees(
     assert get(api, "/v1/leaderboards/standard-4p") == {"players": [], "next_cursor": None}
 
     before = {p: get(api, f"/v1/players/{p}")["ratings"] for p in (a, b, c, d)}
+    assert "11 games applied" in rebuilt(setup)
+    assert {p: get(api, f"/v1/players/{p}")["ratings"] for p in (a, b, c, d)} == before
+
+
+def rebuilt(setup: Setup) -> str:
+    """`yokai ratings rebuild` run on the test's database: what it printed."""
     env = {**os.environ, "DATABASE_URL": setup.url}
     done = subprocess.run(
         [*YOKAI, "ratings", "rebuild"],
@@ -123,8 +139,75 @@ def test_leaderboards_rank_players_past_their_tenth_game_and_a_rebuild_agrees(
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "11 games applied" in done.stdout
-    assert {p: get(api, f"/v1/players/{p}")["ratings"] for p in (a, b, c, d)} == before
+    return done.stdout
+
+
+def test_leaderboards_list_people_and_a_bot_level_on_both_sides_is_not_rated(
+    setup: Setup,
+) -> None:
+    """Issue 44: ten rated games beside a random bot against two random bots rate the
+    person only (the level was rated as the person's mirror and led the leaderboard);
+    a game where the level sits on one side rates it. The leaderboards list people;
+    `bots=true` adds each level with rated games. A rebuild ends where the worker did."""
+    api = setup.api
+    working(setup)
+    (mio, mio_t), (ren, ren_t) = (new_player(api, n) for n in ("Mio", "Ren"))
+    random = str(bot_player(BotLevel.RANDOM))
+    for _ in range(10):
+        finished(api, [mio_t, None, None, None], 0)
+        finished(api, [mio_t, None, ren_t], 0)  # the level wins, on one side
+    wait_for(lambda: len(history(api, ren)) == 10, "the worker to rate the games", timeout=90)
+    assert len(history(api, mio, "standard-4p")) == 10
+    assert history(api, random, "standard-4p") == []
+    assert [h["game_id"] for h in history(api, random)] == [h["game_id"] for h in history(api, ren)]
+    assert set(get(api, f"/v1/players/{random}")["ratings"]) == {"standard-3p"}
+
+    board = get(api, "/v1/leaderboards/standard-4p")["players"]
+    assert [(p["player_id"], p["bot"]) for p in board] == [(mio, None)]
+    assert get(api, "/v1/leaderboards/standard-4p?bots=true")["players"] == board
+    people = get(api, "/v1/leaderboards/standard-3p")["players"]
+    assert [p["player_id"] for p in people] == [ren, mio]  # the level ties Ren: unlisted
+    with_bots = get(api, "/v1/leaderboards/standard-3p?bots=true")["players"]
+    [level] = [p for p in with_bots if p["bot"] is not None]
+    assert (level["player_id"], level["name"], level["bot"]) == (random, "Random bot", "random")
+    assert (level["games"], level["ordinal"]) == (10, people[0]["ordinal"])
+    assert [p["player_id"] for p in with_bots if p["bot"] is None] == [ren, mio]
+    assert [p["rank"] for p in with_bots] == [1, 2, 3]
+
+    who = (mio, ren, random)
+    before = {p: get(api, f"/v1/players/{p}")["ratings"] for p in who}
+    assert "20 games applied" in rebuilt(setup)
+    assert {p: get(api, f"/v1/players/{p}")["ratings"] for p in who} == before
+
+
+def test_histories_and_leaderboards_answer_304_until_a_rated_game_changes_them(
+    setup: Setup,
+) -> None:
+    api = setup.api
+    working(setup)
+    (mio, mio_t), (_, ren_t), (_, aiko_t) = (new_player(api, n) for n in ("Mio", "Ren", "Aiko"))
+    finished(api, [mio_t, ren_t, aiko_t], 1)
+    wait_for(lambda: history(api, mio), "the worker to rate the game", timeout=30)
+    paths = [f"/v1/players/{mio}/ratings/standard-3p", "/v1/leaderboards/standard-3p?bots=true"]
+    tags = []
+    for path in paths:
+        first = api.get(path)
+        tag = first.headers["ETag"]
+        assert first.status_code == 200 and tag.startswith('"')
+        same = api.get(path, If_None_Match=tag)
+        assert (same.status_code, same.headers["ETag"], same.data) == (304, tag, b"")
+        assert api.get(path, If_None_Match=f'"other", {tag}').status_code == 304
+        assert api.get(path, If_None_Match='"other"').status_code == 200
+        tags.append(tag)
+    board = "/v1/leaderboards/standard-3p"
+    assert api.get(board).headers["ETag"] != tags[1]  # another page: people only
+
+    finished(api, [aiko_t, None, mio_t], 0)  # a random bot on one side: on the board
+    wait_for(lambda: len(history(api, mio)) == 2, "the worker to rate the game", timeout=30)
+    for path, tag in zip(paths, tags, strict=True):
+        changed = api.get(path, If_None_Match=tag)
+        assert changed.status_code == 200 and changed.headers["ETag"] != tag
+    assert get(api, paths[1])["players"][0]["bot"] == "random"
 
 
 def test_refusals_name_what_is_not_there(setup: Setup) -> None:

@@ -9,14 +9,16 @@ import functools
 import itertools
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from uuid import UUID
 
 import psycopg
 
+from service.application.ratings.model import bot_player
 from service.application.ratings.update import rate_next, rebuild
+from service.rules import BotLevel
 from tests.support.api import bearer
 from tests.support.workers import Setup, setup
 
@@ -42,12 +44,16 @@ def new_player(setup: Setup, name: str) -> str:
     return token
 
 
-def rated_game(setup: Setup, tokens: list[str]) -> str:
-    """A started rated game, seat by seat the players of ``tokens``."""
-    r = setup.api.post("/v1/games", {"players": len(tokens), "rated": True})
+def rated_game(setup: Setup, tokens: list[str], bots: Sequence[dict[str, Any]] = ()) -> str:
+    """A started rated game: ``bots`` (the `bots` of `POST /v1/games`) in their seats,
+    the players of ``tokens`` in the others, seat by seat."""
+    body = {"players": len(tokens) + len(bots), "rated": True, "bots": list(bots)}
+    r = setup.api.post("/v1/games", body)
     assert r.status_code == 201, r.get_json()
     game_id: str = r.get_json()["id"]
-    for seat, token in enumerate(tokens):
+    taken = {b["seat"] for b in bots}
+    free = [s for s in range(len(tokens) + len(bots)) if s not in taken]
+    for seat, token in zip(free, tokens, strict=True):
         joined = setup.api.post(f"/v1/games/{game_id}/seats/{seat}", {}, **bearer(token))
         assert joined.status_code == 201, joined.get_json()
     return game_id
@@ -126,5 +132,38 @@ def test_a_rebuild_ends_with_exactly_the_incremental_ratings(setup: Setup) -> No
         conn.execute("UPDATE ratings SET mu = 0, sigma = 1, games = 0")
         conn.execute("UPDATE rating_history SET before_mu = 0, after_sigma = 0")
     assert rebuild(setup.deps) == 30
+    assert ratings(setup) == incremental
+    assert [r[:7] for r in history(setup)] == [r[:7] for r in before]
+
+
+def test_a_rebuild_drops_the_updates_of_a_bot_level_on_both_sides(setup: Setup) -> None:
+    """Issue 44 on PostgreSQL: the level of a game it sat on both sides of is not rated;
+    a rebuild of updates made before that rule (the level rated by such a game, a rating
+    no game makes) deletes them and ends with exactly the rule's values."""
+    person, other = new_player(setup, "Person"), new_player(setup, "Other")
+    bot = bot_player(BotLevel.RANDOM)
+    randoms = [{"seat": s, "level": "random"} for s in (1, 2, 3)]
+    mirrored = rated_game(setup, [person], bots=randoms)
+    resign(setup, mirrored, person)
+    once = rated_game(setup, [person, other], bots=randoms[:1])
+    resign(setup, once, other)
+    while rate_next(setup.deps) is not None:
+        pass
+    assert_chained(setup)
+    assert [(r[1], str(r[2])) for r in history(setup) if r[0] == bot] == [("standard-3p", once)]
+    incremental, before = ratings(setup), history(setup)
+    with psycopg.connect(setup.url) as conn:  # as the worker rated them before the rule
+        conn.execute(
+            "INSERT INTO rating_history (game_id, player_id, ladder, at, before_mu, "
+            "before_sigma, after_mu, after_sigma) VALUES (%s, %s, 'standard-4p', now(), "
+            "25, 8.3, 27.49, 7.9)",
+            (mirrored, bot),
+        )
+        conn.execute(
+            "INSERT INTO ratings (player_id, ladder, mu, sigma, games, updated_at) "
+            "VALUES (%s, 'standard-4p', 27.49, 7.9, 1, now())",
+            (bot,),
+        )
+    assert rebuild(setup.deps) == 2
     assert ratings(setup) == incremental
     assert [r[:7] for r in history(setup)] == [r[:7] for r in before]

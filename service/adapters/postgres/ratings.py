@@ -178,7 +178,7 @@ class SqlRatings:
         ]
 
     def leaderboard(
-        self, ladder: str, after: tuple[float, int, UUID] | None, limit: int
+        self, ladder: str, after: tuple[float, int, UUID] | None, limit: int, bots: bool = False
     ) -> list[Ranked]:
         params: list[Any] = [ladder]
         since = ""
@@ -189,15 +189,26 @@ class SqlRatings:
                 "(r.games < %s OR (r.games = %s AND r.player_id > %s)))) "
             )
             params += [after[0], after[0], after[1], after[1], after[2]]
+        # People past their provisional games; with ``bots``, every bot level rated too.
+        who = (
+            "(r.games >= %s OR r.player_id = ANY(%s))"
+            if bots
+            else "r.games >= %s AND r.player_id <> ALL(%s)"
+        )
         rows = self._session.fetch(
             "SELECT r.player_id, p.name, r.mu, r.sigma, r.games FROM ratings AS r "
             "LEFT JOIN players AS p ON p.id = r.player_id "
-            f"WHERE r.ladder = %s {since}AND r.games >= %s "
+            f"WHERE r.ladder = %s {since}AND {who} "
             "ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC, r.player_id LIMIT %s",
-            [*params, PROVISIONAL_GAMES, limit],
+            [*params, PROVISIONAL_GAMES, list(BOT_PLAYERS), limit],
         )
         return [
-            Ranked(r[0], r[1] if r[1] is not None else _BOT_NAMES.get(r[0], "?"), Rating(*r[2:]))
+            Ranked(
+                r[0],
+                r[1] if r[1] is not None else _BOT_NAMES.get(r[0], "?"),
+                Rating(*r[2:]),
+                BOT_PLAYERS[r[0]].value if r[0] in BOT_PLAYERS else None,
+            )
             for r in rows
         ]
 
@@ -216,7 +227,25 @@ class SqlRatings:
         changes: Sequence[tuple[UUID, UUID, Rating, Rating]],
     ) -> None:
         # One statement (the session's writes are parts of one WITH, on one snapshot): so
-        # each row is written once, in place, never deleted and inserted again.
+        # each row is written once, in place, never deleted and inserted again; the rows
+        # deleted are those the rebuild did not make, which nothing else writes.
+        kept = sorted(ratings)
+        self._session.write(
+            Statement(
+                "DELETE FROM ratings AS r WHERE NOT EXISTS (SELECT FROM unnest(%s::uuid[], "
+                "%s::text[]) AS v (player_id, ladder) WHERE v.player_id = r.player_id AND "
+                "v.ladder = r.ladder)",
+                ([p for p, _ in kept], [lad for _, lad in kept]),
+            )
+        )
+        self._session.write(
+            Statement(
+                "DELETE FROM rating_history AS h WHERE NOT EXISTS (SELECT FROM "
+                "unnest(%s::uuid[], %s::uuid[]) AS v (game_id, player_id) "
+                "WHERE v.game_id = h.game_id AND v.player_id = h.player_id)",
+                ([g for g, *_ in changes], [p for _, p, *_ in changes]),
+            )
+        )
         if ratings:
             rows = sorted(ratings.items())
             values = ", ".join(["(%s::uuid, %s, %s::float8, %s::float8, %s::int)"] * len(rows))

@@ -5,10 +5,10 @@ the loser, deciding again, finds the rematch there and answers it.
 
 The new game has the finished one's players, scoring, variant, clock and visibility;
 each seat moves one to the left (seat + 1): its player invited there, its bot (a seat
-a bot took, nobody's) seated there again, a seat nobody held free. The asker, a
-player (by their player token), is seated at once; an asker by a seat token is invited
-like the others if the seat was a player's, else joins its new seat as anyone does (only
-a join hands out a seat token)."""
+a bot took, nobody's) seated there again, a seat nobody held free. The asker's seat is
+taken at once, for its player when it was a player's (their player token acts for it),
+else under its name; an asker by a seat token gets the new seat's token in the answer
+(``Rematched.token``: its only way into the new game)."""
 
 from __future__ import annotations
 
@@ -38,8 +38,6 @@ def rematch(cmd: Rematch, actor: Actor, tx: Transaction) -> Rematched:
     seat = seat_of(cmd.game_id, tx.principal)  # only a seat makes the rematch
     held_seat(finished.state, seat)
     asker = actor_of(tx.principal, seat, cmd.game_id)
-    # A player's own token asks (a seat token alone hands out no token of the new game).
-    seated = tx.principal.player_id if isinstance(tx.principal, SeatHolder) else None
     game_id = uuid4()
     # First the finished game's record of it: refused unless the game is finished.
     tx.apply(cmd.game_id, finished, rules.Rematch(str(game_id)), asker)
@@ -63,15 +61,17 @@ def rematch(cmd: Rematch, actor: Actor, tx: Transaction) -> Rematched:
         invite=tuple(
             Invitation(player, (s + 1) % n)
             for s, player in sorted(players.items())
-            if player != seated  # the asker is seated, not invited
+            if s != seat  # the asker is seated, not invited
         ),
     )
-    after = create.new_game(command, actor_of(tx.principal), tx, game_id)
-    if seated is not None:  # seated in their new seat now
-        mine = (seat + 1) % n
-        joined = create.join_seat(
-            JoinSeat(game_id, mine, None), actor_of(tx.principal, mine, game_id), tx
-        )
-        return Rematched(game_id, joined.version, created=True)
-    tx.flush()
-    return Rematched(game_id, after.version, created=True)
+    create.new_game(command, actor_of(tx.principal), tx, game_id)
+    mine, player = (seat + 1) % n, players.get(seat)
+    name = None if player is not None else finished.state.names[seat]
+    joined = create.join_seat(
+        JoinSeat(game_id, mine, name), actor_of(tx.principal, mine, game_id), tx, for_player=player
+    )
+    if isinstance(tx.principal, SeatHolder) and tx.principal.player_id is None:
+        # A seat token: the new seat's is the asker's only way in. A player's token
+        # acts for the new seat already.
+        return Rematched(game_id, joined.version, created=True, seat=mine, token=joined.token)
+    return Rematched(game_id, joined.version, created=True)

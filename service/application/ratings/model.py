@@ -111,8 +111,15 @@ def ranks(state: GameState, events: Sequence[Event]) -> list[int]:
 def update(
     state: GameState, events: Sequence[Event], before: Mapping[UUID, Rating]
 ) -> dict[UUID, Rating]:
-    """Every seat's player's rating after the game (``before``: each one's rating, the
-    default for a player without one). Four players play as two teams, three as three."""
+    """The rating after the game of each seat's player that it rates (``before``: each
+    one's rating, the default for a player without one). Four players play as two teams,
+    three as three.
+
+    Ratings are for people: a bot level seated on two sides plays at the rating it had
+    and is not rated by the game. It would be rated against itself, taking one side's
+    update and dropping the other's: ten games of a person beside a random bot against
+    two made the level the person's mirror, leading the leaderboard. A level on one side
+    only, on one seat or on both of a team, is rated once."""
     cfg = state.config
     assert cfg is not None
     seated = seat_players(events)
@@ -121,8 +128,10 @@ def update(
         sides[cfg.side_of(seat)].append(seated[seat])
     teams = [[_MODEL.rating(before[p].mu, before[p].sigma) for p in side] for side in sides]
     rated = _MODEL.rate(teams, ranks=[float(r) for r in ranks(state, events)])
+    everywhere = {p for p in seated.values() if sum(p in side for side in sides) > 1}
     return {
         player: Rating(new.mu, new.sigma, before[player].games + 1)
         for side, team in zip(sides, rated, strict=True)
         for player, new in zip(side, team, strict=True)
+        if player not in everywhere
     }

@@ -24,11 +24,12 @@ class Change:
 
 @dataclass(frozen=True, slots=True)
 class Ranked:
-    """A leaderboard's row."""
+    """A leaderboard's row: a person's, or a bot level's (``bot``: its level)."""
 
     player_id: UUID
     name: str
     rating: Rating
+    bot: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,10 +127,11 @@ class Ratings(Protocol):
         ...
 
     def leaderboard(
-        self, ladder: str, after: tuple[float, int, UUID] | None, limit: int
+        self, ladder: str, after: tuple[float, int, UUID] | None, limit: int, bots: bool = False
     ) -> list[Ranked]:
-        """Players not provisional in the ladder by ordinal, highest first (ties: more
-        games, then player id), after the row ``(ordinal, games, player_id)``."""
+        """People not provisional in the ladder (with ``bots``, every bot level rated in
+        it too) by ordinal, highest first (ties: more games, then player id), after the
+        row ``(ordinal, games, player_id)``."""
         ...
 
     def rated_games(self) -> list[UUID]:
@@ -144,5 +146,7 @@ class Ratings(Protocol):
     ) -> None:
         """A rebuild's result: every rating (by player and ladder) as given, and each
         history entry ``(game_id, player_id, before, after)`` (the entries there are,
-        each rewritten where it is: its time and place in the history stay)."""
+        each rewritten where it is: its time and place in the history stay). A rating or
+        an entry the rebuild did not make goes: the rule no longer rates it (a bot level
+        on both sides of a game, rated before ratings were for people)."""
         ...

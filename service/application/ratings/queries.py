@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import json
 from dataclasses import dataclass
 from datetime import datetime
@@ -52,13 +53,21 @@ def profile(deps: Deps, player_id: UUID) -> Profile:
     return Profile(player_id, bot_player_name(level), None, level.value, ratings, stats)
 
 
-def history(deps: Deps, player_id: UUID, ladder: str) -> list[Change]:
-    """The player's updates in the ladder, oldest first (empty: not played yet)."""
+@dataclass(frozen=True, slots=True)
+class History:
+    changes: list[Change]
+    etag: str
+
+
+def history(deps: Deps, player_id: UUID, ladder: str) -> History:
+    """The player's updates in the ladder, oldest first (empty: not played yet), and its
+    tag, which changes with any of them (a rated game, a rebuild)."""
     _ladder(ladder)
     with deps.uow(snapshot=True) as uow:
         if uow.players.get(player_id) is None and player_id not in BOT_PLAYERS:
             raise PlayerNotFoundError(f"no player {player_id}")
-        return uow.ratings.history(player_id, ladder)
+        changes = uow.ratings.history(player_id, ladder)
+    return History(changes, _tag(player_id, ladder, changes))
 
 
 def finished_games(
@@ -77,20 +86,32 @@ def finished_games(
     return page, encode(last.finished_at, last.game_id) if more and last else None
 
 
-def leaderboard(
-    deps: Deps, ladder: str, cursor: str | None, limit: int
-) -> tuple[list[tuple[int, Ranked]], str | None]:
-    """The ladder's players that are not provisional, by ordinal (rank 1 the highest),
-    and the cursor of the next page."""
+@dataclass(frozen=True, slots=True)
+class Board:
+    rows: list[tuple[int, Ranked]]  # (rank, row)
+    next_cursor: str | None
+    etag: str
+
+
+def leaderboard(deps: Deps, ladder: str, cursor: str | None, limit: int, bots: bool) -> Board:
+    """A page of the ladder's people that are not provisional (with ``bots``, the bot
+    levels rated in it too), by ordinal (rank 1 the highest), the cursor of the next
+    page, and the page's tag."""
     _ladder(ladder)
     after, rank = _decode(cursor) if cursor else (None, 0)
     with deps.uow(snapshot=True) as uow:
-        rows = uow.ratings.leaderboard(ladder, after, limit + 1)
+        rows = uow.ratings.leaderboard(ladder, after, limit + 1, bots)
     page = [(rank + i + 1, row) for i, row in enumerate(rows[:limit])]
-    if len(rows) <= limit or not page:
-        return page, None
-    last_rank, last = page[-1]
-    return page, _encode((last.rating.ordinal, last.rating.games, last.player_id), last_rank)
+    next_cursor = None
+    if len(rows) > limit and page:
+        last_rank, last = page[-1]
+        next_cursor = _encode((last.rating.ordinal, last.rating.games, last.player_id), last_rank)
+    return Board(page, next_cursor, _tag(ladder, bots, page, next_cursor))
+
+
+def _tag(*shown: object) -> str:
+    """An ETag of what a read shows: its values' repr (floats exactly)."""
+    return hashlib.sha256(repr(shown).encode()).hexdigest()[:32]
 
 
 def _encode(after: tuple[float, int, UUID], rank: int) -> str:

@@ -49,9 +49,14 @@ from service.web.games.schemas import (
     StateQuerySchema,
     VerifySchema,
 )
-from service.web.games.view_schemas import GameViewSchema, OperatorStateSchema, SeatViewSchema
+from service.web.games.view_schemas import (
+    GameViewSchema,
+    OperatorStateSchema,
+    RematchSchema,
+    SeatViewSchema,
+)
 from service.web.live.holding import held_open
-from service.web.render import json_answer, json_response, view_response
+from service.web.render import json_answer, json_response, rendered, view_response
 from service.web.request import command_context, deps, game_uuid, principal
 
 blp = Blueprint(
@@ -227,7 +232,7 @@ def decline_seat(game_id: str, seat: int) -> Response:
 
 
 @blp.route("/games/<id:game_id>/rematch", methods=["POST"])
-@blp.response(201, GameViewSchema, headers={"Location": {"schema": {"type": "string"}}, **_ETAG})
+@blp.response(201, RematchSchema, headers={"Location": {"schema": {"type": "string"}}, **_ETAG})
 @blp.alt_response(
     200,
     schema=GameViewSchema,
@@ -241,13 +246,19 @@ def rematch(game_id: str) -> Response:
 
     A seat of the finished game (or its player) makes it: same players, scoring,
     variant, clock and visibility; each seat's player invited to the seat to its left
-    (seat + 1), a player asking seated there at once. Once made, anyone asking gets it
+    (seat + 1), the caller seated there at once. Asked with a seat token, the answer
+    carries that seat's new token under `joined`. Once made, anyone asking gets it
     (200); an unfinished game is 409 `game_not_finished`.
     """
-    done = execute(deps(), Rematch(game_uuid(game_id)), command_context())
+    done = execute(deps(), Rematch(game_uuid(game_id)), command_context(answers_a_secret=True))
     made = done.result
     view = views.public_view_at(deps(), made.game_id, made.version, done.state)
-    response = view_response(view, status=201 if made.created else 200)
+    status = 201 if made.created else 200
+    if made.token is None:
+        response = view_response(view, status=status)
+    else:
+        body = {**rendered(view), "joined": {"seat": made.seat, "token": made.token}}
+        response = json_answer(body, status=status, version=made.version)
     response.headers["Location"] = f"/v1/games/{made.game_id}"
     return response
 

@@ -188,3 +188,19 @@ class OperatorStateSchema(GameViewSchema):
     lead_holder = fields.Integer(allow_none=True)
     seed = fields.Integer(allow_none=True)
     deals = fields.List(fields.Nested(DealViewSchema), allow_none=True)
+
+
+@always_present
+class RematchSeatSchema(ma.Schema):
+    seat = fields.Integer(metadata={"description": "the caller's seat in the new game"})
+    token = fields.String(metadata={"description": "the seat's secret; shown only here"})
+
+
+class RematchSchema(GameViewSchema):
+    joined = fields.Nested(
+        RematchSeatSchema,
+        metadata={
+            "description": "only when a seat token made the rematch: the seat it took for "
+            "the caller, and that seat's token"
+        },
+    )

@@ -13,15 +13,17 @@ from service.application.ratings.model import LADDERS, Rating, bot_player
 from service.bots.levels import DESCRIPTIONS
 from service.rules import BotLevel
 from service.web.api import Blueprint
+from service.web.fields import IF_NONE_MATCH_TAG
 from service.web.ratings.schemas import (
     BotsSchema,
     FinishedGamesSchema,
     HistorySchema,
+    LeaderboardQuerySchema,
     LeaderboardSchema,
     PageQuerySchema,
     ProfileSchema,
 )
-from service.web.render import json_response
+from service.web.render import json_response, tagged_response
 from service.web.request import deps
 
 blp = Blueprint(
@@ -35,6 +37,7 @@ PROFILE, HISTORY, GAMES, BOARD = (
     FinishedGamesSchema(),
     LeaderboardSchema(),
 )
+_ETAG = {"ETag": {"schema": {"type": "string"}}}
 _LADDER = {
     "in": "path",
     "name": "ladder",
@@ -92,26 +95,34 @@ def player(player_id: str) -> Response:
     return json_response(PROFILE, body)
 
 
-@blp.route("/players/<id:player_id>/ratings/<ladder>", methods=["GET"])
-@blp.response(200, HistorySchema)
-@blp.doc(operationId="rating_history", parameters=[_LADDER])
-@blp.problems(404, 429)
+@blp.route(
+    "/players/<id:player_id>/ratings/<ladder>",
+    methods=["GET"],
+    parameters=[_LADDER, IF_NONE_MATCH_TAG],
+)
+@blp.response(200, HistorySchema, headers=_ETAG)
+@blp.doc(operationId="rating_history")
+@blp.problems(304, 404, 429)
 def rating_history(player_id: str, ladder: str) -> Response:
     """A player's rating updates in a ladder, oldest first (empty: not played yet; 404
-    `ladder_not_found` for a ladder there is not)."""
-    changes = queries.history(deps(), UUID(player_id), ladder)
-    body = {
-        "history": [
-            {
-                "game_id": c.game_id,
-                "at": c.at,
-                "before": {"mu": c.before.mu, "sigma": c.before.sigma},
-                "after": {"mu": c.after.mu, "sigma": c.after.sigma},
-            }
-            for c in changes
-        ]
-    }
-    return json_response(HISTORY, body)
+    `ladder_not_found` for a ladder there is not). Its ETag changes with the history:
+    304 while `If-None-Match` names it."""
+    found = queries.history(deps(), UUID(player_id), ladder)
+    return tagged_response(
+        HISTORY,
+        found.etag,
+        lambda: {
+            "history": [
+                {
+                    "game_id": c.game_id,
+                    "at": c.at,
+                    "before": {"mu": c.before.mu, "sigma": c.before.sigma},
+                    "after": {"mu": c.after.mu, "sigma": c.after.sigma},
+                }
+                for c in found.changes
+            ]
+        },
+    )
 
 
 @blp.route("/players/<id:player_id>/games", methods=["GET"])
@@ -144,28 +155,36 @@ def player_games(query: dict[str, Any], player_id: str) -> Response:
     return json_response(GAMES, body)
 
 
-@blp.route("/leaderboards/<ladder>", methods=["GET"])
-@blp.arguments(PageQuerySchema(), location="query")
-@blp.response(200, LeaderboardSchema)
-@blp.doc(operationId="leaderboard", parameters=[_LADDER])
-@blp.problems(404, 422, 429)
+# The ladder and If-None-Match are the route's parameters: an operation's own `doc`
+# parameters would replace the query's, which `arguments` documents.
+@blp.route("/leaderboards/<ladder>", methods=["GET"], parameters=[_LADDER, IF_NONE_MATCH_TAG])
+@blp.arguments(LeaderboardQuerySchema(), location="query")
+@blp.response(200, LeaderboardSchema, headers=_ETAG)
+@blp.doc(operationId="leaderboard")
+@blp.problems(304, 404, 422, 429)
 def leaderboard(query: dict[str, Any], ladder: str) -> Response:
-    """A ladder's players with 10 rated games or more, by ordinal (mu - 3 sigma), highest
-    first; ties: more games first, then the player id."""
-    page, cursor = queries.leaderboard(deps(), ladder, query.get("cursor"), query["limit"])
-    body = {
-        "players": [
-            {
-                "rank": rank,
-                "player_id": row.player_id,
-                "name": row.name,
-                "mu": row.rating.mu,
-                "sigma": row.rating.sigma,
-                "ordinal": row.rating.ordinal,
-                "games": row.rating.games,
-            }
-            for rank, row in page
-        ],
-        "next_cursor": cursor,
-    }
-    return json_response(BOARD, body)
+    """A ladder's people with 10 rated games or more, by ordinal (mu - 3 sigma), highest
+    first; ties: more games first, then the player id. With `bots=true`, every bot level
+    rated in the ladder too (`bot`: its level). The page's ETag changes with what it
+    shows: 304 while `If-None-Match` names it."""
+    board = queries.leaderboard(deps(), ladder, query.get("cursor"), query["limit"], query["bots"])
+    return tagged_response(
+        BOARD,
+        board.etag,
+        lambda: {
+            "players": [
+                {
+                    "rank": rank,
+                    "player_id": row.player_id,
+                    "name": row.name,
+                    "bot": row.bot,
+                    "mu": row.rating.mu,
+                    "sigma": row.rating.sigma,
+                    "ordinal": row.rating.ordinal,
+                    "games": row.rating.games,
+                }
+                for rank, row in board.rows
+            ],
+            "next_cursor": board.next_cursor,
+        },
+    )

@@ -18,6 +18,13 @@ class PageQuerySchema(ma.Schema):
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
 
 
+class LeaderboardQuerySchema(PageQuerySchema):
+    bots = fields.Boolean(
+        load_default=False,
+        metadata={"description": "true: every bot level rated in the ladder too"},
+    )
+
+
 @always_present
 class MuSigmaSchema(ma.Schema):
     mu = fields.Float()
@@ -101,6 +108,13 @@ class RankedSchema(ma.Schema):
     rank = fields.Integer(metadata={"description": "1 the highest"})
     player_id = fields.UUID()
     name = fields.String()
+    bot = fields.String(
+        allow_none=True,
+        metadata={
+            "enum": [b.value for b in BotLevel],
+            "description": "a bot level's row (`bots=true`): its level (null for people)",
+        },
+    )
     mu = fields.Float()
     sigma = fields.Float()
     ordinal = fields.Float()

@@ -8,8 +8,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 from uuid import UUID
 
+from service.application.ratings.model import BOT_PLAYERS, Rating, bot_player_name
 from service.application.ratings.model import DEFAULT as DEFAULT_RATING
-from service.application.ratings.model import Rating
 from service.application.ratings.ports import Change, FinishedGame, PlayerResult, Ranked, Stats
 from tests.application.fakes.tables import Commit
 
@@ -110,17 +110,23 @@ class FakeRatings:
         return list(self._db.rating_history.get((player_id, ladder), []))
 
     def leaderboard(
-        self, ladder: str, after: tuple[float, int, UUID] | None, limit: int
+        self, ladder: str, after: tuple[float, int, UUID] | None, limit: int, bots: bool = False
     ) -> list[Ranked]:
         rows = sorted(
             ((-r.ordinal, -r.games, p), p, r)
             for (p, lad), r in self._db.ratings.items()
-            if lad == ladder and not r.provisional
+            if lad == ladder
+            and ((bots and p in BOT_PLAYERS) or (p not in BOT_PLAYERS and not r.provisional))
         )
         if after is not None:
             rows = [row for row in rows if row[0] > (-after[0], -after[1], after[2])]
         names = self._uow.read().players
-        return [Ranked(p, names[p].name if p in names else "?", r) for _, p, r in rows[:limit]]
+        return [
+            Ranked(p, bot_player_name(BOT_PLAYERS[p]), r, BOT_PLAYERS[p].value)
+            if p in BOT_PLAYERS
+            else Ranked(p, names[p].name if p in names else "?", r)
+            for _, p, r in rows[:limit]
+        ]
 
     def rated_games(self) -> list[UUID]:
         done = [(seq, g) for g, (_, seq) in self._db.rated_games.items() if seq is not None]
@@ -132,12 +138,16 @@ class FakeRatings:
         changes: Sequence[tuple[UUID, UUID, Rating, Rating]],
     ) -> None:
         def write(c: Commit) -> None:
+            c.db.ratings.clear()
             c.db.ratings.update(ratings)
             new = {(g, p): (b, a) for g, p, b, a in changes}
-            for key, kept in c.db.rating_history.items():
+            for key, kept in list(c.db.rating_history.items()):
                 c.db.rating_history[key] = [
                     replace(h, before=new[h.game_id, key[0]][0], after=new[h.game_id, key[0]][1])
                     for h in kept
+                    if (h.game_id, key[0]) in new
                 ]
+                if not c.db.rating_history[key]:
+                    del c.db.rating_history[key]
 
         self._uow.queue(write)

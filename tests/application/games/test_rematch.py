@@ -10,18 +10,21 @@ import pytest
 
 from service.application.commands import BotSeat, JoinSeat, Leave, Rematch, Resign
 from service.application.errors import ForbiddenError, SeatLeftError, UnauthenticatedError
-from service.application.identity.principals import PlayerHolder, Principal
-from service.application.results import Rematched
+from service.application.identity.principals import PlayerHolder, Principal, seat_of
+from service.application.results import Joined, Rematched
 from service.rules import BotLevel, RuleViolationError, Violation
 from tests.application.games.test_invitations import entries
 from tests.application.identity.test_players import player
 from tests.application.table import ANYONE, Table, ordered_deal
 
 
-def finished_game(table: Table, *holders: PlayerHolder | None) -> tuple[UUID, list[Principal]]:
+def finished_game(
+    table: Table, *holders: PlayerHolder | None, seat_tokens: bool = False
+) -> tuple[UUID, list[Principal]]:
     """A three-player game each ``holders`` seat joined by its player (None: anonymous,
     missing: a bot), over by seat 0's resignation; each seat's principal as a request
-    about the game makes it: the player (by their player token), else the seat token."""
+    about the game makes it: the player (by their player token), else the seat token
+    (with ``seat_tokens``, the seat token of every seat)."""
     table.dealer.script.append(ordered_deal(3))
     bots = tuple(BotSeat(s, BotLevel.BASIC) for s in range(len(holders), 3))
     game_id = table.create(3, bots=bots)
@@ -31,8 +34,13 @@ def finished_game(table: Table, *holders: PlayerHolder | None) -> tuple[UUID, li
             joined = table.join(game_id, seat)
             seats.append(table.deps.identity.identify(joined.token))
         else:
-            table.run(JoinSeat(game_id, seat, None), holder)
-            seats.append(table.deps.identity.in_game(holder, game_id))
+            took = table.run(JoinSeat(game_id, seat, None), holder)
+            assert isinstance(took, Joined)
+            seats.append(
+                table.deps.identity.identify(took.token)
+                if seat_tokens
+                else table.deps.identity.in_game(holder, game_id)
+            )
     table.run(Resign(game_id), seats[0])
     return game_id, seats
 
@@ -59,6 +67,40 @@ def test_the_players_move_one_seat_left_and_the_asker_is_seated(table: Table) ->
     assert entries(table, mio)[0] == (made.game_id, 1, "join", True)
     told = [(e.type, e.data.get("seat")) for g, e, _ in table.db.committed.told]
     assert ("invited", 1) in told and ("invited", 0) not in told  # Ren is not invited
+
+
+def test_a_seat_token_asking_is_seated_too_and_answered_with_its_token(table: Table) -> None:
+    """Issue 44: the asker by a seat token is seated in its new seat, for the seat's
+    player when it was a player's (not invited), else under its name; the answer holds
+    the new seat's token, which acts for it. A player's token is answered without one
+    (its own acts for the seat)."""
+    mio, ren = player(table, "Mio"), player(table, "Ren")
+    game_id, seats = finished_game(table, mio, None, ren, seat_tokens=True)
+    made = rematched(table, game_id, seats[0])  # the seat token of Mio's seat
+    assert (made.seat, made.token is not None) == (1, True)
+    view = table.public(made.game_id)
+    assert [(s.name, s.reserved_for) for s in view.seats] == [
+        (None, str(ren.player_id)),  # Ren, from seat 2: invited to seat 0
+        ("Mio", None),  # Mio's seat, seated for her
+        (None, None),  # the anonymous seat 1's: free
+    ]
+    with table.deps.uow() as uow:
+        assert uow.players.of_game(made.game_id) == {1: mio.player_id}
+    assert (made.game_id, 1, None, False) in entries(table, mio)  # seated, not invited
+    assert made.token is not None
+    mine = table.deps.identity.identify(made.token)
+    assert seat_of(made.game_id, mine) == 1
+    table.run(Leave(made.game_id), mine)  # the token acts for the seat: a bot takes it
+    assert table.public(made.game_id).seats[1].bot == "basic"
+
+    game_id, seats = finished_game(table, mio, None, ren)
+    anonymous = rematched(table, game_id, seats[1])  # the seat token of seat 1
+    assert anonymous.seat == 2 and anonymous.token is not None
+    assert table.public(anonymous.game_id).seats[2].name == "player 1"
+    game_id, seats = finished_game(table, mio, None, ren)
+    by_player = rematched(table, game_id, seats[0])  # Mio's player token
+    assert (by_player.seat, by_player.token) == (None, None)
+    assert table.public(by_player.game_id).seats[1].name == "Mio"
 
 
 def test_a_bot_comes_back_one_seat_left(table: Table) -> None:

@@ -4,6 +4,7 @@ openskill update, teams of two with four players."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from uuid import UUID, uuid4
 
@@ -26,16 +27,19 @@ from service.rules.events import Event
 from tests.application.table import ordered_deal
 
 
-def resigned(players: int, seat: int, ids: list[UUID]) -> tuple[GameState, list[Event]]:
-    """A rated game of ``ids`` (a bot where an id is None) ended by ``seat``'s resign."""
+def resigned(
+    players: int, seat: int, ids: Sequence[UUID | BotLevel | None]
+) -> tuple[GameState, list[Event]]:
+    """A rated game of ``ids`` (a bot of the level given, basic where an id is None)
+    ended by ``seat``'s resign."""
     events: list[Event] = list(
         decide(fold([]), CreateGame(players, Scoring.BASIC, Variant.STANDARD, rated=True))
     )
     for s, who in enumerate(ids):
         join = (
-            JoinSeat(s, "Bot", bot=BotLevel.BASIC)
-            if who is None
-            else JoinSeat(s, "P", player=str(who))
+            JoinSeat(s, "P", player=str(who))
+            if isinstance(who, UUID)
+            else JoinSeat(s, "Bot", bot=who or BotLevel.BASIC)
         )
         events += decide(fold(events), join)
     events += decide(fold(events), ordered_deal(players))
@@ -88,13 +92,41 @@ def test_four_players_are_rated_as_two_teams_by_openskill() -> None:
 
 
 def test_a_bot_rates_as_the_player_of_its_level() -> None:
-    ids: list[UUID | None] = [uuid4(), None, uuid4()]
-    state, events = resigned(3, 0, ids)  # type: ignore[arg-type]
+    state, events = resigned(3, 0, [uuid4(), None, uuid4()])
     seated = model.seat_players(events)
     assert seated[1] == model.bot_player(BotLevel.BASIC)
     assert model.bot_player(BotLevel.BASIC) != model.bot_player(BotLevel.RANDOM)
     after = model.update(state, events, dict.fromkeys(seated.values(), model.DEFAULT))
     assert after[seated[0]].mu < 25.0 < after[seated[1]].mu
+
+
+def test_a_bot_level_on_both_sides_is_not_rated_and_the_person_is_against_it() -> None:
+    """Issue 44: a person beside a random bot against two random bots. The level would
+    take the winners' update and the losers' at once; it keeps its rating, and the
+    person is rated against the bots' ratings as they stood."""
+    person, random = uuid4(), model.bot_player(BotLevel.RANDOM)
+    state, events = resigned(4, 0, [person, BotLevel.RANDOM, BotLevel.RANDOM, BotLevel.RANDOM])
+    before = {person: model.DEFAULT, random: model.Rating(20.0, 4.0, 30)}
+    after = model.update(state, events, before)
+    assert set(after) == {person}
+    m = PlackettLuce()
+    teams = [[m.rating(25.0, 25 / 3), m.rating(20.0, 4.0)], [m.rating(20.0, 4.0) for _ in "ab"]]
+    expected = m.rate(teams, ranks=[1.0, 0.0])
+    assert (after[person].mu, after[person].sigma) == (expected[0][0].mu, expected[0][0].sigma)
+    assert after[person].games == 1
+
+
+def test_a_bot_level_on_one_side_is_rated_once_with_its_team() -> None:
+    """Two random bots as a team against two people: the level is rated (once), as the
+    team's update gives it; a level on two sides of three is not."""
+    a, b, random = uuid4(), uuid4(), model.bot_player(BotLevel.RANDOM)
+    state, events = resigned(4, 0, [a, BotLevel.RANDOM, b, BotLevel.RANDOM])
+    after = model.update(state, events, dict.fromkeys([a, b, random], model.DEFAULT))
+    assert set(after) == {a, b, random}
+    assert after[random].mu > 25.0 > after[a].mu and after[random].games == 1
+    state, events = resigned(3, 0, [a, BotLevel.RANDOM, BotLevel.RANDOM])
+    after = model.update(state, events, dict.fromkeys([a, random], model.DEFAULT))
+    assert set(after) == {a}
 
 
 @pytest.mark.parametrize(("games", "provisional"), [(0, True), (9, True), (10, False)])

@@ -8,29 +8,37 @@ tests/integration/test_rating_updates.py."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
 from uuid import UUID
 
-from service.application.commands import CreateGame, JoinSeat, Leave, Resign
+from service.application.commands import BotSeat, CreateGame, JoinSeat, Leave, Resign
 from service.application.identity.principals import PlayerHolder
 from service.application.ratings import model
 from service.application.ratings.ports import Stats
 from service.application.ratings.update import rate_next, rebuild
 from service.application.results import Created
-from service.rules import Scoring
+from service.rules import BotLevel, Scoring
 from tests.application.identity.test_players import player
 from tests.application.table import Table, ordered_deal
 
 
-def played(table: Table, who: list[PlayerHolder], resigning: int, *, rated: bool = True) -> UUID:
-    """A game of ``who`` (seat by seat) ended by ``resigning``'s resign."""
-    created = table.run(CreateGame(len(who), Scoring.BASIC, rated=rated))
+def played(
+    table: Table, who: Sequence[PlayerHolder | BotLevel], resigning: int, *, rated: bool = True
+) -> UUID:
+    """A game of ``who`` (seat by seat: a player, or a bot of the level) ended by
+    ``resigning``'s resign."""
+    bots = tuple(BotSeat(s, w) for s, w in enumerate(who) if isinstance(w, BotLevel))
+    created = table.run(CreateGame(len(who), Scoring.BASIC, bots=bots, rated=rated))
     assert isinstance(created, Created)
     table.dealer.script.append(ordered_deal(len(who)))
     for seat, holder in enumerate(who):
-        table.run(JoinSeat(created.game_id, seat, None), holder)
-    table.run(Resign(created.game_id), table.deps.identity.in_game(who[resigning], created.game_id))
+        if isinstance(holder, PlayerHolder):
+            table.run(JoinSeat(created.game_id, seat, None), holder)
+    resigner = who[resigning]
+    assert isinstance(resigner, PlayerHolder)
+    table.run(Resign(created.game_id), table.deps.identity.in_game(resigner, created.game_id))
     table.clock.advance(timedelta(seconds=1))
     return created.game_id
 
@@ -101,6 +109,38 @@ def test_a_rebuild_of_random_games_ends_with_the_incremental_ratings(table: Tabl
     assert {k: [(h.game_id, h.before, h.after) for h in v] for k, v in histories.items()} == {
         k: [(h.game_id, h.before, h.after) for h in v] for k, v in table.db.rating_history.items()
     }
+
+
+def test_a_bot_level_on_both_sides_is_not_rated_and_a_rebuild_drops_such_updates(
+    table: Table,
+) -> None:
+    """Issue 44: a person beside a random bot against two random bots rates the person
+    only; a game where the level sits on one side rates it. A rebuild of updates made
+    before ratings were for people (the level rated in the first game too) ends with the
+    rule's values: its entry for that game gone, every other value the worker's."""
+    a, b = player(table, "A"), player(table, "B")
+    random, bot = BotLevel.RANDOM, model.bot_player(BotLevel.RANDOM)
+    mirrored = played(table, [a, random, random, random], 0)
+    once = played(table, [a, random, b, random], 2)
+    while rate_next(table.deps) is not None:
+        pass
+    with table.deps.uow() as uow:
+        assert [h.game_id for h in uow.ratings.history(bot, "standard-4p")] == [once]
+        assert [h.game_id for h in uow.ratings.history(a.player_id, "standard-4p")] == [
+            mirrored,
+            once,
+        ]
+        assert uow.ratings.of(bot)["standard-4p"].games == 1
+    incremental = dict(table.db.ratings)
+    histories = {k: list(v) for k, v in table.db.rating_history.items()}
+    # As the worker rated it before: the level's update by the first game too.
+    stale = histories[bot, "standard-4p"][0]
+    table.db.rating_history[bot, "standard-4p"].insert(0, replace(stale, game_id=mirrored))
+    table.db.ratings[bot, "standard-4p"] = model.Rating(27.49, 7.0, 2)
+    table.db.ratings[bot, "standard-3p"] = model.Rating(30.0, 7.0, 1)  # no game rates it
+    assert rebuild(table.deps) == 2
+    assert table.db.ratings == incremental
+    assert table.db.rating_history == histories
 
 
 def test_a_finished_game_counts_for_each_player_and_leaving_is_abandoning(table: Table) -> None:

@@ -97,27 +97,32 @@ def authorize_join(cmd: JoinSeat, principal: Principal) -> Actor:
     return actor_of(principal, cmd.seat, cmd.game_id)
 
 
-def join_seat(cmd: JoinSeat, actor: Actor, tx: Transaction) -> Joined:
+def join_seat(
+    cmd: JoinSeat, actor: Actor, tx: Transaction, *, for_player: UUID | None = None
+) -> Joined:
     """Take a free seat; its secret token is made here and only its digest is stored. A
     player who joins holds the seat (their token acts for it) and has the game in their
-    inbox from now on."""
+    inbox from now on. ``for_player``: the player a seat token takes it for (a rematch
+    asked by the seat token of that player's seat)."""
     game = tx.load(cmd.game_id)
     cfg = game.state.config
     assert cfg is not None
     if not 0 <= cmd.seat < cfg.players:
         raise SeatNotFoundError(f"this game has seats 0 to {cfg.players - 1}")
-    player = require_player(tx.principal) if actor.kind is ActorKind.PLAYER else None
+    player = (
+        require_player(tx.principal).player_id if actor.kind is ActorKind.PLAYER else for_player
+    )
     name = cmd.name
     if player is not None:
-        record = tx.uow.players.get(player.player_id)
+        record = tx.uow.players.get(player)
         if record is None:  # pragma: no cover - identified by it a moment ago
             raise InvalidInputError("this player is gone", "player_gone")
         name = name or record.name
     assert name is not None
     if player is not None:  # the webhooks of this commit hear of the seat's player too
-        tx.bound.setdefault(cmd.game_id, []).append((cmd.seat, player.player_id))
+        tx.bound.setdefault(cmd.game_id, []).append((cmd.seat, player))
     seed = cmd.client_seed or client_seed(tx, game.state)
-    joiner = str(player.player_id) if player is not None else None
+    joiner = str(player) if player is not None else None
     invited = bool(game.state.reserved) and game.state.reserved[cmd.seat] == joiner
     joined = rules.JoinSeat(cmd.seat, name, None, seed, joiner)
     after = tx.apply(cmd.game_id, game, joined, actor)
@@ -125,9 +130,9 @@ def join_seat(cmd: JoinSeat, actor: Actor, tx: Transaction) -> Joined:
     # A racing join of the same seat fails here or on the events' key: decided again.
     tx.uow.credentials.add(cmd.game_id, cmd.seat, token_digest(token), tx.now)
     if player is not None:
-        tx.uow.players.bind(cmd.game_id, cmd.seat, player.player_id)
+        tx.uow.players.bind(cmd.game_id, cmd.seat, player)
         if not invited:  # an invited player's entry is there since the invitation
-            tx.uow.inbox.add(inbox.entry(player.player_id, cmd.game_id, cmd.seat, after, tx.now))
+            tx.uow.inbox.add(inbox.entry(player, cmd.game_id, cmd.seat, after, tx.now))
     return Joined(cmd.game_id, after.version, cmd.seat, token)
 
 

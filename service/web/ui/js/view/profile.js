@@ -16,7 +16,8 @@ import { FRAME, chartPoints, laddersOf, round1 } from "../state/profile.js";
  */
 
 /**
- * A player ranked in a ladder (GET /v1/leaderboards/{ladder}).
+ * A person ranked in a ladder (GET /v1/leaderboards/{ladder}, asked without `bots`: no
+ * bot level is listed, each row's `bot` is null).
  * @typedef {{player_id: string, name: string, rank: number, mu: number, sigma: number, ordinal: number, games: number}} Ranked
  */
 
