@@ -36,6 +36,7 @@ def finished(api: Api, tokens: list[str], resigning: int, *, rated: bool = True)
         assert joined.status_code == 201, joined.get_json()
     r = api.post(f"/v1/games/{game_id}/resign", None, **bearer(tokens[resigning]))
     assert r.status_code == 200, r.get_json()
+    api.lift_ban(tokens[resigning])  # the resigner plays rated games again at once
     return game_id
 
 

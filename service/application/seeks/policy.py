@@ -10,6 +10,9 @@ transaction, the pool held).
   far.
 - Bots: failing a full set, the seeks whose ``bots_after`` has passed (oldest first, as
   many as the game has players) make an unrated game with basic bots in the other seats.
+- Reputation: a seek with ``min_reputation`` is seated only with people whose score is
+  at least that, and they only with it (:func:`welcome`, a condition of every set
+  chosen, with bots or not); ``scores`` are the players' (given only when a seek asks).
 - Ratings plug in through :class:`service.application.ratings.ports.Ratings` (the pool's
   ladder); a player without a rating has ``DEFAULT_ORDINAL`` (the default rating's).
 """
@@ -21,6 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from uuid import UUID
 
+from service.application.reputation.model import START
 from service.application.seeks.ports import Seek
 
 DEFAULT_ORDINAL = 0.0
@@ -52,9 +56,23 @@ def accepts(seek: Seek, ordinal: float, now: datetime) -> bool:
     return found is None or found[0] <= ordinal <= found[1]
 
 
-def _suits(a: Seek, b: Seek, ordinals: Mapping[UUID, float], now: datetime) -> bool:
+def welcome(a: Seek, b: Seek, scores: Mapping[UUID, int]) -> bool:
+    """Whether each of two seeks' players has the reputation the other asks for."""
+    return all(
+        s.min_reputation is None or scores.get(o.player_id, START) >= s.min_reputation
+        for s, o in ((a, b), (b, a))
+    )
+
+
+def _suits(
+    a: Seek, b: Seek, ordinals: Mapping[UUID, float], now: datetime, scores: Mapping[UUID, int]
+) -> bool:
     """Whether each of two seeks takes the other's player."""
-    return accepts(a, _ordinal(b, ordinals), now) and accepts(b, _ordinal(a, ordinals), now)
+    return (
+        accepts(a, _ordinal(b, ordinals), now)
+        and accepts(b, _ordinal(a, ordinals), now)
+        and welcome(a, b, scores)
+    )
 
 
 def _ordinal(seek: Seek, ordinals: Mapping[UUID, float]) -> float:
@@ -62,22 +80,26 @@ def _ordinal(seek: Seek, ordinals: Mapping[UUID, float]) -> float:
 
 
 def full_set(
-    seeks: Sequence[Seek], ordinals: Mapping[UUID, float], now: datetime
+    seeks: Sequence[Seek],
+    ordinals: Mapping[UUID, float],
+    now: datetime,
+    scores: Mapping[UUID, int] | None = None,
 ) -> tuple[Seek, ...] | None:
     """A full set of ``seeks`` (oldest first, one pool), or None."""
+    scores = scores or {}
     if not seeks:
         return None
     players = seeks[0].pool.players
     if len(seeks) < players:
         return None
-    if not seeks[0].pool.rated:
+    if not seeks[0].pool.rated and all(s.min_reputation is None for s in seeks):
         return tuple(seeks[:players])
     for lead in seeks:
         chosen = [lead]
         for other in seeks:
             if len(chosen) == players:
                 break
-            if other is not lead and all(_suits(other, c, ordinals, now) for c in chosen):
+            if other is not lead and all(_suits(other, c, ordinals, now, scores) for c in chosen):
                 chosen.append(other)
         if len(chosen) == players:
             return tuple(sorted(chosen, key=lambda s: (s.created_at, s.id)))
@@ -88,12 +110,20 @@ def bots_due(seek: Seek, now: datetime) -> bool:
     return seek.bots_after is not None and seek.created_at + _seconds(seek.bots_after) <= now
 
 
-def plan(seeks: Sequence[Seek], ordinals: Mapping[UUID, float], now: datetime) -> Plan | None:
+def plan(
+    seeks: Sequence[Seek],
+    ordinals: Mapping[UUID, float],
+    now: datetime,
+    scores: Mapping[UUID, int] | None = None,
+) -> Plan | None:
     """The next game to make of a pool's open seeks (oldest first), or None."""
-    chosen = full_set(seeks, ordinals, now)
+    chosen = full_set(seeks, ordinals, now, scores)
     if chosen is not None:
         return Plan(chosen, bots=False)
-    due = [s for s in seeks if bots_due(s, now)]
+    due: list[Seek] = []
+    for s in seeks:
+        if bots_due(s, now) and all(welcome(s, c, scores or {}) for c in due):
+            due.append(s)
     if due:
         return Plan(tuple(due[: due[0].pool.players]), bots=True)
     return None

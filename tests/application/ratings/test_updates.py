@@ -31,7 +31,7 @@ def played(table: Table, who: list[PlayerHolder], resigning: int, *, rated: bool
     for seat, holder in enumerate(who):
         table.run(JoinSeat(created.game_id, seat, None), holder)
     table.run(Resign(created.game_id), table.deps.identity.in_game(who[resigning], created.game_id))
-    table.clock.advance(timedelta(seconds=1))
+    table.clock.advance(timedelta(hours=48, seconds=1))  # past the resigner's ban
     return created.game_id
 
 
