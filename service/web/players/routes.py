@@ -256,8 +256,8 @@ def _suspension(done: PlayerSuspended) -> Response:
 @blp.problems(304, 401, 403, 404, 422, 429)
 def player_audit(query: dict[str, Any], player_id: str) -> Response:
     """What was done to a player, oldest first (operators): suspensions and their
-    lifting, renames, revoked tokens; by whom (an operator by name, the player), when
-    and why."""
+    lifting, bans lifted, renames, revoked tokens; by whom (an operator by name, the
+    player), when and why."""
     page = queries.player_audit(
         deps(), principal(), UUID(player_id), query.get("cursor"), query["limit"]
     )
