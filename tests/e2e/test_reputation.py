@@ -124,9 +124,8 @@ def test_leaving_a_game_still_waiting_for_players_costs_nothing(setup: Setup) ->
     game = Game(r.get_json()["id"], 3, [a_t])
     assert api.post(f"/v1/games/{game.id}/seats/0", {}, **bearer(a_t)).status_code == 201
     r = api.post(f"/v1/games/{game.id}/leave", None, **bearer(a_t))
-    if r.status_code == 200:  # leaving a waiting game hands the seat to a bot
-        assert reputation(api, a)["abandoned"] == 0
-    assert reputation(api, a)["score"] == 75
+    assert r.status_code == 200, r.get_json()  # a bot takes the seat of a waiting game
+    assert reputation(api, a) == {"score": 75, "finished": 0, "abandoned": 0, "timeouts": 0}
 
 
 def test_the_score_never_drops_below_zero(setup: Setup) -> None:
@@ -175,6 +174,19 @@ def test_abandoning_a_rated_game_bans_from_seeks_and_rated_joins_doubling_each_t
     game = seated(api, [b_t, c_t, a_t], rated=False)  # a casual game: no further ban
     act(api, game, 2, "leave")
     assert profile(api, a)["banned_until"] == first["banned_until"]
+
+
+def test_the_abandonment_that_bans_cancels_the_players_open_seek(setup: Setup) -> None:
+    api = setup.api
+    (_, a_t), (_, b_t), (_, c_t) = (new_player(api, n) for n in ("A", "B", "C"))
+    game = seated(api, [a_t, b_t, c_t], rated=True)
+    made = seek(api, a_t).get_json()
+    act(api, game, 0, "leave")
+    found = api.get(f"/v1/seeks/{made['id']}", **bearer(a_t)).get_json()
+    assert found["status"] == "cancelled"
+    other = seek(api, b_t).get_json()
+    act(api, seated(api, [b_t, c_t, a_t]), 0, "leave")  # casual: no ban, the seek stays
+    assert api.get(f"/v1/seeks/{other['id']}", **bearer(b_t)).get_json()["status"] == "open"
 
 
 def test_an_operator_lifts_the_running_ban_and_the_count_goes_on(setup: Setup) -> None:

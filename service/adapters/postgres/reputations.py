@@ -67,8 +67,15 @@ class SqlReputations:
                 banning = "false"
                 params: list[Any] = [game_id, m.seq, at, m.how.value]
                 if m.how.abandoned:
-                    banning = "%s OR EXISTS (SELECT FROM seeks WHERE game_id = %s)"
+                    banning = "(%s OR EXISTS (SELECT FROM seeks WHERE game_id = %s))"
                     params += [rated, game_id]
+                    self._session.write(
+                        Statement(
+                            "UPDATE seeks SET status = 'cancelled', ended_at = %s WHERE "
+                            f"status = 'open' AND player_id IN ({who}) AND {banning}",
+                            (at, *whose, rated, game_id),
+                        )
+                    )
                 self._session.write(
                     Statement(
                         "INSERT INTO reputation_marks (player_id, game_id, seq, at, how, "

@@ -48,7 +48,7 @@ class Reputations(Protocol):
         """(Queued.) Each mark counted for the player who holds its seat (``bound``: seats
         taken in this transaction; else the game's seat players); a seat no player holds
         is left alone. An abandonment bans when the game is rated or quick play's (a seek
-        was matched into it)."""
+        was matched into it); then the player's open seek, if any, is cancelled."""
         ...
 
     def of(self, player_id: UUID, since: datetime) -> Kept:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 from uuid import UUID
@@ -10,6 +11,7 @@ from uuid import UUID
 from service.application.reputation.model import LIFTED, Abandonment, Mark, Standing
 from service.application.reputation.ports import Kept, PlayerMark
 from service.application.reputation.rebuild import standings
+from service.application.seeks.ports import SeekStatus
 from tests.application.fakes.tables import Commit
 
 if TYPE_CHECKING:
@@ -39,6 +41,11 @@ class FakeReputations:
                 player = bound.get(m.seat) or c.before.seat_players.get((game_id, m.seat))
                 if player is not None:
                     banning = m.how.abandoned and (rated or quick)
+                    for s in list(c.after.seeks.values()):
+                        if banning and s.player_id == player and s.status is SeekStatus.OPEN:
+                            c.after.seeks[s.id] = replace(
+                                s, status=SeekStatus.CANCELLED, ended_at=at
+                            )
                     c.db.reputation_marks.append(
                         PlayerMark(at, game_id, m.seq, player, m.how, banning)
                     )
