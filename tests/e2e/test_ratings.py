@@ -5,8 +5,6 @@ ends where the worker did."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 from typing import Any
 
 import pytest
@@ -15,7 +13,7 @@ from service.application.ratings.model import bot_player
 from service.rules import BotLevel
 from tests.support.api import Api, bearer
 from tests.support.waiting import wait_for
-from tests.support.workers import YOKAI, Setup, setup
+from tests.support.workers import Setup, setup
 
 __all__ = ["setup"]  # the fixture: a database of the test's own
 
@@ -114,15 +112,7 @@ def test_leaderboards_rank_players_past_their_tenth_game_and_a_rebuild_agrees(
     assert get(api, "/v1/leaderboards/standard-4p") == {"players": [], "next_cursor": None}
 
     before = {p: get(api, f"/v1/players/{p}")["ratings"] for p in (a, b, c, d)}
-    env = {**os.environ, "DATABASE_URL": setup.url}
-    done = subprocess.run(
-        [*YOKAI, "ratings", "rebuild"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = setup.yokai("ratings", "rebuild")
     assert done.returncode == 0, done.stderr
     assert "11 games applied" in done.stdout
     assert {p: get(api, f"/v1/players/{p}")["ratings"] for p in (a, b, c, d)} == before

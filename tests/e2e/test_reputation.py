@@ -7,9 +7,7 @@ rebuild`` ending where the commands did."""
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -18,7 +16,7 @@ import pytest
 from service.application.jobs.pairing import Pairing
 from tests.support.api import OPERATOR, Api, Game, bearer
 from tests.support.waiting import wait_for
-from tests.support.workers import YOKAI, Setup, setup
+from tests.support.workers import Setup, setup
 
 __all__ = ["setup"]  # the fixture: a database of the test's own
 
@@ -339,15 +337,7 @@ def test_a_rebuild_from_the_events_gives_the_same_reputations_and_bans(setup: Se
         marks = uow.reputations.marked()
     assert len(marks) >= 8
 
-    env = {**os.environ, "DATABASE_URL": setup.url}
-    done = subprocess.run(
-        [*YOKAI, "reputation", "rebuild"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = setup.yokai("reputation", "rebuild")
     assert done.returncode == 0, done.stderr
     assert "yokai reputation rebuild:" in done.stdout
     after = {p: profile(api, p) for p, _ in players}
