@@ -10,7 +10,7 @@ from collections.abc import Callable
 from werkzeug.test import TestResponse
 
 from tests.integration.test_hot_path_budget import Cost, Table, counting, new_table
-from tests.support.api import Api
+from tests.support.api import Api, bearer
 
 __all__ = ["counting"]  # the fixture
 
@@ -43,3 +43,27 @@ def test_a_leave_and_a_resign_mark_in_their_one_statement_and_a_profile_reads_on
     # The player, their ratings, their stats, their reputation with their recent
     # abandonments: four reads in one snapshot (BEGIN rides with the first).
     assert (profile.round_trips, profile.statements) == (4, 5)
+
+
+def _joins(api: Api, measure: Callable[[Callable[[], TestResponse]], Cost]) -> dict[str, Cost]:
+    tokens = [api.post("/v1/players", {"name": f"P{n}"}).get_json()["token"] for n in (1, 2)]
+    seeking, joining = (bearer(t) for t in tokens)
+    game = api.post("/v1/games", {"players": 3, "rated": True}).get_json()["id"]
+    return {
+        "seek": measure(lambda: api.client.post("/v1/seeks", json={"players": 3}, headers=seeking)),
+        "rated_join": measure(
+            lambda: api.client.post(f"/v1/games/{game}/seats/0", json={}, headers=joining)
+        ),
+    }
+
+
+def test_a_seek_and_a_rated_join_read_the_ban_once(
+    api: Api, counting: Callable[[Callable[[], TestResponse]], Cost]
+) -> None:
+    _joins(api, counting)  # warms the process
+    found = _joins(api, counting)
+    for kind, cost in found.items():
+        print(f"{kind:10} {cost.figures()}")
+    # Of each, one round trip is the ban's read (reputations.of).
+    assert (found["seek"].round_trips, found["seek"].statements) == (6, 6)
+    assert (found["rated_join"].round_trips, found["rated_join"].statements) == (7, 7)
