@@ -27,6 +27,7 @@ from service.application.identity.principals import CLI_OPERATOR, DEFAULT_OPERAT
 from service.application.integrity import audit
 from service.application.privacy import reveal
 from service.application.ratings import update as rating_updates
+from service.application.reputation import rebuild as reputation_rebuild
 from service.application.write.registry import execute
 from service.bootstrap import (
     OPERATOR_NAMES,
@@ -182,6 +183,18 @@ def ratings_rebuild() -> int:
     with _opened("ratings") as container:
         count = rating_updates.rebuild(container.deps)
         print(f"yokai ratings rebuild: {count} games applied")
+        return 0
+
+
+def reputation_rebuilt() -> int:
+    """Every reputation derived again from the games' events (docs/cli.md): it ends with
+    what the commands kept."""
+    with _opened("reputation") as container:
+        done = reputation_rebuild.rebuild(container.deps)
+        print(
+            f"yokai reputation rebuild: {done.marks} marks of {done.games} games, "
+            f"{done.players} players"
+        )
         return 0
 
 
@@ -348,6 +361,8 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return bots_match(args)
     if args.command == "ratings":
         return ratings_rebuild()
+    if args.command == "reputation":
+        return reputation_rebuilt()
     if args.command == "privacy":
         return privacy_reseal()
     if args.command == "db":

@@ -163,6 +163,12 @@ and announces, the others wait to take over (docs/operations.md, "The relay").""
     ratings_sub = p_ratings.add_subparsers(dest="ratings_command", required=True, metavar="COMMAND")
     command("rebuild", "recompute every ladder from the rated games", ratings_sub)
 
+    p_reputation = command("reputation", "players' reputations and bans")
+    reputation_sub = p_reputation.add_subparsers(
+        dest="reputation_command", required=True, metavar="COMMAND"
+    )
+    command("rebuild", "derive every reputation again from the games' events", reputation_sub)
+
     p_privacy = command("privacy", "personal data (docs/privacy.md)")
     privacy_sub = p_privacy.add_subparsers(dest="privacy_command", required=True, metavar="COMMAND")
     command(

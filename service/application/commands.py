@@ -18,6 +18,7 @@ from service.application.identity.principals import Principal
 from service.application.results import (
     Acted,
     Advanced,
+    BanLifted,
     Created,
     Joined,
     LinkCodeCreated,
@@ -232,6 +233,13 @@ class SuspendPlayer(Returns[PlayerSuspended]):
 
 
 @dataclass(frozen=True, slots=True)
+class LiftBan(Returns[BanLifted]):
+    """An operator lifts a player's running ban (docs/api.md "Playing fair")."""
+
+    player_id: UUID
+
+
+@dataclass(frozen=True, slots=True)
 class DeclineSeat(Returns[Acted]):
     """The player a seat was reserved for declines it."""
 
@@ -250,11 +258,13 @@ class Rematch(Returns[Rematched]):
 class CreateSeek(Returns[SeekCreated]):
     """A player asks for a game of ``pool`` with whoever else asks for one (quick play):
     the worker pairs them. ``rating_range``: a rated seek's bounds on the others'
-    ordinals; ``bots_after``: seconds after which bots may fill the seats left."""
+    ordinals; ``bots_after``: seconds after which bots may fill the seats left;
+    ``min_reputation``: the least reputation of every person seated with it."""
 
     pool: Pool
     rating_range: tuple[float, float] | None = None
     bots_after: int | None = None
+    min_reputation: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +305,7 @@ Command = (
     | SignInWithCode
     | CreateLinkCode
     | SuspendPlayer
+    | LiftBan
     | ErasePlayer
     | DeclineSeat
     | Rematch

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class ApplicationError(Exception):
     """Base: ``code`` is stable and machine-readable; ``detail`` is for people."""
@@ -11,6 +13,11 @@ class ApplicationError(Exception):
     def __init__(self, detail: str) -> None:
         super().__init__(detail)
         self.detail = detail
+
+    def extensions(self) -> dict[str, Any]:
+        """Members the problem document carries besides the standard ones (docs/api.md
+        names each code's)."""
+        return {}
 
 
 class NotFoundError(ApplicationError):

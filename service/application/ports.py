@@ -27,6 +27,7 @@ from service.application.identity.ports import (
 from service.application.lobby.ports import Lobby
 from service.application.privacy.ports import Erasures
 from service.application.ratings.ports import Ratings
+from service.application.reputation.ports import Reputations
 from service.application.seeks.ports import Seeks
 from service.application.webhooks.ports import Webhooks
 from service.application.write.ports import IdempotencyStore
@@ -184,6 +185,9 @@ class UnitOfWork(Protocol):
 
     @property
     def ratings(self) -> Ratings: ...
+
+    @property
+    def reputations(self) -> Reputations: ...
 
     @property
     def wakeups(self) -> Wakeups: ...

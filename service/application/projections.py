@@ -11,6 +11,7 @@ from __future__ import annotations
 from service.application.games.projections import inbox, snapshots, summary, wakeups
 from service.application.lobby import projections as lobby
 from service.application.ratings import projections as ratings
+from service.application.reputation import projections as reputation
 from service.application.webhooks import projections as webhooks
 from service.application.write.projectors import Projections
 
@@ -21,6 +22,7 @@ PROJECTIONS = Projections(
         inbox.project,
         lobby.project,
         ratings.project,
+        reputation.project,
         snapshots.project,
         webhooks.project,
         wakeups.project,

@@ -117,6 +117,13 @@ class PlayerSuspended:
 
 
 @dataclass(frozen=True, slots=True)
+class BanLifted:
+    player_id: UUID
+    name: str
+    lifted: bool  # a ban was running (else nothing was done)
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerErased:
     player_id: UUID
     games: int  # the games that now record the erasure
@@ -170,6 +177,7 @@ Result = (
     | SignedIn
     | LinkCodeCreated
     | PlayerSuspended
+    | BanLifted
     | PlayerErased
     | WebhookCreated
     | WebhookDeleted

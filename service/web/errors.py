@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -119,6 +120,7 @@ def problem(
     *,
     errors: dict[str, Any] | None = None,
     headers: dict[str, str] | None = None,
+    extensions: dict[str, Any] | None = None,
 ) -> Response:
     body: dict[str, Any] = {
         "type": f"/problems/{code}",
@@ -127,6 +129,7 @@ def problem(
         "detail": detail,
         "code": code,
     }
+    body.update(_plain(extensions or {}))
     if errors:
         body["errors"] = errors
     request_id = g.get("request_id")
@@ -151,7 +154,14 @@ def _application_error(exc: ApplicationError) -> Response:
             detail = _no_bearer_token() or detail
     if isinstance(exc, StaleVersionError):
         headers["ETag"] = f'"{exc.current}"'
-    return problem(status, exc.code, detail, headers=headers)
+    return problem(status, exc.code, detail, headers=headers, extensions=exc.extensions())
+
+
+def _plain(value: Any) -> Any:
+    """An extension member as JSON has it: times in ISO 8601, as everywhere else."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value.isoformat() if isinstance(value, datetime) else value
 
 
 def _no_bearer_token() -> str | None:

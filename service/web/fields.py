@@ -224,6 +224,27 @@ SEAT = {
 }
 
 
+@always_present
+class BanSchema(ma.Schema):
+    """A running ban: until when, and the abandonment that brought it."""
+
+    until = fields.DateTime()
+    reason = fields.String(
+        metadata={
+            "enum": ["left", "resigned", "forfeited"],
+            "description": "how the game was abandoned: left while running, resigned, or "
+            "forfeited by a clock",
+        }
+    )
+    at = fields.DateTime(metadata={"description": "when it was abandoned"})
+    count = fields.Integer(
+        metadata={
+            "description": "the rated or quick-play abandonments in the 24 hours up to it "
+            "(itself included): the ban lasts 10 minutes x 2^(count-1), at most 48 hours"
+        }
+    )
+
+
 class ProblemSchema(ma.Schema):
     """RFC 9457 problem details."""
 
@@ -238,6 +259,8 @@ class ProblemSchema(ma.Schema):
     code = fields.String(metadata={"description": "stable machine-readable code"})
     errors = fields.Dict(metadata={"description": "field errors (422 on invalid content)"})
     request_id = fields.String()
+    banned_until = fields.DateTime(metadata={"description": "`player_banned`: when it ends"})
+    ban = fields.Nested(BanSchema, metadata={"description": "`player_banned`: why"})
 
 
 for _name in ("type", "title", "status", "detail", "code", "request_id"):

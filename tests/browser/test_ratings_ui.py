@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import Served
+from tests.support.serve import OPERATOR_TOKEN
 from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.browser
@@ -103,9 +104,11 @@ def _rated_game(served: Served, players: list[dict[str, Any]], visibility: str =
 
 
 def _resigned(served: Served, game_id: str, who: dict[str, Any]) -> None:
-    """The game ended by ``who``'s resign (their player token acts for their seat)."""
+    """The game ended by ``who``'s resign (their player token acts for their seat); the
+    ban it brings is lifted, so that they play rated games again at once."""
     view = served.call("POST", f"/v1/games/{game_id}/resign", {}, token=who["token"])
     assert view["status"] == "finished"
+    served.call("POST", f"/v1/players/{who['id']}/unban", {}, token=OPERATOR_TOKEN)
 
 
 def _wait_until_rated(page: Any, player_id: str, games: int) -> None:

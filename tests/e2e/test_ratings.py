@@ -5,8 +5,6 @@ ends where the worker did."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,7 +14,7 @@ from service.application.ratings.model import bot_player
 from service.rules import BotLevel
 from tests.support.api import Api, bearer
 from tests.support.waiting import wait_for
-from tests.support.workers import YOKAI, Setup, setup
+from tests.support.workers import Setup, setup
 
 __all__ = ["setup"]  # the fixture: a database of the test's own
 
@@ -42,6 +40,7 @@ def finished(api: Api, tokens: Sequence[str | None], resigning: int, *, rated: b
     assert resigner is not None
     r = api.post(f"/v1/games/{game_id}/resign", None, **bearer(resigner))
     assert r.status_code == 200, r.get_json()
+    api.lift_ban(resigner)  # the resigner plays rated games again at once
     return game_id
 
 
@@ -129,15 +128,7 @@ def test_leaderboards_rank_players_past_their_tenth_game_and_a_rebuild_agrees(
 
 def rebuilt(setup: Setup) -> str:
     """`yokai ratings rebuild` run on the test's database: what it printed."""
-    env = {**os.environ, "DATABASE_URL": setup.url}
-    done = subprocess.run(
-        [*YOKAI, "ratings", "rebuild"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = setup.yokai("ratings", "rebuild")
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -20,6 +20,7 @@ __all__ = ["setup"]  # the fixture: a database of the test's own
 SEEK_FIELDS = {
     "id", "status", "players", "scoring", "variant", "rated", "clock", "rating_range",
     "bots_after_seconds", "created_at", "expires_at", "ended_at", "game_id", "seat",
+    "min_reputation",
 }  # fmt: skip
 
 

@@ -42,6 +42,8 @@ TABLES = {
     "player_results",
     "privacy_keys",
     "relay_positions",
+    "reputations",
+    "reputation_marks",
 }
 TRIGGERS = {"events_append_only", "events_no_truncate"}
 

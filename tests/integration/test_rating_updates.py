@@ -62,6 +62,7 @@ def rated_game(setup: Setup, tokens: list[str], bots: Sequence[dict[str, Any]] =
 def resign(setup: Setup, game_id: str, token: str) -> None:
     r = setup.api.post(f"/v1/games/{game_id}/resign", None, **bearer(token))
     assert r.status_code == 200, r.get_json()
+    setup.api.lift_ban(token)  # the resigner plays rated games again at once
 
 
 def history(setup: Setup) -> list[tuple[Any, ...]]:

@@ -57,6 +57,13 @@ class Api:
         token: str = r.get_json()["token"]
         return token
 
+    def lift_ban(self, player_token: str) -> None:
+        """An operator lifts the running ban of the player whose token this is (for tests
+        that abandon rated games one after another: docs/api.md "Playing fair")."""
+        me = self.client.get("/v1/me", headers=bearer(player_token)).get_json()["id"]
+        r = self.client.post(f"/v1/players/{me}/unban", headers=OPERATOR)
+        assert r.status_code == 200, r.get_json()
+
     def start(self, players: int = 4, **body: Any) -> Game:
         """Create a game (as operator when seed/deals are given) and fill every seat."""
         operator = "seed" in body or "deals" in body

@@ -4,6 +4,7 @@ it for the requests, and the workers a test starts, all stopped at the end."""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -29,6 +30,14 @@ class Setup:
     folder: Path
     started: list[Started]
     deps: Deps  # the app's: to reach the store as the service does
+
+    def yokai(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """`yokai <args>` run to its end on the database (a rebuild, say): its exit code
+        and output."""
+        env = {**os.environ, "DATABASE_URL": self.url}
+        return subprocess.run(
+            [*YOKAI, *args], env=env, capture_output=True, text=True, timeout=120, check=False
+        )
 
     def worker(self, **env: str) -> Started:
         started = start(

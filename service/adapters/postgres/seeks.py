@@ -45,7 +45,7 @@ from service.rules import OnTimeout, Scoring, TurnClock, Variant
 _COLUMNS = (
     "s.id, s.player_id, s.players, s.scoring, s.variant, s.rated, s.clock, s.rating_low, "
     "s.rating_high, s.bots_after, s.status, s.created_at, s.expires_at, s.ended_at, "
-    "s.game_id, s.seat"
+    "s.game_id, s.seat, s.min_reputation"
 )
 # An open seek a pairing may take: not past its time, of a player not suspended.
 _TAKEN = (
@@ -84,6 +84,7 @@ def _seek(r: Sequence[Any]) -> Seek:
         r[13],
         r[14],
         r[15],
+        r[16],
     )
 
 
@@ -103,8 +104,8 @@ class SqlSeeks:
             Statement(
                 "INSERT INTO seeks (id, player_id, pool, players, scoring, variant, rated, "
                 "clock, rating_low, rating_high, bots_after, bots_at, status, created_at, "
-                "expires_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, 'open', "
-                "%s, %s)",
+                "expires_at, min_reputation) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+                "%s, %s, 'open', %s, %s, %s)",
                 (
                     seek.id,
                     seek.player_id,
@@ -124,6 +125,7 @@ class SqlSeeks:
                     bots_at,
                     seek.created_at,
                     seek.expires_at,
+                    seek.min_reputation,
                 ),
             )
         )
@@ -173,7 +175,7 @@ class SqlSeeks:
             "ORDER BY s.created_at, s.id LIMIT %s FOR UPDATE OF s",
             [pool.key, now, limit],
         )
-        return [Waiting(_seek(r), r[16]) for r in rows]
+        return [Waiting(_seek(r), r[17]) for r in rows]
 
     def match(self, seek_id: UUID, game_id: UUID, seat: int, at: datetime) -> None:
         self._session.write(

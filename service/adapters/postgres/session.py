@@ -38,7 +38,14 @@ from service.application.write.ports import DuplicateKeyError
 
 REQUIREMENT_FAILED = "YK001"  # raised by yokai_require() (migration 0003)
 PLAYER_SUSPENDED = "YK002"  # raised by yokai_not_suspended() (migration 0010)
-_CONFLICTS = {"events_pkey", "seat_credentials_pkey", "seat_players_pkey"}
+# Keys a command's writes take that another writer of the game's same seq would take
+# first: a race for the game, whichever of them the statement happens to check first.
+_CONFLICTS = {
+    "events_pkey",
+    "seat_credentials_pkey",
+    "seat_players_pkey",
+    "reputation_marks_pkey",
+}
 _DUPLICATES = {"idempotency_keys_pkey", "identities_pkey"}
 
 

@@ -330,6 +330,7 @@ seeks = Table(
     Column("ended_at", DateTime(timezone=True), nullable=True),
     Column("game_id", Uuid, ForeignKey("games.id"), nullable=True),
     Column("seat", SmallInteger, nullable=True),
+    Column("min_reputation", SmallInteger, nullable=True),
     CheckConstraint("status IN ('open', 'matched', 'cancelled', 'expired')", name="seeks_status"),
     Index("seeks_one_open", "player_id", unique=True, postgresql_where=text("status = 'open'")),
     Index(
@@ -347,6 +348,7 @@ seeks = Table(
         "ended_at",
         postgresql_where=text("status = 'matched'"),
     ),
+    Index("seeks_by_game", "game_id", postgresql_where=text("game_id IS NOT NULL")),
 )
 
 ratings = Table(
@@ -400,6 +402,35 @@ player_results = Table(
     Column("abandoned", Boolean, nullable=False),
     PrimaryKeyConstraint("player_id", "game_id", name="player_results_pkey"),
     Index("player_results_recent", "player_id", "finished_at", "game_id"),
+)
+
+reputations = Table(
+    "reputations",
+    metadata,
+    Column("player_id", Uuid, ForeignKey("players.id"), primary_key=True),
+    Column("score", SmallInteger, nullable=False),
+    Column("finished", Integer, nullable=False),
+    Column("abandoned", Integer, nullable=False),
+    Column("timeouts", Integer, nullable=False),
+    Column("lifted_at", DateTime(timezone=True), nullable=True),
+    CheckConstraint("score BETWEEN 0 AND 100", name="reputations_score"),
+)
+
+reputation_marks = Table(
+    "reputation_marks",
+    metadata,
+    Column("player_id", Uuid, ForeignKey("players.id"), nullable=False),
+    Column("game_id", Uuid, ForeignKey("games.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("how", Text, nullable=False),
+    Column("banning", Boolean, nullable=False),
+    PrimaryKeyConstraint("player_id", "game_id", "seq", name="reputation_marks_pkey"),
+    CheckConstraint(
+        "how IN ('finished', 'left', 'resigned', 'forfeited', 'timeout')",
+        name="reputation_marks_how",
+    ),
+    Index("reputation_marks_banning", "player_id", "at", postgresql_where=text("banning")),
 )
 
 relay_positions = Table(

@@ -16,6 +16,7 @@ from service.adapters.postgres.operators import SqlOperators
 from service.adapters.postgres.players import SqlInbox, SqlPlayers
 from service.adapters.postgres.privacy import SqlErasures
 from service.adapters.postgres.ratings import SqlRatings
+from service.adapters.postgres.reputations import SqlReputations
 from service.adapters.postgres.seeks import SqlSeeks
 from service.adapters.postgres.session import Session
 from service.adapters.postgres.snapshots import SqlSnapshotStore
@@ -53,6 +54,7 @@ class SqlUnitOfWork:
     inbox: SqlInbox
     seeks: SqlSeeks
     ratings: SqlRatings
+    reputations: SqlReputations
     wakeups: SqlWakeups
     webhooks: SqlWebhooks
 
@@ -72,6 +74,7 @@ class SqlUnitOfWork:
         self.inbox = SqlInbox(self._session)
         self.seeks = SqlSeeks(self._session)
         self.ratings = SqlRatings(self._session)
+        self.reputations = SqlReputations(self._session)
         self.wakeups = SqlWakeups(self._session)
         self.webhooks = SqlWebhooks(self._session)
         self.operators = SqlOperators(self._session)

@@ -53,7 +53,7 @@ def authorize_own(cmd: RenamePlayer | RevokeToken, principal: Principal) -> Acto
 def rename(cmd: RenamePlayer, actor: Actor, tx: Transaction) -> PlayerRenamed:
     player = require_player(tx.principal)
     tx.uow.players.rename(player.player_id, tx.seal_name(player.player_id, cmd.name))
-    _audit(tx, player.player_id, "renamed", actor)
+    audit(tx, player.player_id, "renamed", actor)
     return PlayerRenamed(player.player_id, cmd.name)
 
 
@@ -65,7 +65,7 @@ def revoke_token(cmd: RevokeToken, actor: Actor, tx: Transaction) -> TokenRevoke
     if token is None or token.player_id != player.player_id:
         raise TokenNotFoundError("no such token")
     tx.uow.player_tokens.revoke(token, tx.now)
-    _audit(tx, player.player_id, "token_revoked", actor, reason=f"token {token.id} ({token.via})")
+    audit(tx, player.player_id, "token_revoked", actor, reason=f"token {token.id} ({token.via})")
     return TokenRevoked(cmd.token_id)
 
 
@@ -90,13 +90,14 @@ def suspend(cmd: SuspendPlayer, actor: Actor, tx: Transaction) -> PlayerSuspende
         at = tx.now if cmd.suspend else None
         tx.uow.players.suspend(cmd.player_id, at, cmd.reason if cmd.suspend else None)
         action = "suspended" if cmd.suspend else "unsuspended"
-        _audit(tx, cmd.player_id, action, actor, reason=cmd.reason)
+        audit(tx, cmd.player_id, action, actor, reason=cmd.reason)
     return PlayerSuspended(player.id, player.name, cmd.suspend)
 
 
-def _audit(
+def audit(
     tx: Transaction, player_id: UUID, action: str, actor: Actor, reason: str | None = None
 ) -> None:
+    """An entry of the player's audit, by ``actor`` in this command."""
     entry = PlayerAuditEntry(
         player_id, tx.now, action, actor.kind.value, actor.id, reason, tx.request_id
     )

@@ -149,7 +149,7 @@ class PlayerAuditEntry:
 
     player_id: UUID
     at: datetime
-    action: str  # suspended, unsuspended, renamed, token_revoked
+    action: str  # suspended, unsuspended, renamed, token_revoked, ban_lifted, erased
     actor_kind: str
     actor_id: str | None
     reason: str | None = None

@@ -18,6 +18,7 @@ from service.application.identity.players import PlayerNotFoundError
 from service.application.paging import decode_cursor, encode
 from service.application.ratings.model import BOT_PLAYERS, LADDERS, Rating, bot_player_name
 from service.application.ratings.ports import Change, FinishedGame, Ranked, Stats
+from service.application.reputation.model import BAN_LOOKBACK, Ban, Standing, ban
 
 
 class LadderNotFoundError(NotFoundError):
@@ -32,6 +33,8 @@ class Profile:
     bot: str | None
     ratings: dict[str, Rating]
     stats: Stats
+    reputation: Standing | None = None  # None: a bot level's player
+    ban: Ban | None = None
 
 
 def _ladder(ladder: str) -> str:
@@ -41,12 +44,18 @@ def _ladder(ladder: str) -> str:
 
 
 def profile(deps: Deps, player_id: UUID) -> Profile:
-    """A player's profile (a bot level's too: it rates as a player of its own)."""
+    """A player's profile (a bot level's too: it rates as a player of its own), with a
+    person's reputation and running ban."""
+    now = deps.clock.now()
     with deps.uow(snapshot=True) as uow:
         found = uow.players.get(player_id)
         ratings, stats = uow.ratings.of(player_id), uow.ratings.stats(player_id)
-    if found is not None:
-        return Profile(player_id, found.name, found.created_at, None, ratings, stats)
+        kept = uow.reputations.of(player_id, now - BAN_LOOKBACK) if found else None
+    if found is not None and kept is not None:
+        running = ban(kept.recent, kept.lifted, now)
+        return Profile(
+            player_id, found.name, found.created_at, None, ratings, stats, kept.standing, running
+        )
     level = BOT_PLAYERS.get(player_id)
     if level is None:
         raise PlayerNotFoundError(f"no player {player_id}")

@@ -35,15 +35,14 @@ from service.application.identity.principals import (
 )
 from service.application.ports import SYSTEM, Actor, ActorKind
 from service.application.ratings import model
+from service.application.reputation import bans
 from service.application.results import Paired, SeekCancelled, SeekCreated
 from service.application.seeks import policy
 from service.application.seeks.ports import AlreadySeekingError, Seek, SeekStatus
 from service.application.write.transaction import Transaction
 
 LOOK = 200
-"""The most open seeks of a rated pool one pairing reads (oldest first). An unrated pool
-needs only its oldest: a full set is the oldest as many as the game has seats, and
-fewer are all it has."""
+"""The most open seeks of a pool one pairing reads (oldest first)."""
 
 
 class SeekNotFoundError(NotFoundError):
@@ -62,7 +61,7 @@ def authorize_player(cmd: CreateSeek | CancelSeek, principal: Principal) -> Acto
 
 def create(cmd: CreateSeek, actor: Actor, tx: Transaction) -> SeekCreated:
     """A new open seek of the player (409 ``already_seeking`` while another is open; one
-    past its time is expired first)."""
+    past its time is expired first; 403 ``player_banned`` while the player is banned)."""
     player_id = require_player(tx.principal).player_id
     pool = cmd.pool
     if pool.variant is not rules.Variant.STANDARD and pool.players != 4:
@@ -73,6 +72,7 @@ def create(cmd: CreateSeek, actor: Actor, tx: Transaction) -> SeekCreated:
         raise InvalidInputError(
             "rating_range: the low bound is above the high one", "invalid_rating_range"
         )
+    bans.refuse_if_banned(tx.uow, player_id, tx.now)
     current = tx.uow.seeks.open_of(player_id)
     if current is not None:
         if current.status_at(tx.now) is SeekStatus.OPEN:
@@ -87,6 +87,7 @@ def create(cmd: CreateSeek, actor: Actor, tx: Transaction) -> SeekCreated:
         SeekStatus.OPEN,
         tx.now,
         tx.now + tx.seek_ttl,
+        min_reputation=cmd.min_reputation,
     )
     tx.uow.seeks.add(seek)
     return SeekCreated(seek.id, seek.created_at, seek.expires_at)
@@ -122,13 +123,18 @@ def pair(cmd: PairSeeks, actor: Actor, tx: Transaction) -> Paired:
     if sorted(cmd.order) != list(range(pool.players)):
         raise ValueError(f"not an order of the seats: {cmd.order}")  # the worker's fault
     seeks.lock_pool(pool)
-    waiting = seeks.waiting(pool, tx.now, LOOK if pool.rated else pool.players)
+    # Up to LOOK of them, unrated pools too: the table a seek makes depends on seeks past
+    # the first few (one without bots is skipped by a table with bots; a minimum
+    # reputation can leave the oldest out), and one read of an index costs little more.
+    waiting = seeks.waiting(pool, tx.now, LOOK)
     ladder = model.ladder(pool.players, pool.variant)
     ordinals = (
         tx.uow.ratings.ordinals(ladder, [w.seek.player_id for w in waiting]) if pool.rated else {}
     )
     found = [w.seek for w in waiting]
-    plan = policy.plan(found, ordinals, tx.now)
+    picky = any(s.min_reputation is not None for s in found)
+    scores = tx.uow.reputations.scores([s.player_id for s in found]) if picky else None
+    plan = policy.plan(found, ordinals, tx.now, scores)
     if plan is None:
         return Paired(None, retry_at=policy.next_chance(found, tx.now))
     names = {w.seek.id: w.name for w in waiting}

@@ -13,6 +13,10 @@ transaction, the pool held).
   of every compatible open seek of its pool that allows bots (oldest first, up to the
   game's players; its delay need not have passed), and basic bots take only the seats
   nobody fills: an unrated game. A seek without ``bots_after`` waits for a full set.
+- Reputation: a seek with ``min_reputation`` is seated only with people whose score is
+  at least that, and they only with it (:func:`welcome`, part of :func:`compatible`, so
+  of every table, with bots or not); ``scores`` are the players' (given only when a
+  seek asks).
 - Ratings plug in through :class:`service.application.ratings.ports.Ratings` (the pool's
   ladder); a player without a rating has ``DEFAULT_ORDINAL`` (the default rating's).
 """
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from uuid import UUID
 
+from service.application.reputation.model import START
 from service.application.seeks.ports import Seek
 
 DEFAULT_ORDINAL = 0.0
@@ -55,10 +60,29 @@ def accepts(seek: Seek, ordinal: float, now: datetime) -> bool:
     return found is None or found[0] <= ordinal <= found[1]
 
 
-def compatible(a: Seek, b: Seek, ordinals: Mapping[UUID, float], now: datetime) -> bool:
+def welcome(a: Seek, b: Seek, scores: Mapping[UUID, int]) -> bool:
+    """Whether each of two seeks' players has the reputation the other asks for."""
+    return all(
+        s.min_reputation is None or scores.get(o.player_id, START) >= s.min_reputation
+        for s, o in ((a, b), (b, a))
+    )
+
+
+def compatible(
+    a: Seek,
+    b: Seek,
+    ordinals: Mapping[UUID, float],
+    now: datetime,
+    scores: Mapping[UUID, int] | None = None,
+) -> bool:
     """Whether two open seeks of one pool may sit at one table now: each takes the other's
-    player. Every table the pairing makes is built with this, and only this, rule."""
-    return accepts(a, _ordinal(b, ordinals), now) and accepts(b, _ordinal(a, ordinals), now)
+    player (its rating range, its minimum reputation). Every table the pairing makes is
+    built with this, and only this, rule."""
+    return (
+        accepts(a, _ordinal(b, ordinals), now)
+        and accepts(b, _ordinal(a, ordinals), now)
+        and welcome(a, b, scores or {})
+    )
 
 
 def _ordinal(seek: Seek, ordinals: Mapping[UUID, float]) -> float:
@@ -71,6 +95,7 @@ def gather(
     ordinals: Mapping[UUID, float],
     now: datetime,
     takes: Callable[[Seek], bool] = lambda _: True,
+    scores: Mapping[UUID, int] | None = None,
 ) -> tuple[Seek, ...]:
     """The table ``lead`` makes of ``seeks`` (oldest first, one pool): the lead, then each
     seek that ``takes`` admits and that is compatible with every seek chosen so far, up
@@ -81,19 +106,22 @@ def gather(
             break
         if other is lead or not takes(other):
             continue
-        if all(compatible(other, c, ordinals, now) for c in chosen):
+        if all(compatible(other, c, ordinals, now, scores) for c in chosen):
             chosen.append(other)
     return tuple(sorted(chosen, key=lambda s: (s.created_at, s.id)))
 
 
 def full_set(
-    seeks: Sequence[Seek], ordinals: Mapping[UUID, float], now: datetime
+    seeks: Sequence[Seek],
+    ordinals: Mapping[UUID, float],
+    now: datetime,
+    scores: Mapping[UUID, int] | None = None,
 ) -> tuple[Seek, ...] | None:
     """A full set of ``seeks`` (oldest first, one pool), or None."""
     if not seeks or len(seeks) < seeks[0].pool.players:
         return None
     for lead in seeks:
-        chosen = gather(lead, seeks, ordinals, now)
+        chosen = gather(lead, seeks, ordinals, now, scores=scores)
         if len(chosen) == lead.pool.players:
             return chosen
     return None
@@ -107,15 +135,20 @@ def bots_due(seek: Seek, now: datetime) -> bool:
     return seek.bots_after is not None and seek.created_at + _seconds(seek.bots_after) <= now
 
 
-def plan(seeks: Sequence[Seek], ordinals: Mapping[UUID, float], now: datetime) -> Plan | None:
+def plan(
+    seeks: Sequence[Seek],
+    ordinals: Mapping[UUID, float],
+    now: datetime,
+    scores: Mapping[UUID, int] | None = None,
+) -> Plan | None:
     """The next game to make of a pool's open seeks (oldest first), or None."""
-    chosen = full_set(seeks, ordinals, now)
+    chosen = full_set(seeks, ordinals, now, scores)
     if chosen is not None:
         return Plan(chosen, bots=False)
     due = next((s for s in seeks if bots_due(s, now)), None)
     if due is None:
         return None
-    return Plan(gather(due, seeks, ordinals, now, allows_bots), bots=True)
+    return Plan(gather(due, seeks, ordinals, now, allows_bots, scores), bots=True)
 
 
 def next_chance(seeks: Sequence[Seek], now: datetime) -> datetime | None:

@@ -45,7 +45,8 @@ class Seek:
     """A player's wish for a game of ``pool``. ``rating_range``: the ordinals a rated
     seek's other players must have (widened as it waits); ``bots_after``: seconds after
     which basic bots may fill the seats nobody took. ``ended_at``: when it stopped being
-    open (matched, cancelled, or the time it expired)."""
+    open (matched, cancelled, or the time it expired). ``min_reputation``: every person
+    the pairing seats with it has at least this reputation (None: any)."""
 
     id: UUID
     player_id: UUID
@@ -58,6 +59,7 @@ class Seek:
     ended_at: datetime | None = None
     game_id: UUID | None = None
     seat: int | None = None
+    min_reputation: int | None = None
 
     def status_at(self, now: datetime) -> SeekStatus:
         """Its status as its player sees it: an open seek past its time has expired,

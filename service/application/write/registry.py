@@ -23,6 +23,7 @@ from service.application.commands import (
     ImportRecord,
     JoinSeat,
     Leave,
+    LiftBan,
     PairSeeks,
     PassCards,
     PlayCard,
@@ -45,6 +46,7 @@ from service.application.identity import players, sessions
 from service.application.identity.principals import Principal
 from service.application.ports import Actor
 from service.application.privacy import erasure
+from service.application.reputation import bans
 from service.application.results import Executed
 from service.application.seeks import handlers as seeks
 from service.application.webhooks import endpoints
@@ -91,6 +93,7 @@ HANDLERS: dict[type[Returns[Any]], Registered[Any, Any]] = dict(
         _entry(SignInWithCode, sessions.authorize_sign_in, sessions.sign_in_with_code),
         _entry(CreateLinkCode, sessions.authorize_link_code, sessions.create_link_code),
         _entry(SuspendPlayer, players.authorize_suspension, players.suspend),
+        _entry(LiftBan, bans.authorize_lift, bans.lift),
         _entry(DeclineSeat, invitations.authorize_decline, invitations.decline),
         _entry(Rematch, rematching.authorize_rematch, rematching.rematch),
         _entry(CreateSeek, seeks.authorize_player, seeks.create),

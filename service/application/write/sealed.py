@@ -31,6 +31,7 @@ from service.application.errors import ApplicationError, InvalidInputError, Seat
 from service.application.results import (
     Acted,
     Advanced,
+    BanLifted,
     Created,
     Joined,
     LinkCodeCreated,
@@ -74,6 +75,7 @@ _RESULTS: dict[str, type[Result]] = {
     "seek_created": SeekCreated,
     "seek_cancelled": SeekCancelled,
     "paired": Paired,
+    "ban_lifted": BanLifted,
 }
 
 # Fields commands gained after keys were first stored, with their defaults: left out
@@ -84,6 +86,7 @@ _LATER_FIELDS: dict[str, Any] = {
     "visibility": Visibility.PRIVATE,
     "invite": (),
     "rated": False,
+    "min_reputation": None,
 }
 
 

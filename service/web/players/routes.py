@@ -11,6 +11,7 @@ from service.application.commands import (
     CreateLinkCode,
     CreatePlayer,
     ErasePlayer,
+    LiftBan,
     RenamePlayer,
     RevokeToken,
     SuspendPlayer,
@@ -39,6 +40,7 @@ from service.web.players.schemas import (
     SuspensionSchema,
     TokenListSchema,
     TokensQuerySchema,
+    UnbanSchema,
 )
 from service.web.render import json_answer, json_response, shaped_by
 from service.web.request import command_context, deps, principal
@@ -51,6 +53,7 @@ TOKENS = TokenListSchema()
 LINK_CODE = LinkCodeSchema()
 SUSPENSION = SuspensionSchema()
 PLAYER_AUDIT = PlayerAuditSchema()
+UNBAN = UnbanSchema()
 # The inbox is on the hot path: answered by orjson in its schemas' shape (service/web/render.py).
 shaped_by(InboxPage, InboxSchema())
 shaped_by(InboxEntry, InboxEntrySchema())
@@ -215,6 +218,20 @@ def unsuspend_player(player_id: str) -> Response:
     return _suspension(execute(deps(), command, command_context(_OPERATOR_TOKEN)).result)
 
 
+@blp.route("/players/<id:player_id>/unban", methods=["POST"])
+@blp.response(200, UnbanSchema)
+@blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
+@blp.problems(400, 401, 403, 404, 422, 429)
+def unban_player(player_id: str) -> Response:
+    """Lift a player's running ban (operators): they may seek and join rated games again
+    at once; their abandonments still count for the next ban. The player's audit records
+    it (`ban_lifted`, with the ban and why); without a running ban nothing is done
+    (`lifted` false)."""
+    done = execute(deps(), LiftBan(UUID(player_id)), command_context(_OPERATOR_TOKEN)).result
+    body = {"id": done.player_id, "name": done.name, "lifted": done.lifted, "banned_until": None}
+    return json_response(UNBAN, body)
+
+
 @blp.route("/players/<id:player_id>/erase", methods=["POST"])
 @blp.response(204)
 @blp.doc(security=BEARER, operationId="erase_player", parameters=[IDEMPOTENCY_KEY])
@@ -239,8 +256,8 @@ def _suspension(done: PlayerSuspended) -> Response:
 @blp.problems(304, 401, 403, 404, 422, 429)
 def player_audit(query: dict[str, Any], player_id: str) -> Response:
     """What was done to a player, oldest first (operators): suspensions and their
-    lifting, renames, revoked tokens; by whom (an operator by name, the player), when
-    and why."""
+    lifting, bans lifted, renames, revoked tokens; by whom (an operator by name, the
+    player), when and why."""
     page = queries.player_audit(
         deps(), principal(), UUID(player_id), query.get("cursor"), query["limit"]
     )

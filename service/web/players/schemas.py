@@ -168,3 +168,9 @@ class PlayerAuditSchema(ma.Schema):
     player_id = fields.UUID()
     entries = fields.List(fields.Nested(PlayerAuditEntrySchema))
     next_cursor = fields.String(allow_none=True)
+
+
+@always_present
+class UnbanSchema(PlayerSchema):
+    lifted = fields.Boolean(metadata={"description": "a ban was running, and is lifted"})
+    banned_until = fields.DateTime(allow_none=True, metadata={"description": "null: not banned"})

@@ -76,6 +76,12 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
     "player_suspended": ProblemType(
         "This player is suspended", "An operator suspended this player: ask them why."
     ),
+    "player_banned": ProblemType(
+        "This player is banned from seeks and rated games for now",
+        "Abandoning a rated or quick-play game bans for 10 minutes, doubled for each "
+        "abandonment within 24 hours (at most 48 hours): wait until `banned_until`, or "
+        "join a casual game meanwhile.",
+    ),
     "seat_reserved": ProblemType(
         "That seat is kept for an invited player",
         "Join a seat that is not reserved, or wait for the invited player.",

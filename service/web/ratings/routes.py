@@ -10,6 +10,7 @@ from flask import Response
 
 from service.application.ratings import queries
 from service.application.ratings.model import LADDERS, Rating, bot_player
+from service.application.reputation import bans
 from service.bots.levels import DESCRIPTIONS
 from service.rules import BotLevel
 from service.web.api import Blueprint
@@ -81,8 +82,9 @@ def bots() -> Response:
 @blp.doc(operationId="player_profile")
 @blp.problems(404, 429)
 def player(player_id: str) -> Response:
-    """A player's profile: ratings by ladder (those played), and stats of their finished
-    games. Anyone may read it; a bot level's player too."""
+    """A player's profile: ratings by ladder (those played), stats of their finished
+    games, their reputation and running ban (docs/api.md "Playing fair"). Anyone may
+    read it; a bot level's player too."""
     found = queries.profile(deps(), UUID(player_id))
     body = {
         "id": found.player_id,
@@ -91,6 +93,9 @@ def player(player_id: str) -> Response:
         "bot": found.bot,
         "ratings": {ladder: _rating(r) for ladder, r in found.ratings.items()},
         "stats": found.stats,
+        "reputation": found.reputation,
+        "banned_until": found.ban.until if found.ban else None,
+        "ban": bans.shown(found.ban),
     }
     return json_response(PROFILE, body)
 

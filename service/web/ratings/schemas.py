@@ -7,7 +7,7 @@ from marshmallow import fields, validate
 
 from service.application.ratings.model import LADDERS
 from service.rules import BotLevel, Scoring, Variant
-from service.web.fields import CURSOR_PATTERN, always_present
+from service.web.fields import CURSOR_PATTERN, BanSchema, always_present
 
 
 class PageQuerySchema(ma.Schema):
@@ -66,6 +66,29 @@ class ProfileSchema(ma.Schema):
         metadata={"description": "by ladder: only those the player has played"},
     )
     stats = fields.Nested(StatsSchema)
+    reputation = fields.Nested(
+        "ReputationSchema", allow_none=True, metadata={"description": "people's (null for a bot)"}
+    )
+    banned_until = fields.DateTime(
+        allow_none=True,
+        metadata={"description": "banned from seeks and rated joins until then (null: not)"},
+    )
+    ban = fields.Nested(BanSchema, allow_none=True, metadata={"description": "the running ban"})
+
+
+@always_present
+class ReputationSchema(ma.Schema):
+    score = fields.Integer(
+        metadata={
+            "description": "starts at 75; +1 per game finished holding the seat (at most "
+            "100), -10 per game abandoned, -1 per turn a clock played; never below 0"
+        }
+    )
+    finished = fields.Integer(metadata={"description": "games ended holding the seat"})
+    abandoned = fields.Integer(
+        metadata={"description": "games left while running, resigned, or forfeited by a clock"}
+    )
+    timeouts = fields.Integer(metadata={"description": "turns a clock played"})
 
 
 @always_present

@@ -45,7 +45,12 @@ def _id(seek_id: str) -> UUID:
         raise SeekNotFoundError("no such seek") from None
 
 
-def _asked(pool: Pool, rating_range: tuple[float, float] | None, bots_after: int | None) -> Any:
+def _asked(
+    pool: Pool,
+    rating_range: tuple[float, float] | None,
+    bots_after: int | None,
+    min_reputation: int | None,
+) -> Any:
     """What a seek asks for, as its fields show it."""
     return {
         "players": pool.players,
@@ -55,6 +60,7 @@ def _asked(pool: Pool, rating_range: tuple[float, float] | None, bots_after: int
         "clock": pool.clock,
         "rating_range": list(rating_range) if rating_range is not None else None,
         "bots_after_seconds": bots_after,
+        "min_reputation": min_reputation,
     }
 
 
@@ -62,7 +68,7 @@ def _body(seek: Seek) -> dict[str, Any]:
     return {
         "id": seek.id,
         "status": seek.status.value,
-        **_asked(seek.pool, seek.rating_range, seek.bots_after),
+        **_asked(seek.pool, seek.rating_range, seek.bots_after, seek.min_reputation),
         "created_at": seek.created_at,
         "expires_at": seek.expires_at,
         "ended_at": seek.ended_at,
@@ -90,7 +96,9 @@ def create(body: dict[str, Any]) -> Response:
     its player and the game dealt; the seek is then `matched`, with its `game_id` and
     `seat` (the player's token acts for the seat). A rated seek takes only players whose
     rating lies in its `rating_range`, widened as it waits; with `bots_after_seconds`,
-    basic bots fill the seats nobody took by then (an unrated game).
+    basic bots fill the seats nobody took by then (an unrated game). With
+    `min_reputation`, every person seated with the seek has at least that reputation.
+    A banned player is refused (403 `player_banned`, with `banned_until`).
     """
     rated, clock = body["rated"], body.get("clock")
     pool = Pool(
@@ -105,12 +113,13 @@ def create(body: dict[str, Any]) -> Response:
         pool,
         None if span is None else (float(span[0]), float(span[1])),
         body.get("bots_after_seconds"),
+        body.get("min_reputation"),
     )
     made = execute(deps(), command, command_context(_TOKEN)).result
     created = {
         "id": made.seek_id,
         "status": SeekStatus.OPEN.value,
-        **_asked(command.pool, command.rating_range, command.bots_after),
+        **_asked(command.pool, command.rating_range, command.bots_after, command.min_reputation),
         "created_at": made.created_at,
         "expires_at": made.expires_at,
         "ended_at": None,

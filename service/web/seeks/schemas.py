@@ -43,6 +43,13 @@ class SeekCreateSchema(ma.Schema):
             "unrated game with basic bots in the seats nobody took"
         },
     )
+    min_reputation = JsonInteger(
+        validate=validate.Range(min=0, max=100),
+        metadata={
+            "description": "every person seated with this seek has at least this "
+            "reputation (the profile's `reputation.score`; none: anyone)"
+        },
+    )
 
 
 @always_present
@@ -56,6 +63,7 @@ class SeekSchema(ma.Schema):
     clock = fields.Nested(ClockViewSchema, allow_none=True)
     rating_range = fields.List(fields.Float(), allow_none=True)
     bots_after_seconds = fields.Integer(allow_none=True)
+    min_reputation = fields.Integer(allow_none=True)
     created_at = fields.DateTime()
     expires_at = fields.DateTime(
         metadata={"description": "an open seek expires then (YOKAI_SEEK_HOURS after it was made)"}

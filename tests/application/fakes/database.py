@@ -12,6 +12,7 @@ from service.application.live.hub import Hub
 from service.application.ports import StoredEvent
 from service.application.ratings.model import Rating
 from service.application.ratings.ports import Change, PlayerResult
+from service.application.reputation.ports import PlayerMark
 from service.application.webhooks.ports import (
     WebhookDelivery,
     WebhookEndpoint,
@@ -69,6 +70,10 @@ class Database:
         self.rating_history: dict[tuple[UUID, str], list[Change]] = {}
         self.rated_games: dict[UUID, list[Any]] = {}
         self.player_results: dict[tuple[UUID, UUID], PlayerResult] = {}
+        # Reputations (FakeReputations): every mark kept, and when each player's ban was
+        # last lifted.
+        self.reputation_marks: list[PlayerMark] = []
+        self.lifted: dict[UUID, datetime] = {}
 
     def unit_of_work(self, *, snapshot: bool = False) -> FakeUnitOfWork:
         """The UnitOfWorkFactory: a write transaction, or a read-only snapshot."""

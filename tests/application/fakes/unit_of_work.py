@@ -24,6 +24,7 @@ from tests.application.fakes.lobby import FakeLobby
 from tests.application.fakes.operators import FakeOperators
 from tests.application.fakes.players import FakePlayerAudit, FakePlayers
 from tests.application.fakes.ratings import FakeRatings
+from tests.application.fakes.reputations import FakeReputations
 from tests.application.fakes.seeks import FakeSeeks
 from tests.application.fakes.snapshots import FakeSnapshotStore
 from tests.application.fakes.tables import Commit, Tables, TransactionError, WouldBlockError, Write
@@ -69,6 +70,7 @@ class FakeUnitOfWork:
         self.inbox = FakeInbox(self)
         self.seeks = FakeSeeks(self)
         self.ratings = FakeRatings(self)
+        self.reputations = FakeReputations(self)
         self.wakeups = FakeWakeups(self)
         self.webhooks = FakeWebhooks(self)
         self.erasures = FakeErasures()

@@ -39,7 +39,7 @@ def played(
     resigner = who[resigning]
     assert isinstance(resigner, PlayerHolder)
     table.run(Resign(created.game_id), table.deps.identity.in_game(resigner, created.game_id))
-    table.clock.advance(timedelta(seconds=1))
+    table.clock.advance(timedelta(hours=48, seconds=1))  # past the resigner's ban
     return created.game_id
 
 

@@ -109,3 +109,22 @@ def test_a_full_set_comes_before_bots() -> None:
     seeks = [seek(UNRATED, n, bots_after=5) for n in range(4)]
     plan = policy.plan(seeks, {}, T0 + timedelta(seconds=60))
     assert plan == policy.Plan(tuple(seeks), bots=False)
+
+
+def test_a_seek_with_a_min_reputation_is_seated_only_with_people_who_have_it() -> None:
+    picky = Seek(
+        uuid4(), uuid4(), UNRATED, None, None, SeekStatus.OPEN, T0, T0 + timedelta(1), None,
+        None, None, 70,
+    )  # fmt: skip
+    low, *rest = [seek(UNRATED, n) for n in range(1, 6)]
+    scores = {low.player_id: 69, **{s.player_id: 70 for s in rest}}
+    plan = policy.plan([picky, low, *rest], {}, T0 + timedelta(seconds=9), scores)
+    assert plan == policy.Plan((picky, *rest[:3]), bots=False)
+    assert policy.welcome(low, rest[0], scores) and not policy.welcome(picky, low, scores)
+    due = [picky, seek(UNRATED, 1, bots_after=5, player=low.player_id)]
+    picky_due = Seek(
+        picky.id, picky.player_id, UNRATED, None, 5, SeekStatus.OPEN, T0, T0 + timedelta(1),
+        min_reputation=70,
+    )  # fmt: skip
+    with_bots = policy.plan([picky_due, due[1]], {}, T0 + timedelta(seconds=9), scores)
+    assert with_bots == policy.Plan((picky_due,), bots=True)  # not with the low seek

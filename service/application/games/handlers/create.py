@@ -25,6 +25,7 @@ from service.application.identity.principals import (
     require_player,
 )
 from service.application.ports import Actor, ActorKind
+from service.application.reputation import bans
 from service.application.results import Created, Joined
 from service.application.write.transaction import Transaction
 
@@ -119,6 +120,8 @@ def join_seat(
             raise InvalidInputError("this player is gone", "player_gone")
         name = name or record.name
     assert name is not None
+    if player is not None and cfg.rated:
+        bans.refuse_if_banned(tx.uow, player, tx.now)
     if player is not None:  # the webhooks of this commit hear of the seat's player too
         tx.bound.setdefault(cmd.game_id, []).append((cmd.seat, player))
     seed = cmd.client_seed or client_seed(tx, game.state)

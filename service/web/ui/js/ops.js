@@ -2,8 +2,8 @@
 // sessionStorage, never in a URL), games by status with paging, and one game's audit as
 // a timeline, with a slider that rebuilds the table at any event (`state?at=N`, every
 // hand shown) and the hash-chain check (`/verify`); and a player's page: their audit
-// (suspensions, renames, revoked tokens), and suspending them (with a reason) or
-// lifting it.
+// (suspensions, bans lifted, renames, revoked tokens), suspending them (with a reason) or
+// lifting it, and their running ban with why, and lifting it.
 //
 // The pages wire the console's state (state/ops.js: pure) and its view (view/ops.js) to
 // the API; a slider moved on aborts the state it asked for before.
@@ -12,7 +12,7 @@ import { ApiError, get, post } from "./api.js";
 import { fill, h } from "./dom.js";
 import { formatTime, t } from "./i18n.js";
 import { operatorToken, setOperatorToken } from "./player.js";
-import { problemBox, refusalOf } from "./problem.js";
+import { banLine, problemBox, refusalOf } from "./problem.js";
 import { FIRST_PAGE, STATUSES, listStatus, paged, playerIdOf, suspendedBy } from "./state/ops.js";
 import { gamesTable, markCurrent, playerAuditItems, playerLookup, signOutButton, stateShown, timelineItems, tokenForm, verdict } from "./view/ops.js";
 
@@ -21,6 +21,7 @@ import { gamesTable, markCurrent, playerAuditItems, playerLookup, signOutButton,
 /** @typedef {import("./view/ops.js").GameSummary} GameSummary */
 /** @typedef {import("./view/ops.js").PlayerAuditEntry} PlayerAuditEntry */
 /** @typedef {import("./state/ops.js").Pages} Pages */
+/** @typedef {import("./types.js").Profile} Profile */
 
 /**
  * The operator token, or its form in `main` first (then the page is shown again).
@@ -213,7 +214,7 @@ export function opsGamePage(main, gameId) {
 }
 
 /**
- * A player's page: their audit, oldest first, and their suspension.
+ * A player's page: their audit, oldest first, their suspension, and their ban.
  * @param {HTMLElement} main
  * @param {string} playerId
  * @returns {() => void}
@@ -228,6 +229,8 @@ export function opsPlayerPage(main, playerId) {
   const reason = h("input", { id: "suspend-reason", name: "reason", required: true, maxlength: 500, autocomplete: "off" });
   const suspendButton = h("button", { type: "submit", class: "primary", id: "suspend-button" }, t("ops_suspend"));
   const unsuspendButton = h("button", { type: "button", id: "unsuspend-button" }, t("ops_unsuspend"));
+  const banOut = h("div", { id: "ops-player-ban", "aria-live": "polite" });
+  const unbanButton = h("button", { type: "button", id: "unban-button", disabled: true }, t("ops_unban"));
   /** @type {string | null} */
   let name = null;
 
@@ -260,6 +263,18 @@ export function opsPlayerPage(main, playerId) {
     }
     showState(suspendedBy(entries));
     fill(audit, playerAuditItems(entries));
+    await loadBan();
+  }
+
+  async function loadBan() {
+    try {
+      /** @type {Profile} */
+      const profile = await get(`/v1/players/${playerId}`, { signal: leaving.signal });
+      fill(banOut, profile.ban ? banLine(profile.ban) : h("p", { class: "none" }, t("not_banned")));
+      unbanButton.disabled = !profile.ban;
+    } catch (err) {
+      if (!leaving.signal.aborted) fill(banOut, problemBox(refusalOf(err)));
+    }
   }
 
   /** @param {HTMLButtonElement} button @param {string} path @param {unknown} body */
@@ -281,6 +296,16 @@ export function opsPlayerPage(main, playerId) {
 
   const known = playerIdOf(playerId) !== null;
   unsuspendButton.addEventListener("click", () => act(unsuspendButton, "unsuspend", {}));
+  unbanButton.addEventListener("click", async () => {
+    fill(actionOut);
+    unbanButton.disabled = true;
+    try {
+      await post(`/v1/players/${playerId}/unban`, {}, { token });
+    } catch (err) {
+      fill(actionOut, problemBox(refusalOf(err)));
+    }
+    await load();
+  });
   fill(
     main,
     h("h1", {}, t("ops_player_page_title", { id: playerId })),
@@ -310,6 +335,7 @@ export function opsPlayerPage(main, playerId) {
       ),
       actionOut,
     ),
+    h("section", { class: "panel player-ban", "aria-labelledby": "player-ban-title" }, h("h2", { id: "player-ban-title" }, t("ops_ban_title")), banOut, unbanButton),
     h("section", { class: "panel audit", "aria-labelledby": "player-audit-title" }, h("h2", { id: "player-audit-title" }, t("audit_title")), audit),
     playerLookup(playerId),
   );

@@ -1,9 +1,18 @@
 // A refused request, as every page shows it.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { formatTime, t } from "./i18n.js";
 
 /** @typedef {import("./types.js").Refusal} Refusal */
+/** @typedef {import("./types.js").Ban} Ban */
+
+/** A running ban in words: until when and why (a refusal's, a profile's, the console's).
+ * @param {Ban} ban */
+export function banLine(ban) {
+  const reason = t(`ban_reason.${ban.reason}`);
+  const line = t("ban_line", { until: formatTime(ban.until), reason, at: formatTime(ban.at), count: ban.count });
+  return h("p", { class: "ban", dataset: { until: ban.until, reason: ban.reason } }, line);
+}
 
 /** Show the problem of a refused request: its `title`, and what it means.
  * @param {Refusal | null | undefined} error */
@@ -17,6 +26,7 @@ export function problemBox(error) {
     { class: "problem", role: "alert", dataset: { code: code || "" } },
     h("strong", { class: "title" }, error.message),
     detail && h("span", { class: "detail" }, detail),
+    error.problem?.ban && banLine(error.problem.ban),
   );
 }
 

@@ -13,7 +13,7 @@ import { problemBox, refusalOf } from "./problem.js";
 import { profileOf } from "./ratings.js";
 import { LADDERS } from "./state/ladders.js";
 import { boardOf, laddersOf } from "./state/profile.js";
-import { finishedItem, leaderboardTable, profileHead, rankedRow, ratingsTable, showHistory, statsList } from "./view/profile.js";
+import { finishedItem, leaderboardTable, profileHead, rankedRow, ratingsTable, reputationList, showHistory, statsList } from "./view/profile.js";
 
 /** @typedef {import("./types.js").Profile} Profile */
 /** @typedef {import("./state/profile.js").HistoryEntry} HistoryEntry */
@@ -121,6 +121,8 @@ export function profilePage(main, id) {
           h("p", {}, h("a", { href: "#/leaderboards" }, t("see_leaderboards"))),
         ),
         h("section", { class: "panel", "aria-labelledby": "stats-title" }, h("h2", { id: "stats-title" }, t("stats_title")), statsList(profile.stats)),
+        profile.reputation &&
+          h("section", { class: "panel", "aria-labelledby": "reputation-title" }, h("h2", { id: "reputation-title" }, t("reputation_title")), reputationList(profile)),
         historySection(profile),
         gamesSection(),
       ),

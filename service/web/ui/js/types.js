@@ -9,6 +9,18 @@
  * @property {string} [code]
  * @property {string} [detail]
  * @property {number} [status]
+ * @property {string} [banned_until]
+ * @property {Ban} [ban]
+ */
+
+/**
+ * A running ban (docs/api.md "Reputation and bans"): until when, and the abandonment
+ * that brought it (`count`: the abandonments in the 24 hours up to it).
+ * @typedef {object} Ban
+ * @property {string} until
+ * @property {"left" | "resigned" | "forfeited"} reason
+ * @property {string} at
+ * @property {number} count
  */
 
 /**
@@ -233,6 +245,9 @@
  * @property {string | null} [created_at]
  * @property {Record<string, LadderRating | undefined>} ratings
  * @property {{games: number, wins: number, rated_games: number, abandoned: number}} stats
+ * @property {{score: number, finished: number, abandoned: number, timeouts: number} | null} [reputation]
+ * @property {string | null} [banned_until]
+ * @property {Ban | null} [ban]
  */
 
 export {};

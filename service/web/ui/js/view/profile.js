@@ -4,6 +4,7 @@
 
 import { fill, h } from "../dom.js";
 import { formatTime, t } from "../i18n.js";
+import { banLine } from "../problem.js";
 import { playerLink } from "../ratings.js";
 import { FRAME, chartPoints, laddersOf, round1 } from "../state/profile.js";
 
@@ -124,6 +125,21 @@ export function statsList(stats) {
     item("wins", stats.wins),
     item("rated_games", stats.rated_games),
     item("abandoned", stats.abandoned),
+  );
+}
+
+/** A person's reputation, and their running ban if any (a bot has none: null).
+ * @param {Profile} profile */
+export function reputationList(profile) {
+  const r = profile.reputation;
+  if (!r) return null;
+  /** @param {string} key @param {number} value */
+  const item = (key, value) => h("div", { dataset: { reputation: key } }, h("dt", {}, t(`reputation.${key}`)), h("dd", {}, String(value)));
+  return h(
+    "div",
+    { id: "reputation" },
+    h("dl", { class: "stats" }, item("score", r.score), item("finished", r.finished), item("abandoned", r.abandoned), item("timeouts", r.timeouts)),
+    profile.ban ? banLine(profile.ban) : h("p", { class: "none", id: "not-banned" }, t("not_banned")),
   );
 }
 
