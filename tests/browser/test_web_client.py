@@ -115,7 +115,7 @@ def _watch(browser: Any, served: Served, game_id: str) -> Any:
 
 def _seat_name(view: dict[str, Any], seat: int) -> str:
     """A seat's name as the English page shows it: a bot's numbered from 1, as the page
-    numbers seats (the server names it from 0: "Basic bot 1" is seat 2)."""
+    numbers seats (as the server names it: "Basic bot 2" is seat 1 of the API)."""
     info = view["seats"][seat]
     if info["bot"] and BOT_NAME.match(info["name"] or ""):
         return f"{info['bot'].capitalize()} bot {seat + 1}"
@@ -325,6 +325,12 @@ def _check_finished(
     expect(page.locator(".fairness dd code").first).to_have_text(view["fairness"]["commitment"])
     expect(page.locator('.fairness a[href="/docs/fairness.md"]')).to_be_visible()
     expect(page.locator(".record-text")).to_contain_text('[Status "finished"]', timeout=WAIT)
+    # The record names each bot as the table does (issue 48), and says how it counts.
+    for seat, info in enumerate(view["seats"]):
+        if info["bot"]:
+            shown = _seat_name(view, seat)
+            expect(page.locator(".record-text")).to_contain_text(f'[Seat{seat} "{shown}"]')
+    expect(page.locator(".record-numbering")).to_contain_text("Seat0 is Seat 1 here")
     _shoot(page, artifacts, f"final-{name}")
     assert_accessible(page, "a finished game")
 

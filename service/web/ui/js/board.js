@@ -24,7 +24,8 @@ export function place(view, seat, bottom) {
 }
 
 /** The name the server gives a bot it seats ("Basic bot 2", service/application/games/
- * handlers/seats.py): English, numbered from 0. */
+ * handlers/seats.py): English, numbered from 1 (from 0 in games made before 2026-11-28,
+ * which is why the page numbers it by its seat, not by its name). */
 const SERVER_BOT_NAME = /^(Random|Basic|Strong|Expert) bot \d+$/;
 
 /** A seat's name: the player's; a bot's in the page's language, numbered as the page
