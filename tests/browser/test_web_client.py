@@ -169,6 +169,7 @@ def _tricks_of(record: dict[str, Any]) -> list[tuple[int, int, int, list[str]]]:
 
 
 def _watched_tricks(watcher: Any) -> list[tuple[int, int, int, list[str]]]:
+    """The watcher's trick list in play order (the page lists the newest first)."""
     lines = watcher.locator(".trick-line")
     found = []
     for i in range(lines.count()):
@@ -182,7 +183,9 @@ def _watched_tricks(watcher: Any) -> list[tuple[int, int, int, list[str]]]:
                 cards,
             )
         )
-    return found
+    shown = [(r, n) for r, n, _, _ in found]
+    assert shown == sorted(shown, reverse=True), "the newest trick is not listed first"
+    return sorted(found)
 
 
 def _pass(page: Any, served: Served, game_id: str, token: str, seven_followers: bool) -> None:
@@ -355,13 +358,11 @@ def _check_wording(
     results = page.locator(".rounds tbody .round-result")
     expect(results).to_have_text([_round_result(view, r) for r in view["rounds"]])
     record = _record(served, game_id)
-    lines = watcher.locator(".trick-line")
-    at = 0
     for rnd in record["rounds"]:
+        number = rnd["number"]
         plays = [(m["seat"], m["card"]) for m in rnd["moves"] if m["type"] == "play"]
         for i, winner in enumerate(rnd["tricks"]):
-            line = lines.nth(at)
-            at += 1
+            line = watcher.locator(f'.trick-line[data-round="{number}"][data-trick="{i + 1}"]')
             if i > 1 and i != len(rnd["tricks"]) - 1:
                 continue  # the first two and the last trick of each round are enough
             trick = plays[i * 4 : (i + 1) * 4]
