@@ -67,3 +67,50 @@ def test_a_taken_trick_stays_on_the_table_though_the_bots_lead_the_next(
         assert errors == []
     finally:
         context.close()
+
+
+def test_every_cards_word_fits_its_card_in_every_language(
+    browser: Any, served: Served, artifacts: Path
+) -> None:
+    """Item 2: "Finsternis" was clipped on the hand's cards (60 px of text in a 56 px
+    box). A word the card cannot hold breaks where its catalogue allows (a soft hyphen),
+    so every suit's word fits inside its card, large and small, in every language; and a
+    trick line's winner mark stays in its own cell."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"{served.base}/")
+        for lang in ("en", "fr", "de", "zh"):
+            overflowing = page.evaluate(
+                """async (lang) => {
+                  const { cardFace } = await import('/ui/js/cards.js');
+                  const { useLanguage } = await import('/ui/js/i18n.js');
+                  await useLanguage(lang);
+                  const suits = ['green', 'purple', 'pink', 'yellow', 'black', 'red', 'blue'];
+                  const box = document.createElement('div');
+                  box.id = 'all-cards';
+                  for (const small of [false, true]) {
+                    for (const suit of suits) box.append(cardFace(suit + '-7', { small }));
+                  }
+                  document.body.append(box);
+                  const out = [];
+                  for (const card of box.querySelectorAll('.card')) {
+                    const mark = card.querySelector('.mark');
+                    const c = card.getBoundingClientRect();
+                    const m = mark.getBoundingClientRect();
+                    const clipped = mark.scrollWidth > mark.clientWidth + 1
+                      || mark.scrollHeight > mark.clientHeight + 1;
+                    if (clipped || m.bottom > c.bottom || m.left < c.left || m.right > c.right) {
+                      const size = card.classList.contains('small') ? ' small' : '';
+                      out.push(card.dataset.card + size);
+                    }
+                  }
+                  return out;
+                }""",
+                lang,
+            )
+            page.screenshot(path=str(artifacts / f"card-words-{lang}.png"))
+            page.evaluate("document.getElementById('all-cards').remove()")
+            assert overflowing == [], f"{lang}: {overflowing}"
+    finally:
+        context.close()
