@@ -64,6 +64,20 @@ def test_a_taken_trick_stays_on_the_table_though_the_bots_lead_the_next(
         page.screenshot(path=str(artifacts / "trick-held.png"), full_page=True)
         page.select_option("#trick-hold", "1200")
         assert page.evaluate("localStorage.getItem('yokai.trickHoldMs')") == "1200"
+        # Item 2, in German: each trick line's cell holds its player, card and "(gewinnt)".
+        page.select_option("#lang", "de")
+        expect(page.locator("#tricks-title")).to_have_text("Stiche")
+        expect(page.locator(".trick-line .won").first).to_have_text("(gewinnt)")
+        spilling = page.evaluate(
+            """() => [...document.querySelectorAll('.trick-line .play')].filter((cell) => {
+                const box = cell.getBoundingClientRect();
+                return [...cell.children].some((part) => {
+                  const r = part.getBoundingClientRect();
+                  return r.right > box.right + 1 || r.left < box.left - 1;
+                });
+              }).length"""
+        )
+        assert spilling == 0
         assert errors == []
     finally:
         context.close()
@@ -74,8 +88,7 @@ def test_every_cards_word_fits_its_card_in_every_language(
 ) -> None:
     """Item 2: "Finsternis" was clipped on the hand's cards (60 px of text in a 56 px
     box). A word the card cannot hold breaks where its catalogue allows (a soft hyphen),
-    so every suit's word fits inside its card, large and small, in every language; and a
-    trick line's winner mark stays in its own cell."""
+    so every suit's word fits inside its card, large and small, in every language."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     try:
