@@ -44,7 +44,10 @@ class _NoAccessLog(glogging.Logger):
 
 logger_class = _NoAccessLog
 loglevel = os.environ.get("YOKAI_LOG_LEVEL", "info").lower()
-logconfig_dict = gunicorn_logconfig(loglevel.upper(), os.environ.get("YOKAI_LOG_FORMAT", "json"))
+logconfig_dict = gunicorn_logconfig(loglevel.upper(), os.environ.get("YOKAI_LOG_FORMAT", "auto"))
+# No control socket: nothing here uses gunicornc, and its default place is a folder it
+# makes in the home directory of whoever runs the service.
+control_socket_disable = True
 # Request line and headers stay small; bodies are capped at 64 KiB by the app itself.
 limit_request_line = 8190
 limit_request_fields = 100

@@ -14,6 +14,7 @@ fi
 # (tests/integration/test_pgbouncer.py) and Redis (the shared rate limits and the bus of
 # many nodes: tests/e2e/test_shared_rate_limits.py, tests/integration/test_relay.py...).
 apt_install() {
+  echo "scripts/test.sh: installing Debian's $* (apt-get, as root; README.md says why)" >&2
   if [ "$(id -u)" = 0 ]; then
     apt-get install -y -q "$@" >/dev/null || (apt-get update -q >/dev/null && apt-get install -y -q "$@" >/dev/null)
   else
@@ -28,12 +29,14 @@ if ! command -v redis-server >/dev/null && [ ! -x /usr/bin/redis-server ]; then
 fi
 # Patroni, etcd and PostgreSQL (Debian's packages) for the failover test (tests/ha), as root.
 if [ "$(id -u)" = 0 ]; then
+  echo "scripts/test.sh: making sure Debian's patroni, etcd-server and postgresql are installed (for tests/ha)" >&2
   bash scripts/ha.sh install || echo "scripts/test.sh: could not install patroni, etcd-server, postgresql: tests/ha will not run" >&2
 fi
 # Chromium (Debian's package) for the browser tests (tests/browser), if missing. Without
 # it they are skipped with how to install it, except under CI=true, where they fail.
 if ! command -v chromium >/dev/null && [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = 0 ]; then
+    echo "scripts/test.sh: installing Debian's chromium (apt-get, as root; README.md says why)" >&2
     apt-get install -y -q chromium >/dev/null \
       || (apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null) \
       || echo "scripts/test.sh: could not install chromium: the browser tests will not run" >&2

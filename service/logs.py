@@ -6,7 +6,13 @@ request id, method, route (the template, never the path with its query), status,
 duration, game id, actor kind and problem code. Nothing that opens a seat or shows a
 card is ever a field: no token, no body, no query string; problem details stay in
 responses. tests/e2e/test_logs.py plays games and scans every line for tokens, hands,
-passes and seeds. ``YOKAI_LOG_FORMAT=text`` gives plain lines for a terminal.
+passes and seeds.
+
+``YOKAI_LOG_FORMAT`` chooses: ``json``, ``text`` (a line a person reads: the time, the
+level, the logger and the message; a request as ``POST /v1/games/<game_id>/play 409 1.2
+ms wrong_phase``), or ``auto``, the default: text when standard error is a terminal
+(someone runs `yokai serve` to look at it), JSON lines otherwise (a container, a file, a
+log collector).
 
 The request line is the one line of every request: where logging is set up as here (one
 stream handler of :class:`JsonLines`, as :func:`configure` and :func:`gunicorn_logconfig`
@@ -28,6 +34,20 @@ from pythonjsonlogger.json import JsonEncoder, JsonFormatter
 FIELDS = ["asctime", "levelname", "name", "message"]
 RENAMED = {"asctime": "time", "levelname": "level", "name": "logger"}
 TEXT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+FORMATS = ("auto", "json", "text")
+
+
+def resolved(fmt: str, stream: Any = None) -> str:
+    """``json`` or ``text``: ``auto`` is text where ``stream`` (standard error) is a
+    terminal, JSON elsewhere."""
+    if fmt != "auto":
+        return fmt
+    stream = sys.stderr if stream is None else stream
+    try:
+        return "text" if stream.isatty() else "json"
+    except (AttributeError, ValueError):  # no stream, or a closed one
+        return "json"
+
 
 REQUEST = logging.getLogger("yokai.request")
 
@@ -69,15 +89,39 @@ class JsonLines(JsonFormatter):
         return self.prefix + self._encode(line)
 
 
+class TextLines(logging.Formatter):
+    """Lines a person reads in a terminal: ``12:01:03 INFO logger: message``, and a
+    request's line from its fields (method, route, status, duration, problem) where
+    JSON would carry them as fields."""
+
+    def __init__(self) -> None:
+        super().__init__(TEXT, datefmt="%H:%M:%S")
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        if record.name == REQUEST.name and hasattr(record, "route"):
+            fields = record.__dict__
+            parts = [
+                str(fields.get("method")),
+                str(fields.get("route") or "-"),
+                str(fields.get("status")),
+                f"{fields.get('duration_ms', 0):.1f} ms",
+            ]
+            if fields.get("problem"):
+                parts.append(str(fields["problem"]))
+            return f"{record.asctime} {' '.join(parts)}"
+        return super().formatMessage(record)
+
+
 def formatter(fmt: str = "json") -> logging.Formatter:
-    if fmt == "text":
-        return logging.Formatter(TEXT)
+    if resolved(fmt) == "text":
+        return TextLines()
     return JsonLines(ensure_ascii=False)
 
 
-def configure(level: str = "INFO", fmt: str = "json") -> None:
-    """Log to standard error in ``fmt`` (json or text), unless logging is set up already
-    (as basicConfig: a test runner's capture, or an embedding application)."""
+def configure(level: str = "INFO", fmt: str = "auto") -> None:
+    """Log to standard error in ``fmt`` (json, text, or auto: text on a terminal),
+    unless logging is set up already (as basicConfig: a test runner's capture, or an
+    embedding application)."""
     root = logging.getLogger()
     root.setLevel(level)
     if root.handlers:
@@ -132,10 +176,11 @@ def _stream_of_json_lines() -> logging.StreamHandler[Any] | None:
     return None
 
 
-def gunicorn_logconfig(level: str = "INFO", fmt: str = "json") -> dict[str, Any]:
+def gunicorn_logconfig(level: str = "INFO", fmt: str = "auto") -> dict[str, Any]:
     """gunicorn's ``logconfig_dict``: its master's and workers' own lines in the same
     format (its access log is off: the app logs each request itself)."""
-    factory = {"()": "service.logs.JsonLines"} if fmt != "text" else {"format": TEXT}
+    text = resolved(fmt) == "text"
+    factory = {"()": "service.logs.TextLines" if text else "service.logs.JsonLines"}
     return {
         "version": 1,
         "disable_existing_loggers": False,

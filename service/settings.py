@@ -158,7 +158,7 @@ class Settings:
     db_pool_size: int = 5
     state_cache_size: int = 2048
     log_level: str = "INFO"
-    log_format: str = "json"  # or text
+    log_format: str = "auto"  # json, or text; auto: text on a terminal (service/logs.py)
     metrics_allow: str = "127.0.0.1/32,::1/128"  # who may read /metrics without a token
     streams_per_token: int = 16  # open streams and waiting long-polls, per process
     streams_per_address: int = 512
@@ -227,7 +227,7 @@ class Settings:
             db_pool_size=_int(env, "YOKAI_DB_POOL_SIZE", 5, minimum=1),
             state_cache_size=_int(env, "YOKAI_STATE_CACHE_SIZE", 2048),
             log_level=env.get("YOKAI_LOG_LEVEL", "INFO").upper(),
-            log_format=_choice(env, "YOKAI_LOG_FORMAT", ("json", "text")),
+            log_format=_choice(env, "YOKAI_LOG_FORMAT", ("auto", "json", "text")),
             metrics_allow=env.get("YOKAI_METRICS_ALLOW", "127.0.0.1/32,::1/128"),
             streams_per_token=_int(env, "YOKAI_STREAMS_PER_TOKEN", 16, minimum=1),
             streams_per_address=_int(env, "YOKAI_STREAMS_PER_ADDRESS", 512, minimum=1),

@@ -115,7 +115,7 @@ _WILDCARDS = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1", "[::]": "::1
 
 def _announce(host: str, port: int, gunicorn: subprocess.Popen[bytes]) -> None:
     """Once gunicorn answers /healthz, say where to open the service: a log line like
-    every other (JSON with YOKAI_LOG_FORMAT=json, on the logs' stream)."""
+    every other (JSON where the logs are, on the logs' stream)."""
     local = _WILDCARDS.get(host, host).strip("[]")
     while gunicorn.poll() is None:
         connection = http.client.HTTPConnection(local, port, timeout=2)

@@ -115,7 +115,7 @@ def test_set_up_otherwise_the_line_is_a_record(
     logs.request(FIELDS)
     (record,) = caplog.records
     assert record.getMessage() == "request" and record.__dict__["route"] == FIELDS["route"]
-    assert out.getvalue().endswith(" INFO yokai.request: request\n")
+    assert out.getvalue().endswith(" POST /v1/games/<game_id>/play 409 1.2 ms wrong_phase\n")
 
 
 def test_a_request_logger_turned_down_writes_nothing(root: logging.Logger) -> None:
@@ -127,3 +127,69 @@ def test_a_request_logger_turned_down_writes_nothing(root: logging.Logger) -> No
     finally:
         logs.REQUEST.setLevel(logging.NOTSET)
     assert out.getvalue() == ""
+
+
+def test_auto_is_text_on_a_terminal_and_json_elsewhere() -> None:
+    """`yokai serve` run in a terminal logs lines a person reads; in a container, a file
+    or a pipe, JSON lines for a collector (issue 48: a flood of JSON in a terminal)."""
+    import os  # noqa: PLC0415
+    import pty  # noqa: PLC0415
+
+    leader, follower = pty.openpty()
+    try:
+        with open(follower, "w", closefd=False) as terminal:
+            assert logs.resolved("auto", terminal) == "text"
+            assert logs.resolved("json", terminal) == "json"
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert logs.resolved("auto", io.StringIO()) == "json"
+    assert logs.resolved("text", io.StringIO()) == "text"
+
+
+def test_a_request_in_text_reads_as_a_line_of_method_route_status_and_time(
+    root: logging.Logger,
+) -> None:
+    handler, out = stream_handler(logs.formatter("text"))
+    root.addHandler(handler)
+    logs.request(FIELDS)
+    logging.getLogger("service.worker").info("worker: started")
+    request, other = out.getvalue().splitlines()
+    assert re.fullmatch(
+        r"\d\d:\d\d:\d\d POST /v1/games/<game_id>/play 409 1\.2 ms wrong_phase", request
+    )
+    assert re.fullmatch(r"\d\d:\d\d:\d\d INFO service\.worker: worker: started", other)
+    assert "request_id" not in request and "{" not in request
+
+
+def test_gunicorn_logs_in_the_same_text_when_asked(
+    root: logging.Logger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("gunicorn.error", "gunicorn.access"):
+        logger = logging.getLogger(name)
+        for attribute in ("handlers", "propagate", "level"):
+            monkeypatch.setattr(logger, attribute, getattr(logger, attribute))
+    logging.config.dictConfig(logs.gunicorn_logconfig("INFO", "text"))
+    (handler,) = root.handlers
+    assert isinstance(handler.formatter, logs.TextLines)
+    (error,) = logging.getLogger("gunicorn.error").handlers
+    assert isinstance(error.formatter, logs.TextLines)
+
+
+def test_serve_makes_no_gunicorn_control_socket_in_the_home_folder() -> None:
+    """gunicorn 25+ opens a control socket by default, in ~/.gunicorn where no runtime
+    folder is set (issue 48); the config turns it off, by a name gunicorn knows (a
+    misspelt setting would be ignored silently)."""
+    import runpy  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    from gunicorn.config import Config  # noqa: PLC0415
+
+    conf = runpy.run_path(str(Path(__file__).resolve().parents[1] / "deploy" / "gunicorn.conf.py"))
+    assert conf["control_socket_disable"] is True
+    settings = Config().settings
+    assert "control_socket_disable" in settings
+    assert conf["logconfig_dict"]["formatters"]["yokai"]["()"] in {
+        "service.logs.JsonLines",
+        "service.logs.TextLines",
+    }

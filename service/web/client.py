@@ -80,6 +80,25 @@ PAGE_CSP = (
 )
 
 
+# The API reference (/reference): the vendored RapiDoc (ui/vendor/rapidoc, a module of
+# our own origin) renders /v1/openapi.json. It sets styles inline as it renders (its
+# components' own), so this page alone allows inline styles; never an inline script.
+REFERENCE_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; "
+    "form-action 'none'; frame-ancestors 'none'"
+)
+
+
+@blp.route("/reference", methods=["GET"])
+def reference() -> Response:
+    """The API's reference, readable: every endpoint, field and problem of the OpenAPI
+    document (docs/api.md is its prose)."""
+    response = send_from_directory(UI, "reference.html", mimetype="text/html")
+    response.headers["Content-Security-Policy"] = REFERENCE_CSP
+    return _revalidated(response)
+
+
 @blp.route("/ui/<path:filename>", methods=["GET"])
 def ui_file(filename: str) -> Response:
     """Scripts, styles, catalogues and the rules pages (send_from_directory refuses paths

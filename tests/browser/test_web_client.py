@@ -115,7 +115,7 @@ def _watch(browser: Any, served: Served, game_id: str) -> Any:
 
 def _seat_name(view: dict[str, Any], seat: int) -> str:
     """A seat's name as the English page shows it: a bot's numbered from 1, as the page
-    numbers seats (the server names it from 0: "Basic bot 1" is seat 2)."""
+    numbers seats (as the server names it: "Basic bot 2" is seat 1 of the API)."""
     info = view["seats"][seat]
     if info["bot"] and BOT_NAME.match(info["name"] or ""):
         return f"{info['bot'].capitalize()} bot {seat + 1}"
@@ -169,6 +169,7 @@ def _tricks_of(record: dict[str, Any]) -> list[tuple[int, int, int, list[str]]]:
 
 
 def _watched_tricks(watcher: Any) -> list[tuple[int, int, int, list[str]]]:
+    """The watcher's trick list in play order (the page lists the newest first)."""
     lines = watcher.locator(".trick-line")
     found = []
     for i in range(lines.count()):
@@ -182,7 +183,9 @@ def _watched_tricks(watcher: Any) -> list[tuple[int, int, int, list[str]]]:
                 cards,
             )
         )
-    return found
+    shown = [(r, n) for r, n, _, _ in found]
+    assert shown == sorted(shown, reverse=True), "the newest trick is not listed first"
+    return sorted(found)
 
 
 def _pass(page: Any, served: Served, game_id: str, token: str, seven_followers: bool) -> None:
@@ -325,6 +328,12 @@ def _check_finished(
     expect(page.locator(".fairness dd code").first).to_have_text(view["fairness"]["commitment"])
     expect(page.locator('.fairness a[href="/docs/fairness.md"]')).to_be_visible()
     expect(page.locator(".record-text")).to_contain_text('[Status "finished"]', timeout=WAIT)
+    # The record names each bot as the table does (issue 48), and says how it counts.
+    for seat, info in enumerate(view["seats"]):
+        if info["bot"]:
+            shown = _seat_name(view, seat)
+            expect(page.locator(".record-text")).to_contain_text(f'[Seat{seat} "{shown}"]')
+    expect(page.locator(".record-numbering")).to_contain_text("Seat0 is Seat 1 here")
     _shoot(page, artifacts, f"final-{name}")
     assert_accessible(page, "a finished game")
 
@@ -349,13 +358,11 @@ def _check_wording(
     results = page.locator(".rounds tbody .round-result")
     expect(results).to_have_text([_round_result(view, r) for r in view["rounds"]])
     record = _record(served, game_id)
-    lines = watcher.locator(".trick-line")
-    at = 0
     for rnd in record["rounds"]:
+        number = rnd["number"]
         plays = [(m["seat"], m["card"]) for m in rnd["moves"] if m["type"] == "play"]
         for i, winner in enumerate(rnd["tricks"]):
-            line = lines.nth(at)
-            at += 1
+            line = watcher.locator(f'.trick-line[data-round="{number}"][data-trick="{i + 1}"]')
             if i > 1 and i != len(rnd["tricks"]) - 1:
                 continue  # the first two and the last trick of each round are enough
             trick = plays[i * 4 : (i + 1) * 4]

@@ -135,3 +135,19 @@ def test_nobody_resigns_before_the_game_starts(api: Api) -> None:
     game_id = api.create(4)["id"]
     token = api.join(game_id, 0)
     problem(api.post(f"/v1/games/{game_id}/resign", **bearer(token)), 409, "game_not_started")
+
+
+def test_bots_are_named_as_people_number_seats_in_the_view_and_the_record(api: Api) -> None:
+    """Issue 48 (3): the table said "Expert bot 2" where the hand record said `Seat1
+    "Expert bot 1"`. A bot's name counts seats from 1, as the page does."""
+    bots = [{"seat": 1, "level": "expert"}, {"seat": 3, "level": "random"}]
+    created = api.post("/v1/games", {"players": 4, "bots": bots})
+    assert created.status_code == 201, created.get_json()
+    game = created.get_json()
+    names = {s["seat"]: s["name"] for s in game["seats"] if s["bot"]}
+    assert names == {1: "Expert bot 2", 3: "Random bot 4"}
+    joined = api.post(f"/v1/games/{game['id']}/seats/2/bot", {"level": "basic"}, **OPERATOR)
+    assert joined.status_code == 201, joined.get_json()
+    assert joined.get_json()["seats"][2]["name"] == "Basic bot 3"
+    record = api.get(f"/v1/games/{game['id']}/record").get_data(as_text=True)
+    assert '[Seat1 "Expert bot 2"]' in record and '[Seat2 "Basic bot 3"]' in record

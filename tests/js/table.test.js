@@ -6,11 +6,14 @@ import { test } from "node:test";
 
 import {
   continued,
+  TRICK_HOLD_MS,
   handOf,
+  heldTrick,
   initialTable,
   joinOf,
   marks,
   rematchOf,
+  released,
   restarted,
   shownRoundEnd,
   started,
@@ -244,4 +247,28 @@ test("after a seat is taken the game is read again from its start; the page's ow
   assert.equal(again.view, null);
   assert.deepEqual([again.tricks, again.playing, again.roundNumber, again.liveFrom], [[], [], 0, Infinity]);
   assert.equal(again.connection, "open");
+});
+
+test("a trick taken while the page is open stays on the table for its time, though the next has begun", () => {
+  let state = started(seated(viewOf({ version: 10 })));
+  const trick = [event(11, "CardPlayed", { seat: 0, card: "red-3" }), event(12, "CardPlayed", { seat: 1, card: "red-9" })];
+  for (const e of trick) state = withEvent(state, e, 1000);
+  state = withEvent(state, event(13, "TrickTaken", { number: 3, winner: 1 }), 1000);
+  const taken = { round: 0, number: 3, winner: 1, cards: [{ seat: 0, card: "red-3" }, { seat: 1, card: "red-9" }] };
+  state = withEvent(state, event(14, "CardPlayed", { seat: 1, card: "blue-1" }), 1100); // a bot leads at once
+  assert.deepEqual(heldTrick(state, 1100), taken);
+  assert.deepEqual(heldTrick(state, 1000 + TRICK_HOLD_MS - 1), taken);
+  assert.equal(heldTrick(state, 1000 + TRICK_HOLD_MS), null); // its time is over: the new trick shows
+  assert.equal(heldTrick(released(state), 1100), null); // the seat plays: its card shows at once
+  assert.equal(heldTrick(withEvent(state, event(15, "RoundDealt", { number: 2 }), 1100), 1100), null);
+});
+
+test("a slower hold is kept as chosen; the tricks of the history replayed are not held", () => {
+  let state = seated(viewOf({ version: 20 }), { holdMs: 5000 });
+  state = withEvent(state, event(5, "TrickTaken", { number: 1, winner: 0 }), 0); // replayed history
+  assert.equal(heldTrick(state, 1), null);
+  state = started(state);
+  state = withEvent(state, event(21, "TrickTaken", { number: 2, winner: 2 }), 0);
+  assert.equal(heldTrick(state, 4999)?.winner, 2);
+  assert.equal(initialTable().holdMs, TRICK_HOLD_MS);
 });

@@ -46,7 +46,7 @@ class DueGames:
                 log.exception("advancing game %s failed", game_id)
                 continue
             if done.acted:
-                log.info("game %s advanced to version %d", game_id, done.version)
+                log.debug("game %s advanced to version %d", game_id, done.version)
         return len(claimed)
 
     def next_due(self, deps: Deps) -> datetime | None:

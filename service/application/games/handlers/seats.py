@@ -21,7 +21,10 @@ BOT_NAMES = {
 
 
 def bot_name(level: rules.BotLevel, seat: int) -> str:
-    return f"{BOT_NAMES[level]} {seat}"
+    """A bot's name, numbered as people number seats (from 1: the bot of seat 0 is "Basic
+    bot 1"), so the table, the hand record and the API say the same. Games made before
+    this numbered them from 0; their events keep the names they had."""
+    return f"{BOT_NAMES[level]} {seat + 1}"
 
 
 def authorize_seat_bot(cmd: SeatBot, principal: Principal) -> Actor:

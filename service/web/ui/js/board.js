@@ -24,7 +24,8 @@ export function place(view, seat, bottom) {
 }
 
 /** The name the server gives a bot it seats ("Basic bot 2", service/application/games/
- * handlers/seats.py): English, numbered from 0. */
+ * handlers/seats.py): English, numbered from 1 (from 0 in games made before 2026-11-28,
+ * which is why the page numbers it by its seat, not by its name). */
 const SERVER_BOT_NAME = /^(Random|Basic|Strong|Expert) bot \d+$/;
 
 /** A seat's name: the player's; a bot's in the page's language, numbered as the page
@@ -143,16 +144,18 @@ function seatBox(view, seat, { bottom, me, hands, history }) {
   );
 }
 
-/** @param {View} view @param {number} bottom */
-function trickArea(view, bottom) {
+/** @param {View} view @param {number} bottom
+ * @param {{cards: import("./types.js").PlayedCard[], winner: number} | null} held */
+function trickArea(view, bottom, held) {
   const round = view.round;
   if (!round) return h("div", { class: "trick empty" });
   let cards = round.trick;
   let caption;
   let done = false;
-  if (cards.length === 0 && round.last_trick) {
-    cards = round.last_trick.cards;
-    caption = t("last_trick_won", { name: seatName(view, round.last_trick.winner) });
+  const taken = held || (cards.length === 0 ? round.last_trick : null);
+  if (taken) {
+    cards = taken.cards;
+    caption = t("last_trick_won", { name: seatName(view, taken.winner) });
     done = true;
   } else if (cards.length === 0) {
     caption = view.status === "passing" ? t("passing_now") : "";
@@ -240,13 +243,14 @@ export function bossLegend(view) {
 
 /** Seats around the trick. `me`: the seat at the bottom (null: seat 0, as a watcher);
  * `hands`: every seat's hand, to show them (operators); `history`: a past state, whose
- * deadlines are shown as times, not as countdowns.
+ * deadlines are shown as times, not as countdowns; `held`: a taken trick still shown in
+ * the middle, though the next one has begun (state/table.js `heldTrick`).
  * @param {View} view
- * @param {{me?: number | null, hands?: string[][] | null, history?: boolean}} [shown] */
-export function board(view, { me = null, hands = null, history = false } = {}) {
+ * @param {{me?: number | null, hands?: string[][] | null, history?: boolean, held?: {cards: import("./types.js").PlayedCard[], winner: number} | null}} [shown] */
+export function board(view, { me = null, hands = null, history = false, held = null } = {}) {
   const bottom = me ?? 0;
   const seats = view.seats.map((s) => seatBox(view, s.seat, { bottom, me, hands, history }));
-  return h("div", { class: `board p${view.players}` }, seats, trickArea(view, bottom));
+  return h("div", { class: `board p${view.players}` }, seats, trickArea(view, bottom, held));
 }
 
 /** @param {View} view */

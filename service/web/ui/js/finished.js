@@ -76,6 +76,8 @@ export async function recordPanel(slot, gameId) {
       h("h2", { id: "record-title" }, t("record_title")),
       h("p", {}, h("a", { href: path, target: "_blank", rel: "noopener" }, t("record_open"))),
       h("pre", { class: "record-text", tabindex: "0" }, text),
+      // The format counts from 0 (docs/record-format.md); the page counts from 1.
+      h("p", { class: "record-numbering" }, t("record_numbering")),
     );
   } catch (err) {
     fill(slot, h("h2", { id: "record-title" }, t("record_title")), h("p", { role: "alert" }, refusalOf(err).message));

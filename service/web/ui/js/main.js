@@ -47,6 +47,7 @@ function route() {
 function translateShell() {
   shell("nav-lobby").textContent = t("nav_lobby");
   shell("nav-ops").textContent = t("nav_ops");
+  shell("nav-api").textContent = t("nav_api");
   shell("nav-leaderboards").textContent = t("nav_leaderboards");
   // "My profile": this browser's player's, when it has one.
   const mine = shell("nav-profile");

@@ -20,7 +20,8 @@ export function problemBox(error) {
   if (!error) return null;
   const code = error.code;
   const known = code ? t(`problem.${code}`) : null;
-  const detail = known && known !== `problem.${code}` ? known : error.problem?.detail || "";
+  const said = known && known !== `problem.${code}` ? known : error.problem?.detail || "";
+  const detail = repeats(error.message, said) ? "" : said;
   return h(
     "div",
     { class: "problem", role: "alert", dataset: { code: code || "" } },
@@ -28,6 +29,17 @@ export function problemBox(error) {
     detail && h("span", { class: "detail" }, detail),
     error.problem?.ban && banLine(error.problem.ban),
   );
+}
+
+/**
+ * Whether `detail` only says the title again ("There is no such game" and "There is no
+ * such game."): then the box shows the title alone.
+ * @param {string} title @param {string} detail
+ */
+export function repeats(title, detail) {
+  /** @param {string} text */
+  const bare = (text) => text.trim().replace(/[.!。]+$/u, "").toLowerCase();
+  return Boolean(detail) && bare(title) === bare(detail);
 }
 
 /**

@@ -11,13 +11,33 @@ import { ApiError, follow, get, post } from "./api.js";
 import { player, signedIn } from "./player.js";
 import { refusalOf } from "./problem.js";
 import { openStream } from "./sse.js";
-import { continued, initialTable, restarted, started, toggled, withEvent, withRematch, withView } from "./state/table.js";
+import {
+  TRICK_HOLD_MS,
+  TRICK_HOLDS_MS,
+  continued,
+  initialTable,
+  released,
+  restarted,
+  started,
+  toggled,
+  withEvent,
+  withRematch,
+  withView,
+} from "./state/table.js";
 import { tableView } from "./view/table.js";
 
 /** @typedef {import("./state/table.js").TableState} TableState */
 /** @typedef {import("./types.js").View} View */
 
 const REMATCH_POLL_MS = 3000;
+/** Where this browser keeps how long a taken trick stays on the table. */
+const HOLD_KEY = "yokai.trickHoldMs";
+
+/** The length chosen in this browser, if it is one offered; else the default. */
+function chosenHold() {
+  const ms = Number(localStorage.getItem(HOLD_KEY));
+  return TRICK_HOLDS_MS.includes(ms) ? ms : TRICK_HOLD_MS;
+}
 
 /**
  * The game page in `main`; returns what leaving it does.
@@ -26,7 +46,9 @@ const REMATCH_POLL_MS = 3000;
  * @returns {() => void}
  */
 export function gamePage(main, gameId) {
-  let state = initialTable();
+  let state = initialTable(chosenHold());
+  /** @type {ReturnType<typeof setTimeout> | undefined} the redraw once a held trick goes */
+  let holdTimer;
   /** @type {{close: () => void} | null} */
   let stream = null;
   /** @type {AbortController | null} asking the finished game for its rematch */
@@ -34,13 +56,20 @@ export function gamePage(main, gameId) {
   let finishedShown = false;
   const leaving = new AbortController();
   const view = tableView(main, gameId, {
-    play: (card) => command("play", { card }),
+    play: (card) => {
+      state = released(state); // the seat's own card shows at once
+      command("play", { card });
+    },
     toggle: (card) => update(toggled(state, card)),
     pass: () => command("pass", { cards: [...state.chosen] }),
     join,
     decline,
     rematch,
     continueRound: () => update(continued(state)),
+    holdFor: (ms) => {
+      localStorage.setItem(HOLD_KEY, String(ms));
+      update({ ...state, holdMs: ms });
+    },
   });
 
   /** The state is `next`: drawn, unless nothing changed (an older view, say).
@@ -132,7 +161,15 @@ export function gamePage(main, gameId) {
       token: state.token,
       lastEventId: 0,
       onMessage: (message) => {
-        if (message.event === "game_event") state = withEvent(state, message.data);
+        if (message.event === "game_event") {
+          const held = state.held;
+          state = withEvent(state, message.data);
+          if (state.held && state.held !== held) {
+            // Drawn again once the taken trick has had its time on the table.
+            clearTimeout(holdTimer);
+            holdTimer = setTimeout(() => update({ ...state }), state.held.until - Date.now() + 20);
+          }
+        }
         else if (message.event === "view") update(withView(state, message.data));
       },
       onStatus: (status, error) => {
@@ -181,5 +218,6 @@ export function gamePage(main, gameId) {
     stream?.close();
     rematchWatch?.abort();
     clearInterval(timer);
+    clearTimeout(holdTimer);
   };
 }

@@ -45,14 +45,26 @@ import { sortCards } from "./cards.js";
  * @property {number} liveFrom events after this one happen while the page is open (the
  *   stream replays the game's history first): only those show a round's end
  * @property {RoundEnd | null} roundEnd
+ * @property {{trick: SeenTrick, until: number} | null} held a trick taken while the page
+ *   is open, kept on the table until `until` (ms, the page's clock) though the next has begun
+ * @property {number} holdMs how long a taken trick stays on the table
  */
+
+/** How long a taken trick stays on the table by default (ms): card tables keep it in
+ * view about a second, even when a bot leads the next one at once. */
+export const TRICK_HOLD_MS = 1200;
+/** The lengths a person may choose instead (the Tricks panel). */
+export const TRICK_HOLDS_MS = [1200, 2500, 5000];
 
 /**
  * A table before anything is known of the game.
+ * @param {number} [holdMs] how long a taken trick stays on the table
  * @returns {TableState}
  */
-export function initialTable() {
+export function initialTable(holdMs = TRICK_HOLD_MS) {
   return {
+    held: null,
+    holdMs,
     view: null,
     token: null,
     tricks: [],
@@ -75,7 +87,7 @@ export function initialTable() {
  * @returns {TableState}
  */
 export function restarted(state) {
-  return { ...state, view: null, tricks: [], playing: [], roundNumber: 0, chosen: [], liveFrom: Infinity, roundEnd: null };
+  return { ...state, view: null, tricks: [], playing: [], roundNumber: 0, chosen: [], liveFrom: Infinity, roundEnd: null, held: null };
 }
 
 /**
@@ -105,21 +117,24 @@ export function started(state) {
 }
 
 /**
- * An event of the game's stream: the tricks as they are played, and a round's end while
- * the page is open.
+ * An event of the game's stream: the tricks as they are played, a trick taken while the
+ * page is open (held on the table for `holdMs` from `now`), and a round's end while the
+ * page is open.
  * @param {TableState} state
  * @param {GameEvent} event
+ * @param {number} [now] the page's clock (ms)
  * @returns {TableState}
  */
-export function withEvent(state, event) {
+export function withEvent(state, event, now = Date.now()) {
   switch (event.type) {
     case "RoundDealt":
-      return { ...state, roundNumber: event.data.number, playing: [] };
+      return { ...state, roundNumber: event.data.number, playing: [], held: null };
     case "CardPlayed":
       return { ...state, playing: [...state.playing, { seat: event.data.seat, card: event.data.card }] };
     case "TrickTaken": {
       const trick = { round: state.roundNumber, number: event.data.number, cards: state.playing, winner: event.data.winner };
-      return { ...state, tricks: [...state.tricks, trick], playing: [] };
+      const held = event.seq > state.liveFrom ? { trick, until: now + state.holdMs } : state.held;
+      return { ...state, tricks: [...state.tricks, trick], playing: [], held };
     }
     case "RoundEnded": {
       if (event.seq <= state.liveFrom) return state;
@@ -131,6 +146,25 @@ export function withEvent(state, event) {
     default:
       return state;
   }
+}
+
+/**
+ * The taken trick the table still shows at `now` (the next trick's cards wait), or null.
+ * @param {TableState} state
+ * @param {number} [now] the page's clock (ms)
+ * @returns {SeenTrick | null}
+ */
+export function heldTrick(state, now = Date.now()) {
+  return state.held && now < state.held.until ? state.held.trick : null;
+}
+
+/**
+ * The seat plays: what it plays shows at once, no taken trick held over it.
+ * @param {TableState} state
+ * @returns {TableState}
+ */
+export function released(state) {
+  return state.held ? { ...state, held: null } : state;
 }
 
 /**

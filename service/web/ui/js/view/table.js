@@ -8,9 +8,9 @@ import { board, roundResult, roundsPanel, scoresPanel, seatName, sideName, table
 import { cardButton, cardFace, cardName } from "../cards.js";
 import { fill, h } from "../dom.js";
 import { fairnessPanel, recordPanel } from "../finished.js";
-import { formatList, t } from "../i18n.js";
+import { formatList, language, t } from "../i18n.js";
 import { problemBox } from "../problem.js";
-import { handOf, isSeated, joinOf, marks, rematchOf, shownRoundEnd, trickRounds } from "../state/table.js";
+import { TRICK_HOLDS_MS, handOf, heldTrick, isSeated, joinOf, marks, rematchOf, shownRoundEnd, trickRounds } from "../state/table.js";
 
 /** @typedef {import("../types.js").View} View */
 /** @typedef {import("../types.js").Refusal} Refusal */
@@ -29,6 +29,7 @@ import { handOf, isSeated, joinOf, marks, rematchOf, shownRoundEnd, trickRounds 
  * @property {(seat: number) => void} decline
  * @property {() => void} rematch
  * @property {() => void} continueRound
+ * @property {(ms: number) => void} holdFor how long a taken trick stays on the table
  */
 
 /** @param {View} view @param {Prompt | null} prompt */
@@ -175,13 +176,20 @@ function plays(view, trick, { small }) {
   );
 }
 
-/** @param {View} view @param {TableState} state */
-function tricksPanel(view, state) {
-  const rounds = trickRounds(state);
+/** @param {View} view @param {TableState} state @param {TableActions} actions */
+function tricksPanel(view, state, actions) {
+  // Newest first: the trick just taken is where the eye is, not below the fold.
+  const rounds = trickRounds(state).reverse();
+  const hold = h(
+    "select",
+    { id: "trick-hold", onchange: (/** @type {Event} */ e) => actions.holdFor(Number(/** @type {HTMLSelectElement} */ (e.target).value)) },
+    TRICK_HOLDS_MS.map((ms) => h("option", { value: ms, selected: ms === state.holdMs || null }, t("seconds_n", { n: new Intl.NumberFormat(language()).format(ms / 1000) }))),
+  );
   return h(
     "section",
     { class: "panel tricks", "aria-labelledby": "tricks-title" },
     h("h2", { id: "tricks-title" }, t("tricks_title")),
+    h("label", { class: "trick-hold" }, t("trick_hold_label"), " ", hold),
     rounds.length === 0 && h("p", { class: "none" }, t("no_tricks_yet")),
     rounds.map(({ round, open, tricks }) =>
       h(
@@ -190,8 +198,8 @@ function tricksPanel(view, state) {
         h("summary", {}, t("round_n", { n: round })),
         h(
           "ol",
-          {},
-          tricks.map((x) =>
+          { reversed: true },
+          [...tricks].reverse().map((x) =>
             h(
               "li",
               { class: "trick-line", dataset: { round, trick: x.number, winner: x.winner } },
@@ -311,11 +319,11 @@ export function tableView(main, gameId, actions) {
           : h(
               "div",
               { class: "play-area" },
-              board(view, { me: seated ? view.seat : null }),
+              board(view, { me: seated ? view.seat : null, held: heldTrick(state) }),
               hand && handSection(view, hand, actions),
               join && joinSection(gameId, join, me, actions),
             ),
-        h("aside", { class: "side" }, scoresPanel(view), roundsPanel(view), tricksPanel(view, state)),
+        h("aside", { class: "side" }, scoresPanel(view), roundsPanel(view), tricksPanel(view, state, actions)),
       ),
       finished && h("div", { class: "after" }, fairnessSlot, recordSlot),
     );
