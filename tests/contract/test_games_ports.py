@@ -481,6 +481,19 @@ def test_due_games_are_claimed_oldest_due_first_then_leased(store: Store) -> Non
     assert set(claim(store, at + lease, lease)) == {first, second}
 
 
+def test_a_claim_handed_back_is_due_at_once_unless_a_command_set_its_time(store: Store) -> None:
+    at, lease = store.clock.now(), minutes(30)
+    kept, reset = new_game(store), new_game(store)
+    for game_id in (kept, reset):
+        wake(store, game_id, at - minutes(1), 1)
+    assert set(claim(store, at, lease)) == {kept, reset}
+    wake(store, reset, at + minutes(10), 2)  # a command set its time meanwhile
+    with store.uow() as uow:
+        uow.wakeups.release([kept, reset], at + lease, at)
+    assert claim(store, at, lease) == [kept]  # due again now, for any worker
+    assert next_due(store) == at + minutes(10)  # the command's word stands
+
+
 def test_a_later_versions_word_stands(store: Store) -> None:
     at = store.clock.now()
     game_id = new_game(store)

@@ -11,6 +11,7 @@ only one of two racing commands append.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from uuid import UUID
 
@@ -52,6 +53,14 @@ class SqlWakeups:
             [lease_until, now, limit],
         )
         return [r[0] for r in rows]
+
+    def release(self, game_ids: Sequence[UUID], lease_until: datetime, now: datetime) -> None:
+        if game_ids:
+            self._session.fetch(
+                "UPDATE wakeups SET due_at = %s WHERE game_id = ANY(%s) AND due_at = %s "
+                "RETURNING game_id",
+                [now, list(game_ids), lease_until],
+            )
 
     def next_due(self) -> datetime | None:
         rows = self._session.fetch("SELECT min(due_at) FROM wakeups", one_row=True)

@@ -211,6 +211,11 @@ class Wakeups(Protocol):
         it acts leaves the game to another. Done at once, outside any transaction."""
         ...
 
+    def release(self, game_ids: Sequence[UUID], lease_until: datetime, now: datetime) -> None:
+        """Hand back games claimed until ``lease_until`` and not acted on: due at ``now``
+        for any worker, unless a command has set their time since. Done at once."""
+        ...
+
     def next_due(self) -> datetime | None:
         """When the soonest game is due, if any is."""
         ...

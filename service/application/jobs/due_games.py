@@ -4,6 +4,7 @@ advanced by the Advance command."""
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -24,6 +25,10 @@ class DueGames:
     lease: timedelta = LEASE
     batch: int = 20
     worker: str = "worker"
+    slice_seconds: float = 1.0
+    """The longest one call runs: the games of a batch not reached by then are handed
+    back (due again at once), so the worker's loop looks at its other work (a seek
+    whose bots fell due, say) at least this often however slowly bots move."""
     # Every wakeup set is announced with its time; what this worker claims it forgets.
     _soonest: Soonest = field(default_factory=lambda: Soonest(timedelta(seconds=30)))
 
@@ -31,10 +36,16 @@ class DueGames:
         now = deps.clock.now()
         if self._soonest.later_than(now):
             return 0  # the loop was woken for other work (a webhook delivery)
+        lease_until = now + self.lease
         with deps.uow() as uow:
-            claimed = uow.wakeups.claim(now, now + self.lease, self.batch)
+            claimed = uow.wakeups.claim(now, lease_until, self.batch)
         self._soonest.forget()
-        for game_id in claimed:
+        ends = time.monotonic() + self.slice_seconds
+        for done_count, game_id in enumerate(claimed):
+            if done_count and time.monotonic() >= ends:
+                with deps.uow() as uow:
+                    uow.wakeups.release(claimed[done_count:], lease_until, deps.clock.now())
+                return done_count
             ctx = Context(Operator(), request_id=f"{self.worker}:{game_id}")
             try:
                 done = execute(deps, Advance(game_id), ctx).result

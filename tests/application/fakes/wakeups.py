@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 from uuid import UUID
@@ -41,6 +42,15 @@ class FakeWakeups:
             return claimed
 
         return self._uow.at_once(edit)
+
+    def release(self, game_ids: Sequence[UUID], lease_until: datetime, now: datetime) -> None:
+        def edit(t: Tables) -> None:
+            for g in game_ids:
+                row = t.wakeups.get(g)
+                if row is not None and row[0] == lease_until:
+                    t.wakeups[g] = (now, row[1])
+
+        self._uow.at_once(edit)
 
     def next_due(self) -> datetime | None:
         return min((d for d, _ in self._uow.read().wakeups.values()), default=None)

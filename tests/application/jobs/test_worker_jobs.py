@@ -257,3 +257,22 @@ def test_the_inbox_gives_the_deadline_and_forgets_the_turn_of_a_seat_left(table:
     assert isinstance(page, InboxPage)
     (entry,) = page.games
     assert not entry.my_turn and entry.deadline is None
+
+
+def test_a_batch_past_its_slice_hands_back_the_games_it_did_not_reach(table: Table) -> None:
+    """A worker's call runs at most ``slice_seconds`` (issue 44: a seek waited while the
+    worker played a batch of slow bots): the claimed games it did not reach are due again
+    at once, for it or another worker, not at the end of their lease."""
+    deals(table, 12)
+    bots = tuple(BotSeat(s, BotLevel.RANDOM) for s in range(4))
+    games = [table.create(bots=bots) for _ in range(3)]
+    jobs = DueGames(slice_seconds=0)  # every call reaches only its first game
+    assert jobs.run_due(table.deps) == 1
+    now = table.deps.clock.now()
+    due = sorted(table.db.committed.wakeups[g][0] for g in games)
+    assert due[-1] <= now and due[-2] <= now  # the two not reached: due now, not leased
+    played = {g: len(table.db.stream(g)) for g in games}
+    assert jobs.run_due(table.deps) == 1
+    assert sum(len(table.db.stream(g)) > played[g] for g in games) == 1
+    assert run_worker(table) > 0  # and the rest is played on
+    assert all(table.public(g).status == "finished" for g in games)
