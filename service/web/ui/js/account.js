@@ -2,7 +2,7 @@
 // OpenID provider (signin.js) or with a code another device made, renaming, making a
 // code for another device, and signing out (this browser, or every other one).
 
-import { linkCode, rename, signIn, signOut, signOutElsewhere } from "./api.js";
+import { linkCode, myTokens, rename, signIn, signOut, signOutElsewhere } from "./api.js";
 import { fill, h } from "./dom.js";
 import { formatTime, t } from "./i18n.js";
 import { signedIn } from "./player.js";
@@ -151,6 +151,30 @@ export function accountActions({ redraw }) {
     h("button", { type: "submit" }, t("rename")),
   );
 
+  // "Sign out everywhere else" only where there is somewhere else: another token of the
+  // player's (a sign-in or a linked device), or a link code made from this page.
+  const others = h(
+    "button",
+    {
+      type: "button",
+      id: "sign-out-others",
+      hidden: true,
+      onclick: (/** @type {MouseEvent} */ e) =>
+        act(buttonOf(e), async () => {
+          const n = await signOutElsewhere();
+          fill(out, h("p", { id: "signed-out-others", role: "status" }, t("signed_out_others", { n })));
+        }),
+    },
+    t("sign_out_others"),
+  );
+  myTokens(who.token)
+    .then((tokens) => {
+      if (tokens.some((token) => !token.current)) others.hidden = false;
+    })
+    .catch(() => {
+      others.hidden = false; // unknown: offered, as before
+    });
+
   const buttons = h(
     "div",
     { class: "account-actions" },
@@ -162,6 +186,7 @@ export function accountActions({ redraw }) {
         onclick: (/** @type {MouseEvent} */ e) =>
           act(buttonOf(e), async () => {
             const made = await linkCode();
+            others.hidden = false;
             fill(
               codeBox,
               h("p", {}, t("link_code_intro")),
@@ -177,19 +202,7 @@ export function accountActions({ redraw }) {
       t("link_device"),
     ),
     " ",
-    h(
-      "button",
-      {
-        type: "button",
-        id: "sign-out-others",
-        onclick: (/** @type {MouseEvent} */ e) =>
-          act(buttonOf(e), async () => {
-            const n = await signOutElsewhere();
-            fill(out, h("p", { id: "signed-out-others", role: "status" }, t("signed_out_others", { n })));
-          }),
-      },
-      t("sign_out_others"),
-    ),
+    others,
     " ",
     h(
       "button",

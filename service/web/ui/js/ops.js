@@ -13,6 +13,7 @@ import { fill, h } from "./dom.js";
 import { formatTime, t } from "./i18n.js";
 import { operatorToken, setOperatorToken } from "./player.js";
 import { banLine, problemBox, refusalOf } from "./problem.js";
+import { providers } from "./signin.js";
 import { FIRST_PAGE, STATUSES, listStatus, paged, playerIdOf, suspendedBy } from "./state/ops.js";
 import { gamesTable, markCurrent, playerAuditItems, playerLookup, signOutButton, stateShown, timelineItems, tokenForm, verdict } from "./view/ops.js";
 
@@ -73,9 +74,16 @@ export function opsListPage(main, params) {
     },
     STATUSES.map((s) => h("option", { value: s, selected: s === status }, s ? t(`status.${s}`) : t("ops_all"))),
   );
+  // Without an OpenID provider players cannot sign in with an account, and nothing on
+  // their pages says why: the console tells the operator what turns it on.
+  const signInOff = h("p", { class: "notice", id: "ops-sign-in-off", hidden: true }, t("ops_sign_in_off"));
+  providers().then((found) => {
+    signInOff.hidden = found.length > 0;
+  });
   fill(
     main,
     h("h1", {}, t("ops_title")),
+    signInOff,
     h("div", { class: "ops-bar" }, h("label", { for: "ops-status" }, t("ops_status")), " ", filter, " ", signOut()),
     body,
     playerLookup(""),
