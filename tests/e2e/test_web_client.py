@@ -168,8 +168,10 @@ def test_suit_names_follow_the_rulebooks() -> None:
     assert english["suit.green"] == "Wind (green)"
     assert english["suit.blue"] == "Snow (blue)"
     for suit in SUITS:
-        assert english[f"suit_short.{suit}"] == english[f"suit_mark.{suit}"], suit
-        assert english[f"suit.{suit}"].startswith(english[f"suit_mark.{suit}"]), suit
+        # The card's word, where it may break (a soft hyphen: "Light-ning" on a card).
+        mark = english[f"suit_mark.{suit}"].replace("\u00ad", "")
+        assert english[f"suit_short.{suit}"] == mark, suit
+        assert english[f"suit.{suit}"].startswith(mark), suit
     assert _catalogue("fr")["suit.green"] == "famille Vent"
     assert _catalogue("fr")["suit.purple"] == "famille Terre"
     assert _catalogue("fr")["suit.blue"] == "famille Neige"
