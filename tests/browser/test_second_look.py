@@ -168,3 +168,25 @@ def test_without_a_provider_the_console_says_what_turns_sign_in_on(
         expect(page.get_by_role("button", name="Sign out everywhere else")).to_be_visible()
     finally:
         context.close()
+
+
+def test_a_seat_kept_for_an_invited_player_shows_their_name(browser: Any, served: Served) -> None:
+    """Item 4 (in part): seats kept for invited players read "Seat 2: open seat", the
+    scores "Seat 2 / Seat 4". They read the invited player's name, marked invited."""
+    from playwright.sync_api import expect  # noqa: PLC0415 - skipped without it
+
+    host = served.call("POST", "/v1/players", {"name": "Aiko"})
+    guest = served.call("POST", "/v1/players", {"name": "Bea"})
+    invite = [{"player_id": guest["id"], "seat": 1}]
+    game = served.call("POST", "/v1/games", {"players": 4, "invite": invite}, host["token"])
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"{served.base}/#/game/{game['id']}")
+        seat = page.locator('.seat[data-seat="1"]')
+        expect(seat.locator(".name")).to_have_text("Bea (invited)", timeout=30_000)
+        expect(seat.locator(".doing")).to_have_text("invited, not here yet")
+        expect(page.locator('.seat[data-seat="2"] .doing')).to_have_text("open seat")
+        expect(page.locator(".scores")).to_contain_text("Bea (invited)")
+    finally:
+        context.close()

@@ -5,7 +5,7 @@
 import { cardFace, suitName } from "./cards.js";
 import { h } from "./dom.js";
 import { formatList, formatTime, t } from "./i18n.js";
-import { playerLink, ratingBadge } from "./ratings.js";
+import { playerLink, profileOf, ratingBadge } from "./ratings.js";
 import { sortCards } from "./state/cards.js";
 import { ladderOf } from "./state/ladders.js";
 
@@ -36,6 +36,12 @@ const SERVER_BOT_NAME = /^(Random|Basic|Strong|Expert) bot \d+$/;
 export function seatName(view, seat) {
   const found = view.seats[seat];
   if (found?.bot && SERVER_BOT_NAME.test(found.name || "")) return t(`bot_name.${found.bot}`, { n: seat + 1 });
+  if (found && !found.name && found.reserved_for) {
+    // Kept for an invited player: their name once their profile has come (the table is
+    // drawn again then: table.js), "Seat 2" until it has.
+    const invited = profileOf(found.reserved_for).value;
+    if (invited) return t("seat_kept_for", { name: invited.name });
+  }
   return found && found.name ? found.name : t("seat_n", { n: seat + 1 });
 }
 
@@ -99,7 +105,7 @@ function seatBox(view, seat, { bottom, me, hands, history }) {
   // in the game's ladder, their name a link to their profile.
   if (info.player_id) badges.push(ratingBadge(info.player_id, ladderOf(view.variant, view.players)));
   let doing = null;
-  if (!info.joined) doing = t("seat_open");
+  if (!info.joined) doing = info.reserved_for ? t("seat_invited_waiting") : t("seat_open");
   else if (view.status === "passing") doing = info.passed ? t("seat_passed") : t("seat_choosing");
   else if (turn) doing = t("seat_to_play");
   const hand = hands ? hands[seat] : null;

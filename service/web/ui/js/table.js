@@ -10,6 +10,7 @@
 import { ApiError, follow, get, post } from "./api.js";
 import { player, signedIn } from "./player.js";
 import { refusalOf } from "./problem.js";
+import { profileOf } from "./ratings.js";
 import { openStream } from "./sse.js";
 import {
   TRICK_HOLD_MS,
@@ -72,12 +73,22 @@ export function gamePage(main, gameId) {
     },
   });
 
+  /** @type {Set<string>} invited players whose profile (their name) is awaited */
+  const awaited = new Set();
+
   /** The state is `next`: drawn, unless nothing changed (an older view, say).
    * @param {TableState} next */
   function update(next) {
     if (next === state) return;
     state = next;
     if (!state.view) return;
+    for (const seat of state.view.seats) {
+      const invited = !seat.joined ? seat.reserved_for : null;
+      if (invited && !awaited.has(invited) && profileOf(invited).value === undefined) {
+        awaited.add(invited); // drawn again with their name once it has come
+        profileOf(invited).promise.then(() => update({ ...state }), () => {});
+      }
+    }
     view.render(state, player()?.id ?? null);
     if (state.view.status === "finished" && !finishedShown) {
       finishedShown = true;
