@@ -42,7 +42,7 @@ from service.web.players.schemas import (
     TokensQuerySchema,
     UnbanSchema,
 )
-from service.web.render import json_answer, json_response, shaped_by
+from service.web.render import json_answer, json_response, shaped_by, tagged_response
 from service.web.request import command_context, deps, principal
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their inbox")
@@ -161,13 +161,7 @@ def my_tokens(query: dict[str, Any]) -> Response:
     """The player's tokens that still open it, newest first: when each was made and last
     used (to the minute), how (`via`), and which one this request was sent with."""
     page = queries.tokens(deps(), principal(), query.get("cursor"), query["limit"])
-    unless = if_none_match_tags()
-    if page.etag in unless or "*" in unless:
-        response = Response(status=304)
-    else:
-        response = json_response(TOKENS, page)
-    response.headers["ETag"] = f'"{page.etag}"'
-    return response
+    return tagged_response(TOKENS, page.etag, lambda: page)
 
 
 @blp.route("/me/tokens/<id:token_id>", methods=["DELETE"])
@@ -261,11 +255,9 @@ def player_audit(query: dict[str, Any], player_id: str) -> Response:
     page = queries.player_audit(
         deps(), principal(), UUID(player_id), query.get("cursor"), query["limit"]
     )
-    unless = if_none_match_tags()
-    if page.etag in unless or "*" in unless:
-        response = Response(status=304)
-    else:
-        body = {
+
+    def body() -> dict[str, Any]:
+        return {
             "player_id": page.player_id,
             "entries": [
                 {
@@ -279,9 +271,8 @@ def player_audit(query: dict[str, Any], player_id: str) -> Response:
             ],
             "next_cursor": page.next_cursor,
         }
-        response = json_response(PLAYER_AUDIT, body)
-    response.headers["ETag"] = f'"{page.etag}"'
-    return response
+
+    return tagged_response(PLAYER_AUDIT, page.etag, body)
 
 
 _OPERATOR_TOKEN = "an operator token"
