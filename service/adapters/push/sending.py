@@ -1,0 +1,91 @@
+"""The worker's pushes on the network: each message encrypted and VAPID-signed
+(:class:`VapidMessages`, by service/adapters/push/message.py), posted by the webhooks'
+sender (one event loop for every attempt, no redirects, 10 s at most: service/adapters/
+webhooks/sender.py) and counted in the metrics by its outcome (:class:`PushSender`)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from service.adapters.push.vapid import VapidKey
+
+from service.adapters.push import message
+from service.adapters.webhooks import sender
+from service.application.webhooks.delivery import Sent
+from service.metrics import PUSHES
+
+
+def endpoint_policy(allow_http: bool) -> Callable[[str], str | None]:
+    """Why a subscription may not name an endpoint (message.check_endpoint), or None."""
+
+    def problem(url: str) -> str | None:
+        try:
+            message.check_endpoint(url, allow_http)
+        except ValueError as error:
+            return str(error)
+        return None
+
+    return problem
+
+
+def _sent(done: sender.Delivered) -> Sent:
+    if done.status is None:
+        outcome = "error"  # no answer: refused, reset, timed out
+    elif 200 <= done.status < 300:
+        outcome = "sent"
+    elif done.status in (404, 410):
+        outcome = "gone"
+    else:
+        outcome = "failed"
+    PUSHES.labels(outcome).inc()
+    return Sent(done.status, done.error, done.retry_after)
+
+
+class PushSender:
+    """Pushes on one event loop thread (sender.Poster). ``allow_loopback``
+    (YOKAI_PUSH_ALLOW_HTTP): a push service on this machine (tests) may be reached."""
+
+    def __init__(self, *, allow_loopback: bool, timeout: float = 10.0) -> None:
+        self._poster = sender.Poster(allow_private=allow_loopback, timeout=timeout)
+
+    def start(
+        self, url: str, body: bytes, headers: dict[str, str], then: Callable[[Sent], None]
+    ) -> None:
+        self._poster.start(url, body, headers, lambda done: then(_sent(done)))
+
+    def close(self) -> None:
+        self._poster.close()
+
+
+class VapidMessages:
+    """Each push's body encrypted for its subscription (RFC 8291) and its headers signed
+    with the server's key (RFC 8292) at the moment it is made."""
+
+    def __init__(self, key: VapidKey, subject: str) -> None:
+        self._key = key
+        self._subject = subject
+
+    def request(
+        self,
+        endpoint: str,
+        p256dh: str,
+        auth: str,
+        payload: bytes,
+        *,
+        ttl: int,
+        urgency: str,
+        topic: str | None,
+    ) -> tuple[bytes, dict[str, str]]:
+        return message.request(
+            endpoint,
+            payload,
+            p256dh,
+            auth,
+            self._key,
+            self._subject,
+            ttl=ttl,
+            urgency=urgency,
+            topic=topic,
+            now=int(time.time()),
+        )
