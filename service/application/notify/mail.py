@@ -104,7 +104,7 @@ def verification(
     texts = TEXTS[lang]
     subject = texts["code_subject"].format(code=code)
     valid = texts["code_valid"].format(minutes=CODE_MINUTES)
-    text = _paragraphs(texts["code_intro"], code, valid, texts["code_ignore"])
+    paragraphs = [texts["code_intro"], code, valid, texts["code_ignore"]]
     body = (
         f"<p>{html.escape(texts['code_intro'])}</p>\n"
         '<p style="font-family: monospace; font-size: 2em; letter-spacing: 0.2em">'
@@ -112,9 +112,9 @@ def verification(
         f"<p>{html.escape(valid)}</p>\n"
         f"<p>{html.escape(texts['code_ignore'])}</p>\n"
     )
-    message = _message(to, subject, lang=lang, sender=sender, public_url=public_url, now=now)
-    _parts(message, lang, text, _page(lang, subject, body))
-    return message
+    return _compose(
+        to, subject, lang, paragraphs, body, sender=sender, public_url=public_url, now=now
+    )
 
 
 def reminder(
@@ -138,14 +138,18 @@ def reminder(
     subject = texts["reminder_subject"].format(time=left)
     said = texts["reminder_text"].format(game=_short(game_id), time=left)
     url = game_url(public_url, game_id)
-    text = _paragraphs(said, url, _footer_text(texts, public_url))
-    body = f"<p>{html.escape(said)}</p>\n<p>{_link(url, texts['open_game'])}</p>\n" + _footer_html(
-        texts, public_url
+    body = f"<p>{html.escape(said)}</p>\n<p>{_link(url, texts['open_game'])}</p>\n"
+    return _compose(
+        to,
+        subject,
+        lang,
+        [said, url],
+        body,
+        sender=sender,
+        public_url=public_url,
+        now=now,
+        unsubscribe_url=unsubscribe_url,
     )
-    message = _message(to, subject, lang=lang, sender=sender, public_url=public_url, now=now)
-    _list_headers(message, unsubscribe_url)
-    _parts(message, lang, text, _page(lang, subject, body))
-    return message
 
 
 def digest(
@@ -185,14 +189,18 @@ def digest(
         escaped = {name: html.escape(value) for name, value in values.items()}
         escaped["game"] = _link(url, values["game"])
         items.append(f"<li>{html.escape(texts[key]).format(**escaped)}</li>\n")
-    text = _paragraphs(intro, "\n".join(lines), _footer_text(texts, public_url))
-    body = f"<p>{html.escape(intro)}</p>\n<ul>\n{''.join(items)}</ul>\n" + _footer_html(
-        texts, public_url
+    body = f"<p>{html.escape(intro)}</p>\n<ul>\n{''.join(items)}</ul>\n"
+    return _compose(
+        to,
+        subject,
+        lang,
+        [intro, "\n".join(lines)],
+        body,
+        sender=sender,
+        public_url=public_url,
+        now=now,
+        unsubscribe_url=unsubscribe_url,
     )
-    message = _message(to, subject, lang=lang, sender=sender, public_url=public_url, now=now)
-    _list_headers(message, unsubscribe_url)
-    _parts(message, lang, text, _page(lang, subject, body))
-    return message
 
 
 def _short(game_id: UUID) -> str:
@@ -200,9 +208,21 @@ def _short(game_id: UUID) -> str:
     return str(game_id)[:8]
 
 
-def _message(
-    to: str, subject: str, *, lang: str, sender: str, public_url: str, now: datetime
+def _compose(
+    to: str,
+    subject: str,
+    lang: str,
+    paragraphs: list[str],
+    body: str,
+    *,
+    sender: str,
+    public_url: str,
+    now: datetime,
+    unsubscribe_url: str | None = None,
 ) -> EmailMessage:
+    """The message: its headers, the plain text of ``paragraphs`` and the HTML page of
+    ``body``; with ``unsubscribe_url``, the footer saying why it came and how to stop it,
+    and RFC 2369's unsubscribe link made one-click by RFC 8058 (a POST to it)."""
     if now.tzinfo is None:
         raise ValueError("a message's date needs a time zone")
     message = EmailMessage(policy=_POLICY)
@@ -214,24 +234,17 @@ def _message(
     message["Message-ID"] = make_msgid(domain=urlsplit(public_url).hostname or "localhost")
     # RFC 3834: no auto-replies (out of office) to these.
     message["Auto-Submitted"] = "auto-generated"
-    return message
-
-
-def _list_headers(message: EmailMessage, url: str) -> None:
-    """RFC 2369's unsubscribe link, made one-click by RFC 8058 (a POST to it)."""
-    message["List-Unsubscribe"] = f"<{url}>"
-    message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-
-
-def _parts(message: EmailMessage, lang: str, text: str, page: str) -> None:
-    message.set_content(text)
-    message.add_alternative(page, subtype="html")
+    if unsubscribe_url is not None:
+        texts = TEXTS[lang]
+        paragraphs = [*paragraphs, _footer_text(texts, public_url)]
+        body += _footer_html(texts, public_url)
+        message["List-Unsubscribe"] = f"<{unsubscribe_url}>"
+        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    message.set_content("\n\n".join(paragraphs) + "\n")
+    message.add_alternative(_page(lang, subject, body), subtype="html")
     # After the content: setting it clears every Content- header.
     message["Content-Language"] = lang
-
-
-def _paragraphs(*paragraphs: str) -> str:
-    return "\n\n".join(paragraphs) + "\n"
+    return message
 
 
 def _footer_text(texts: dict[str, str], public_url: str) -> str:

@@ -10,6 +10,7 @@ import socket
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
+from typing import Literal
 from uuid import UUID
 
 import pytest
@@ -198,22 +199,19 @@ def test_without_signing_in_the_server_refuses_for_good() -> None:
         assert not failed.value.temporary
 
 
-def test_starttls_then_sign_in() -> None:
-    with SmtpServer(user="ann", password="right", tls="starttls") as tls:
-        assert tls.url == f"smtp://ann:right@localhost:{tls.port}?starttls=1"
+@pytest.mark.parametrize(
+    ("tls", "url"),
+    [
+        ("starttls", "smtp://ann:right@localhost:{port}?starttls=1"),
+        ("implicit", "smtps://ann:right@localhost:{port}"),
+    ],
+)
+def test_tls_then_sign_in(tls: Literal["starttls", "implicit"], url: str) -> None:
+    with SmtpServer(user="ann", password="right", tls=tls) as secure:
+        assert secure.url == url.format(port=secure.port)
         sent = _reminder()
-        _mailer(tls).send(sent)
-        (got,) = tls.wait_for(lambda received: len(received) == 1)
-        _arrived_equal(sent, got)
-        assert got.user == "ann"
-
-
-def test_implicit_tls_then_sign_in() -> None:
-    with SmtpServer(user="ann", password="right", tls="implicit") as tls:
-        assert tls.url == f"smtps://ann:right@localhost:{tls.port}"
-        sent = _reminder()
-        _mailer(tls).send(sent)
-        (got,) = tls.wait_for(lambda received: len(received) == 1)
+        _mailer(secure).send(sent)
+        (got,) = secure.wait_for(lambda received: len(received) == 1)
         _arrived_equal(sent, got)
         assert got.user == "ann"
 
