@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -86,7 +87,7 @@ def subscribed(api: Api, push: PushService, token: str) -> str:
     subscriber = push.subscribe(key)
     r = api.post("/v1/me/push-subscriptions", subscriber.subscription, **bearer(token))
     assert r.status_code == 201, r.get_json()
-    return subscriber.id
+    return str(subscriber.id)
 
 
 def seated_game(api: Api, token: str, players: int = 3) -> str:
@@ -212,8 +213,7 @@ def test_an_address_is_verified_by_the_code_mailed_to_it(
     assert r.get_json()["email"] == {"address": "mio@example.org", "verified": False}
     (message,) = smtp.wait_for(lambda got: len(got) >= 1)
     assert message.rcpt_tos == ["mio@example.org"]
-    text = message.message.get_body(("plain",)).get_content()
-    code = next(word for word in text.split() if word.isdigit() and len(word) == 6)
+    code = mailed_code(message.message)
     wrong = "000000" if code != "000000" else "111111"
     r = setup.api.post("/v1/me/email/verify", {"code": wrong}, **bearer(mio))
     assert (r.status_code, r.get_json()["code"]) == (422, "wrong_code")
@@ -261,10 +261,17 @@ def _verify(setup: Setup, smtp: SmtpServer, token: str, address: str) -> None:
     r = setup.api.post("/v1/me/email", {"address": address}, **bearer(token))
     assert r.status_code == 202, r.get_json()
     got = smtp.wait_for(lambda m: len(m) > before)
-    text = got[-1].message.get_body(("plain",)).get_content()
-    code = next(word for word in text.split() if word.isdigit() and len(word) == 6)
+    code = mailed_code(got[-1].message)
     r = setup.api.post("/v1/me/email/verify", {"code": code}, **bearer(token))
     assert r.status_code == 200, r.get_json()
+
+
+def mailed_code(message: EmailMessage) -> str:
+    """The 6-digit code of a verification message (its plain text part)."""
+    body = message.get_body(("plain",))
+    assert body is not None
+    text: str = body.get_content()
+    return next(word for word in text.split() if word.isdigit() and len(word) == 6)
 
 
 def _set_deadline(setup: Setup, game_id: str, at: datetime) -> None:

@@ -23,6 +23,7 @@ from service.application.errors import (
 )
 from service.application.identity.principals import Principal, actor_of, require_player
 from service.application.notify.choices import new_token
+from service.application.notify.mail import CODE_MINUTES
 from service.application.notify.ports import EmailCode
 from service.application.ports import Actor
 from service.application.results import EmailSet, EmailVerified, MailUnsubscribed
@@ -30,7 +31,7 @@ from service.application.write.transaction import Transaction
 
 CODES_A_DAY = 5
 TRIES = 5
-CODE_LIFE = timedelta(minutes=30)
+CODE_LIFE = timedelta(minutes=CODE_MINUTES)  # as the message says
 LANGUAGES = ("en", "fr", "de", "zh")
 
 # One address, as people write it: something@a.domain, no spaces, quotes or brackets.
