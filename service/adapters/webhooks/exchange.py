@@ -62,7 +62,8 @@ class CutShort(Exception):
 
 def request(target: Target, body: bytes, headers: Mapping[str, str]) -> h11.Request:
     """The POST of ``body`` to ``target`` with ``headers`` (h11 refuses a header name or
-    value that could end its line)."""
+    value that could end its line): JSON unless ``headers`` say another Content-Type
+    (a push is application/octet-stream)."""
     host = target.host
     if ":" in host:
         host = f"[{host}]"  # an IPv6 address
@@ -72,9 +73,10 @@ def request(target: Target, body: bytes, headers: Mapping[str, str]) -> h11.Requ
         host_header = host.encode("ascii")
     except UnicodeEncodeError:
         host_header = host.encode("idna")
+    given = {name.lower() for name in headers}
     fields = [
         (b"Host", host_header),
-        (b"Content-Type", b"application/json"),
+        *([] if "content-type" in given else [(b"Content-Type", b"application/json")]),
         (b"User-Agent", b"yokai"),
         (b"Content-Length", str(len(body)).encode("ascii")),
     ]
