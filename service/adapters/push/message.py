@@ -6,7 +6,6 @@ http_ece library), and the headers a push service takes it with, VAPID-signed
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import re
 from typing import cast
@@ -15,6 +14,7 @@ from urllib.parse import urlsplit
 import http_ece
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from service.adapters.hosts import loopback
 from service.adapters.push.vapid import VapidKey, unb64url
 
 RECORD_SIZE = 4096
@@ -136,15 +136,6 @@ def check_endpoint(url: str, allow_http: bool) -> str:
     if parts.scheme == "http":
         if not allow_http:
             raise ValueError("an endpoint is an https: URL")
-        if not _loopback(host):
+        if not loopback(host):
             raise ValueError("an http: endpoint is on a loopback address or localhost")
     return url
-
-
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
