@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Served
+from tests.browser.conftest import Served, assert_accessible
 from tests.browser.test_ratings_ui import Pages, _expect, _player, pages
 
 __all__ = ["pages"]  # the fixture
@@ -182,3 +182,136 @@ def test_notify_me_is_absent_without_a_player_or_without_push(pages: Pages, serv
     expect(no_push.locator("#notify-me")).to_have_count(0)
     expect(no_push.locator("#notifications-link")).to_be_visible()
     assert nobody.errors == [] and no_push.errors == []
+
+
+class FakeSettings:
+    """The endpoints of API.md Part 4 the settings page calls, answered in the browser
+    (Playwright's routing) as the contract says, recording what the page sent. The page
+    against the real service: test_notification_settings_ui.py."""
+
+    CODE = "424242"
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+        self.settings: dict[str, Any] = {
+            "push": True,
+            "mail": True,
+            "email": None,
+            "digest": "off",
+            "reminder_minutes": None,
+        }
+        self.subscriptions = [
+            {
+                "id": "s1",
+                "endpoint": "https://push.example/send/abc",
+                "created_at": "2026-11-28T09:00:00Z",
+            }
+        ]
+        self.sent: list[tuple[str, str, Any]] = []
+
+    def answer(self, route: Any) -> None:
+        request = route.request
+        path = request.url.split("/v1/", 1)[1].split("?")[0]
+        body: Any = request.post_data_json if request.post_data else None
+        self.sent.append((request.method, path, body))
+        if request.headers.get("authorization") != f"Bearer {self.token}":
+            self._problem(route, 401, "unauthorized", "Unauthorized")
+        elif (request.method, path) == ("GET", "me/notifications"):
+            route.fulfill(json=self.settings)
+        elif (request.method, path) == ("PATCH", "me/notifications"):
+            self.settings.update(body)
+            route.fulfill(json=self.settings)
+        elif (request.method, path) == ("POST", "me/email"):
+            self.settings["email"] = {"address": body["address"], "verified": False}
+            route.fulfill(status=202, json={"address": body["address"]})
+        elif (request.method, path) == ("POST", "me/email/verify"):
+            if body["code"] != self.CODE:
+                self._problem(route, 422, "wrong_code", "That is not the code we sent")
+                return
+            self.settings["email"]["verified"] = True
+            route.fulfill(json=self.settings)
+        elif (request.method, path) == ("GET", "me/push-subscriptions"):
+            route.fulfill(json={"subscriptions": self.subscriptions})
+        elif request.method == "DELETE" and path.startswith("me/push-subscriptions/"):
+            gone = path.rsplit("/", 1)[1]
+            self.subscriptions = [s for s in self.subscriptions if s["id"] != gone]
+            route.fulfill(status=204, body="")
+        else:
+            self._problem(route, 404, "not_found", "Not found")
+
+    @staticmethod
+    def _problem(route: Any, status: int, code: str, title: str) -> None:
+        route.fulfill(
+            status=status,
+            content_type="application/problem+json",
+            body=json.dumps(
+                {"type": f"/problems/{code}", "title": title, "status": status, "code": code}
+            ),
+        )
+
+
+def test_the_settings_page_sends_what_the_contract_says_and_shows_the_answers(
+    pages: Pages, served: Served
+) -> None:
+    """Against answers of the contract's shape: each field saved (only what changed), a
+    bad reminder refused before sending, the address's code, a refusal shown as a
+    problem, a browser removed; axe-core clean."""
+    expect = _expect()
+    aiko = _player(served, "Aiko Settings")
+    fake = FakeSettings(aiko["token"])
+    page: Any = pages.open(aiko)
+    page.route(
+        lambda url: (
+            "/v1/me/notifications" in url
+            or "/v1/me/email" in url
+            or "/v1/me/push-subscriptions" in url
+        ),
+        fake.answer,
+    )
+    page.get_by_role("link", name="Notification settings").click()
+    expect(page.locator("#notify-settings")).to_be_visible(timeout=WAIT)
+    expect(page.locator("#email-state")).to_have_attribute("data-state", "none")
+    expect(page.locator('#push-subscriptions li[data-id="s1"]')).to_contain_text("push.example")
+    assert_accessible(page, "the notification settings")
+
+    page.locator("#notify-push").uncheck()
+    page.locator("#notify-digest").select_option("daily")
+    page.locator("#notify-reminder").fill("30")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#notify-saved")).to_be_visible(timeout=WAIT)
+    assert (
+        "PATCH",
+        "me/notifications",
+        {"push": False, "digest": "daily", "reminder_minutes": 30},
+    ) in fake.sent
+
+    page.locator("#notify-reminder").fill("0")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#notify-reminder-invalid")).to_be_visible(timeout=WAIT)
+    page.locator("#notify-reminder").fill("")
+    page.locator("#notify-mail").uncheck()
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#notify-saved")).to_be_visible(timeout=WAIT)
+    patches = [body for method, _, body in fake.sent if method == "PATCH"]
+    assert patches[1:] == [{"mail": False, "reminder_minutes": None}]
+
+    page.locator("#email-address").fill("aiko@example.org")
+    page.get_by_role("button", name="Send a code").click()
+    expect(page.locator("#email-code-sent")).to_contain_text("aiko@example.org", timeout=WAIT)
+    expect(page.locator("#email-state")).to_have_attribute("data-state", "unverified")
+    page.locator("#email-code").fill("000000")
+    page.get_by_role("button", name="Verify").click()
+    refused = page.locator('.email .problem[data-code="wrong_code"]')
+    expect(refused).to_contain_text("That is not the code we sent", timeout=WAIT)
+    page.locator("#email-code").fill(FakeSettings.CODE)
+    page.get_by_role("button", name="Verify").click()
+    expect(page.locator("#email-state")).to_have_attribute("data-state", "verified", timeout=WAIT)
+    expect(page.locator("#email-state")).to_contain_text("aiko@example.org: verified.")
+    expect(page.locator("#email-code")).to_have_count(0)
+    assert_accessible(page, "the notification settings, verified")
+
+    page.get_by_role("button", name="Remove the browser notified through push.example").click()
+    expect(page.locator("#push-subscriptions .none")).to_be_visible(timeout=WAIT)
+    assert ("DELETE", "me/push-subscriptions/s1", None) in fake.sent
+    # The wrong code's 422 is logged by the browser: the only error.
+    assert [e for e in page.errors if "status of 422" not in e] == []
