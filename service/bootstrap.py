@@ -40,7 +40,8 @@ from service.adapters.postgres.stats import SqlStats
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
 from service.adapters.privacy.erasure_list import FILE as ERASURES
 from service.adapters.privacy.erasure_list import ErasureList
-from service.adapters.push.sending import PushSender, VapidMessages, endpoint_policy
+from service.adapters.push.sending import PushSender, VapidMessages, subscription_policy
+from service.adapters.push.vapid import KEY_FILE as VAPID_KEY_FILE
 from service.adapters.push.vapid import VapidKey, vapid_key
 from service.adapters.webhooks.delivery import HttpSender
 from service.adapters.webhooks.url_policy import AddressPolicy
@@ -250,7 +251,7 @@ def build(
         takeover=BotLevel(settings.takeover_level),
         vault=privacy_keys,
         sealer=Sealer(privacy_keys),
-        push_endpoints=endpoint_policy(settings.push_allow_http),
+        push_subscriptions=subscription_policy(settings.push_allow_http),
         push_key=push_key(settings).public_key,
         watching=Watching(unit_of_work, deps_clock),
         mail=settings.smtp_url is not None,
@@ -389,12 +390,9 @@ def relay(settings: Settings) -> tuple[Relay, RedisAnnouncer]:
     return runner, announcer
 
 
-VAPID_KEY_FILE = "vapid-key.pem"
-
-
 def push_key(settings: Settings) -> VapidKey:
     """The key pushes are signed with: YOKAI_VAPID_PRIVATE_KEY, else the one kept in
-    YOKAI_VAPID_KEY_FILE (the data folder's ``vapid-key.pem`` by default, made when
+    YOKAI_VAPID_KEY_FILE (the data folder's ``vapid.key`` by default, made when
     missing)."""
     kept = settings.vapid_key_file or settings.data_dir.resolve() / VAPID_KEY_FILE
     return vapid_key(settings.vapid_private_key, kept)

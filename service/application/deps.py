@@ -42,9 +42,10 @@ class Deps:
     takeover: BotLevel = BotLevel.BASIC  # the bot for a seat whose player leaves
     vault: KeyVault | None = None  # the keys personal data is sealed under (docs/privacy.md)
     sealer: Sealer | None = None  # seals under the vault's keys (None: kept in the clear)
-    # Why a push endpoint is refused, or None (the adapter's: https, or loopback http:
-    # with YOKAI_PUSH_ALLOW_HTTP); None: pushes are not configured.
-    push_endpoints: Callable[[str], str | None] | None = None
+    # Why a push subscription (endpoint, p256dh, auth) is refused, or None (the
+    # adapter's: https, or loopback http: with YOKAI_PUSH_ALLOW_HTTP, and keys a browser
+    # makes); None: pushes are not configured.
+    push_subscriptions: Callable[[str, str, str], str | None] | None = None
     push_key: str | None = None  # the VAPID public key, base64url (YOKAI_VAPID_PRIVATE_KEY)
     watching: Watching | None = None  # who looks at what: no push then (notify/watching.py)
     mail: bool = False  # whether mail can be sent (YOKAI_SMTP_URL)

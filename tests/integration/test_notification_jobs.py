@@ -128,7 +128,8 @@ def test_erasure_removes_subscriptions_address_and_waiting_messages(api: Api, sq
     api.client.patch("/v1/me/notifications", json={"digest": "daily"}, headers=bearer(token))
     sql(
         "INSERT INTO outbox (kind, payload, created_at, available_at) VALUES ('mail', "
-        "jsonb_build_object('type', 'digest', 'player_id', :p), now(), now() + interval '1 day')",
+        "jsonb_build_object('type', 'digest', 'player_id', CAST(:p AS text)), now(), "
+        "now() + interval '1 day')",
         p=player,
     )
     assert api.client.delete("/v1/me", headers=bearer(token)).status_code == 204

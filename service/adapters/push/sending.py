@@ -8,20 +8,24 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from service.adapters.push.vapid import VapidKey
-
 from service.adapters.push import message
+from service.adapters.push.vapid import VapidKey
 from service.adapters.webhooks import sender
 from service.application.webhooks.delivery import Sent
 from service.metrics import PUSHES
 
 
-def endpoint_policy(allow_http: bool) -> Callable[[str], str | None]:
-    """Why a subscription may not name an endpoint (message.check_endpoint), or None."""
+def subscription_policy(allow_http: bool) -> Callable[[str, str, str], str | None]:
+    """Why a browser's subscription (endpoint, p256dh, auth) cannot be pushed to, or
+    None: message.check_endpoint's and message.subscriber_keys' reasons."""
 
-    def problem(url: str) -> str | None:
+    def problem(endpoint: str, p256dh: str, auth: str) -> str | None:
         try:
-            message.check_endpoint(url, allow_http)
+            message.check_endpoint(endpoint, allow_http)
+        except ValueError as error:
+            return f"endpoint: {error}"
+        try:
+            message.subscriber_keys(p256dh, auth)
         except ValueError as error:
             return str(error)
         return None

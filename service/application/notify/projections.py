@@ -26,13 +26,10 @@ def notices(change: Change, known: Known) -> list[PushNotice]:
         for e in known.told
         if e.type == "matched" and e.seat is not None
     ]
-    key = turnclocks.turn_key(state)
-    if key is not None and key != turnclocks.turn_key(change.before.state):
-        out += [
-            PushNotice("turn", seat, urgent)
-            for seat in turnclocks.due_seats(state)
-            if state.bots[seat] is None
-        ]
+    out += [
+        PushNotice("turn", seat, urgent)
+        for seat in turnclocks.people_begun(change.before, change.after)
+    ]
     return out
 
 

@@ -84,7 +84,7 @@ def outcome_of(
     if status is not None and status != 429 and status < 500:
         return PushOutcome(push, True, error, None)
     delay = min(first * 2**push.attempts, MAX_RETRY) * chance.uniform(0.8, 1.2)
-    asked = getattr(sent, "retry_after", None)
+    asked = sent.retry_after
     if asked is not None:
         delay = max(delay, min(float(asked), MAX_RETRY))
     later = ended + timedelta(seconds=delay)

@@ -89,10 +89,12 @@ class Transaction:
         """Whether mail can be sent (YOKAI_SMTP_URL)."""
         return self._deps.mail
 
-    def push_endpoint_problem(self, url: str) -> str | None:
-        """Why a push subscription may not name ``url`` as its endpoint, or None."""
-        policy = self._deps.push_endpoints
-        return "pushes are not configured here" if policy is None else policy(url)
+    def push_subscription_problem(self, endpoint: str, p256dh: str, auth: str) -> str | None:
+        """Why a browser's push subscription cannot be pushed to, or None."""
+        policy = self._deps.push_subscriptions
+        return (
+            "pushes are not configured here" if policy is None else policy(endpoint, p256dh, auth)
+        )
 
     @property
     def bot_move_ms(self) -> float | None:

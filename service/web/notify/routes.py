@@ -25,6 +25,7 @@ from service.application.write.registry import execute
 from service.web.api import BEARER, Blueprint
 from service.web.fields import IDEMPOTENCY_KEY
 from service.web.notify.schemas import (
+    EmailCodeSchema,
     EmailSchema,
     NotificationsPatchSchema,
     NotificationsSchema,
@@ -34,7 +35,6 @@ from service.web.notify.schemas import (
     SubscriptionSchema,
     UnsubscribedSchema,
     UnsubscribeQuerySchema,
-    VerifySchema,
 )
 from service.web.render import json_response
 from service.web.request import command_context, deps, principal
@@ -182,7 +182,7 @@ _NOT_VERIFIED = {
 
 
 @blp.route("/me/email/verify", methods=["POST"])
-@blp.arguments(VerifySchema())
+@blp.arguments(EmailCodeSchema())
 @blp.response(200, NotificationsSchema)
 @blp.doc(security=BEARER, operationId="verify_email", parameters=[IDEMPOTENCY_KEY])
 @blp.problems(400, 401, 403, 413, 422, 429)

@@ -6,7 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from service.application.notify.ports import DIGESTS
-from service.web.fields import always_present
+from service.web.fields import JsonBoolean, JsonInteger, always_present
 
 
 @always_present
@@ -71,17 +71,17 @@ class NotificationsSchema(ma.Schema):
 
 
 class NotificationsPatchSchema(ma.Schema):
-    push = fields.Boolean()
-    mail = fields.Boolean()
+    push = JsonBoolean()
+    mail = JsonBoolean()
     digest = fields.String(validate=validate.OneOf(DIGESTS))
-    reminder_minutes = fields.Integer(allow_none=True, validate=validate.Range(min=1, max=1440))
+    reminder_minutes = JsonInteger(allow_none=True, validate=validate.Range(min=1, max=1440))
 
 
 class EmailSchema(ma.Schema):
     address = fields.String(required=True, validate=validate.Length(min=3, max=254))
 
 
-class VerifySchema(ma.Schema):
+class EmailCodeSchema(ma.Schema):
     code = fields.String(required=True, validate=validate.Length(min=1, max=16))
 
 
