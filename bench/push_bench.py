@@ -8,13 +8,14 @@ push reach the push service, with many games at once?
 2. Makes ``--games`` four-player games whose every seat is held by a player of its own
    with one push subscription, and plays them with wrk as bench/http_bench.py does (every
    command planned with the rules engine first), one connection per game by default, so
-   all the games are under way at once; the worker meanwhile sends every push (and runs
-   its usual jobs).
+   all the games are under way at once (``--think-ms``: each player pauses that long
+   before each command, as people do; else a closed loop, which saturates this machine
+   with plays alone); the worker meanwhile sends every push (and runs its usual jobs).
 3. Prints the plays' rate and latency, then, once no push has arrived for 5 s, how many
    arrived and their lag: arrival time minus the commit time of the version each push
    names (the event's ``recorded_at`` read from the database afterwards; one clock).
 
-    .venv/bin/python -m bench.push_bench --games 100 --seconds 20
+    .venv/bin/python -m bench.push_bench --games 100 --seconds 20 --think-ms 500
 
 Goal (issue 45): p99 <= 1 s with 100 games at once. It asserts nothing.
 """
@@ -66,9 +67,8 @@ def commit_times(games: list[Game], client: Client) -> dict[tuple[str, int], flo
     for game in games:
         after = 0
         while True:
-            status, page = client.call(
-                "GET", f"/v1/games/{game.id}/audit?after={after}&limit=500", OPERATOR_TOKEN
-            )
+            path = f"/v1/games/{game.id}/audit?after={after}&limit=500"
+            status, page = client.call("GET", path, None, OPERATOR_TOKEN)
             assert status == 200, page
             for event in page["events"]:
                 at = datetime.fromisoformat(event["recorded_at"]).timestamp()
@@ -111,6 +111,9 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=0, help="default: one per game")
     parser.add_argument("--seconds", type=int, default=20)
     parser.add_argument("--seed", type=int, default=4545)
+    parser.add_argument(
+        "--think-ms", type=int, default=0, help="each player's pause before a command (0: none)"
+    )
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is needed: apt-get install wrk")
@@ -133,11 +136,15 @@ def main() -> None:
             push.wait_for(lambda got: len(got) >= 4 * args.games, timeout=120)  # the deals
             before = len(push.received)
             write_lists(tmp / "plays", command_lists(games, connections))
-            run = wrk(port, tmp / "plays", connections, args.seconds, False)
+            run = wrk(port, tmp / "plays", connections, args.seconds, False, args.think_ms)
             quiet = drain(push)
-            times = commit_times(games, client)
+            times = commit_times(games, Client(port))  # the first idled out meanwhile
         during = push.received[before:]
-        print(f"{args.games} four-player games at once, every seat a subscribed player")
+        pause = f", {args.think_ms} ms before each command" if args.think_ms else ", closed loop"
+        print(
+            f"{args.games} four-player games, {min(connections, args.games)} at once{pause}; "
+            "every seat a subscribed player"
+        )
         print(line("plays", run))
         print(f"pushes: {len(during)} after the deals ({len(push.rejections)} refused)")
         print(f"lag, commit to the push service: {spread_ms(lags(during, times))} "

@@ -66,7 +66,8 @@ _AUTHORIZATION = re.compile(r"vapid\s+(.*)", re.IGNORECASE | re.DOTALL)
 @dataclass(frozen=True)
 class Received:
     """A message the service accepted: its headers (names as sent) and its payload,
-    decrypted; ``at`` in Unix seconds (time.time(), comparable between processes)."""
+    decrypted; ``at``, when its request arrived, in Unix seconds (time.time(), comparable
+    between processes)."""
 
     subscriber_id: str
     headers: dict[str, str]
@@ -230,6 +231,7 @@ class PushService:
     # the server's side
 
     def _handle(self, request: BaseHTTPRequestHandler) -> None:
+        arrived = time.time()  # when the request reached the service, before its checks
         found = re.fullmatch(r"/push/([A-Za-z0-9_-]+)", request.path)
         subscriber_id = found.group(1) if found else ""
         headers = dict(request.headers.items())
@@ -255,7 +257,7 @@ class PushService:
                     self._attempted(Attempt(subscriber_id, status, "scripted", time.time()))
                 else:
                     status = 201
-                    self.received.append(Received(subscriber_id, headers, payload, time.time()))
+                    self.received.append(Received(subscriber_id, headers, payload, arrived))
                     self._attempted(Attempt(subscriber_id, 201, "accepted", time.time()))
             reason = ""
         except Refused as refused:

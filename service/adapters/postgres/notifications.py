@@ -10,12 +10,18 @@ subscription, game and version out (ON CONFLICT DO NOTHING).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from service.adapters.postgres.notification_sql import (
+    CLAIM_MAIL,
+    CLAIM_PUSHES,
+    QUEUE_DIGESTS,
+    REMIND,
+    fan_out_sql,
+)
 from service.adapters.postgres.session import Session, Statement, json_text
 from service.adapters.postgres.wakeups import CHANNEL as JOBS_CHANNEL
 from service.application.jobs.source import OUTBOX_NOTE
@@ -34,115 +40,6 @@ from service.application.notify.ports import (
 _CHOICES = "push, mail, email, email_verified, digest, reminder_minutes"
 _SUBSCRIPTION = "id, player_id, endpoint, keys, created_at, expires_at"
 _COLUMNS = {"push", "mail", "email", "email_verified", "digest", "reminder_minutes"}
-
-_FAN_OUT = (
-    "INSERT INTO outbox (kind, game_id, payload, created_at, available_at) "
-    "SELECT 'push', %s, jsonb_build_object('type', n.type, 'game_id', %s::text, "
-    "'version', %s::int, 'urgent', n.urgent, 'player_id', sp.player_id, "
-    "'subscription_id', s.id), %s, %s "
-    "FROM (VALUES {notices}) AS n(type, seat, urgent) "
-    "JOIN (SELECT seat, player_id FROM seat_players WHERE game_id = %s{bound}"
-    ") AS sp(seat, player_id) ON sp.seat = n.seat "
-    "JOIN push_subscriptions AS s ON s.player_id = sp.player_id "
-    "WHERE NOT EXISTS (SELECT FROM notification_settings AS c "
-    "WHERE c.player_id = sp.player_id AND NOT c.push) "
-    "ON CONFLICT DO NOTHING RETURNING 1"
-)
-_NOTICE = "(%s::text, %s::smallint, %s::boolean)"
-
-
-@functools.lru_cache(maxsize=32)
-def _fan_out(notices: int, bound: int) -> str:
-    return _FAN_OUT.format(
-        notices=", ".join([_NOTICE] * notices),
-        bound=" UNION ALL VALUES " + ", ".join(["(%s::smallint, %s::uuid)"] * bound)
-        if bound
-        else "",
-    )
-
-
-_CLAIM = (
-    # The oldest due pushes (skipping those another worker is claiming), each due again
-    # at the lease's end unless recorded first; with its subscription and whether its
-    # player has a stream of the game, or their player stream, open (seen since
-    # ``watched_since``). Committed without waiting for the disk: a claim lost in a crash
-    # leaves its rows due as they were.
-    "WITH lazy AS (SELECT set_config('synchronous_commit', 'off', true)), "
-    "f AS MATERIALIZED (SELECT id FROM outbox WHERE kind = 'push' AND done_at IS NULL "
-    "AND available_at <= %s ORDER BY available_at, id LIMIT %s FOR UPDATE SKIP LOCKED) "
-    "UPDATE outbox AS o SET available_at = %s FROM lazy "
-    "WHERE o.id = ANY(ARRAY(SELECT id FROM f)) "
-    "RETURNING o.id, o.game_id, o.payload, o.created_at, o.attempts, "
-    "(SELECT to_jsonb(s) FROM push_subscriptions AS s "
-    "WHERE s.id = (o.payload->>'subscription_id')::uuid), "
-    "EXISTS (SELECT FROM watchers AS w WHERE w.player_id = (o.payload->>'player_id')::uuid "
-    "AND (w.game_id IS NULL OR w.game_id = o.game_id) AND w.seen_at >= %s)"
-)
-
-
-_REMIND = (
-    # Each turn a player must act on whose clock has their reminder's minutes left (the
-    # inbox entry: ``my_turn`` with a deadline), found from the players who asked for
-    # reminders (the inbox's primary key leads with the player); once per player, game
-    # and version (``reminded``); a push per subscription if pushes are on, a mail if
-    # mail is on and the address verified. Parameters: now, seven times.
-    "WITH due AS (SELECT i.player_id, i.game_id, i.version, i.deadline, "
-    "c.push AS by_push, c.mail AND c.email_verified AS by_mail "
-    "FROM notification_settings AS c JOIN inbox AS i ON i.player_id = c.player_id "
-    "WHERE c.reminder_minutes IS NOT NULL AND i.my_turn AND i.deadline > %s "
-    "AND i.deadline - make_interval(mins => c.reminder_minutes) <= %s), "
-    "fresh AS (INSERT INTO reminded (player_id, game_id, version, at) "
-    "SELECT player_id, game_id, version, %s FROM due ON CONFLICT DO NOTHING "
-    "RETURNING player_id, game_id, version), "
-    "pushes AS (INSERT INTO outbox (kind, game_id, payload, created_at, available_at) "
-    "SELECT 'push', d.game_id, jsonb_build_object('type', 'reminder', 'game_id', "
-    "d.game_id::text, 'version', d.version, 'urgent', true, 'player_id', d.player_id, "
-    "'subscription_id', s.id), %s, %s FROM fresh AS f JOIN due AS d USING "
-    "(player_id, game_id, version) JOIN push_subscriptions AS s ON s.player_id = d.player_id "
-    "WHERE d.by_push ON CONFLICT DO NOTHING RETURNING 1), "
-    "mails AS (INSERT INTO outbox (kind, game_id, payload, created_at, available_at) "
-    "SELECT 'mail', d.game_id, jsonb_build_object('type', 'reminder', 'player_id', "
-    "d.player_id, 'version', d.version, 'deadline', d.deadline), %s, %s "
-    "FROM fresh AS f JOIN due AS d USING (player_id, game_id, version) WHERE d.by_mail "
-    "RETURNING 1), "
-    "told AS (SELECT pg_notify('yokai_jobs', 'outbox') "
-    "WHERE EXISTS (SELECT FROM pushes) OR EXISTS (SELECT FROM mails)) "
-    "SELECT (SELECT count(*) FROM fresh), (SELECT count(*) FROM told)"
-)
-
-_DIGESTS = (
-    # Every player with a digest, mail on, a verified address, no digest since their
-    # period began (UTC hours or days) and a game waiting on them: marked, and a digest
-    # queued (its games are read as it is sent). Parameters: now, now, now, now.
-    "WITH due AS (SELECT c.player_id, c.digest FROM notification_settings AS c "
-    "WHERE c.digest <> 'off' AND c.mail AND c.email_verified "
-    "AND (c.digest_sent_at IS NULL OR c.digest_sent_at < date_trunc("
-    "CASE c.digest WHEN 'hourly' THEN 'hour' ELSE 'day' END, %s::timestamptz, 'UTC')) "
-    "AND EXISTS (SELECT FROM inbox AS i WHERE i.player_id = c.player_id AND i.my_turn) "
-    "FOR UPDATE OF c SKIP LOCKED), "
-    "marked AS (UPDATE notification_settings AS c SET digest_sent_at = %s FROM due "
-    "WHERE c.player_id = due.player_id RETURNING c.player_id, c.digest), "
-    "queued AS (INSERT INTO outbox (kind, payload, created_at, available_at) "
-    "SELECT 'mail', jsonb_build_object('type', 'digest', 'player_id', player_id, "
-    "'period', digest), %s, %s FROM marked RETURNING 1), "
-    "told AS (SELECT pg_notify('yokai_jobs', 'outbox') WHERE EXISTS (SELECT FROM queued)) "
-    "SELECT (SELECT count(*) FROM queued), (SELECT count(*) FROM told)"
-)
-
-_CLAIM_MAIL = (
-    # The oldest due messages, leased like pushes; with the player's address when mail
-    # is on and it is verified (else null), their language and one-click token.
-    "WITH f AS MATERIALIZED (SELECT id FROM outbox WHERE kind = 'mail' AND done_at IS NULL "
-    "AND available_at <= %s ORDER BY available_at, id LIMIT %s FOR UPDATE SKIP LOCKED) "
-    "UPDATE outbox AS o SET available_at = %s FROM f WHERE o.id = f.id "
-    "RETURNING o.id, o.game_id, o.payload, o.created_at, o.attempts, "
-    "(SELECT CASE WHEN c.mail AND c.email_verified THEN c.email END "
-    "FROM notification_settings AS c WHERE c.player_id = (o.payload->>'player_id')::uuid), "
-    "coalesce((SELECT c.lang FROM notification_settings AS c "
-    "WHERE c.player_id = (o.payload->>'player_id')::uuid), 'en'), "
-    "(SELECT c.unsubscribe_token FROM notification_settings AS c "
-    "WHERE c.player_id = (o.payload->>'player_id')::uuid)"
-)
 
 
 def _choices(row: Sequence[Any] | None) -> Choices:
@@ -249,7 +146,7 @@ class SqlNotifications:
         params.append(game_id)
         for seat, player_id in bound:
             params += (seat, player_id)
-        self._session.write(Statement(_fan_out(len(notices), len(bound)), params))
+        self._session.write(Statement(fan_out_sql(len(notices), len(bound)), params))
         self._session.notify(JOBS_CHANNEL, OUTBOX_NOTE, if_wrote=True)
 
     def codes_since(self, player_id: UUID, since: datetime) -> int:
@@ -342,15 +239,15 @@ class SqlNotifications:
         return True
 
     def remind(self, now: datetime) -> int:
-        rows = self._session.fetch(_REMIND, [now] * 7)
+        rows = self._session.fetch(REMIND, [now] * 7)
         return int(rows[0][0]) if rows else 0
 
     def queue_digests(self, now: datetime) -> int:
-        rows = self._session.fetch(_DIGESTS, [now, now, now, now])
+        rows = self._session.fetch(QUEUE_DIGESTS, [now, now, now, now])
         return int(rows[0][0]) if rows else 0
 
     def claim_mail(self, now: datetime, lease_until: datetime, limit: int) -> list[Mail]:
-        rows = self._session.fetch(_CLAIM_MAIL, [now, limit, lease_until])
+        rows = self._session.fetch(CLAIM_MAIL, [now, limit, lease_until])
         return [Mail(*r) for r in sorted(rows, key=lambda r: r[0])]
 
     def record_mail(self, outcomes: Sequence[MailOutcome], now: datetime) -> None:
@@ -395,7 +292,7 @@ class SqlNotifications:
     def claim_pushes(
         self, now: datetime, lease_until: datetime, watched_since: datetime, limit: int
     ) -> list[Push]:
-        rows = self._session.fetch(_CLAIM, [now, limit, lease_until, watched_since])
+        rows = self._session.fetch(CLAIM_PUSHES, [now, limit, lease_until, watched_since])
         return [
             Push(r[0], r[1], r[2], r[3], r[4], _record(r[5]), bool(r[6]))
             for r in sorted(rows, key=lambda r: r[0])

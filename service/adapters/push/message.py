@@ -88,11 +88,13 @@ def request(
     urgency: str,
     topic: str | None,
     now: int,
+    authorization: str | None = None,
 ) -> tuple[bytes, dict[str, str]]:
     """The body and headers of the POST of ``payload`` to a subscription's endpoint:
     encrypted, with ``TTL`` (seconds the push service may keep it), ``Urgency``, ``Topic``
     when given (a newer message of the same topic replaces one not yet delivered) and the
-    VAPID ``Authorization`` at ``now`` (Unix seconds). ValueError for a bad one."""
+    VAPID ``Authorization`` at ``now`` (Unix seconds; or ``authorization``, one signed
+    earlier for the same push service and still valid). ValueError for a bad one."""
     if not isinstance(ttl, int) or ttl < 0:
         raise ValueError(f"TTL is a number of seconds, not {ttl!r}")
     if urgency not in URGENCIES:
@@ -105,7 +107,7 @@ def request(
         "Content-Type": "application/octet-stream",
         "TTL": str(ttl),
         "Urgency": urgency,
-        "Authorization": key.authorization(endpoint, subject, now),
+        "Authorization": authorization or key.authorization(endpoint, subject, now),
     }
     if topic is not None:
         headers["Topic"] = topic

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from service.adapters.push import message
+from service.adapters.push import message, vapid
 from service.adapters.push.vapid import VapidKey
 from service.adapters.webhooks import sender
 from service.application.webhooks.delivery import Sent
@@ -64,11 +64,27 @@ class PushSender:
 
 class VapidMessages:
     """Each push's body encrypted for its subscription (RFC 8291) and its headers signed
-    with the server's key (RFC 8292) at the moment it is made."""
+    with the server's key (RFC 8292). A push service's token is signed once per
+    ``RESIGN`` seconds and used again meanwhile (it is valid 12 hours: vapid.EXPIRES):
+    an ES256 signature per push would be most of a push's cost."""
+
+    RESIGN = 3600
 
     def __init__(self, key: VapidKey, subject: str) -> None:
         self._key = key
         self._subject = subject
+        self._signed: dict[str, tuple[int, str]] = {}  # origin: (when, Authorization)
+
+    def _authorization(self, endpoint: str, now: int) -> str:
+        audience = vapid.origin(endpoint)
+        kept = self._signed.get(audience)
+        if kept is not None and now - kept[0] < self.RESIGN:
+            return kept[1]
+        header = self._key.authorization(endpoint, self._subject, now)
+        if len(self._signed) > 1000:  # push services are few; never grow without bound
+            self._signed.clear()
+        self._signed[audience] = (now, header)
+        return header
 
     def request(
         self,
@@ -81,7 +97,8 @@ class VapidMessages:
         urgency: str,
         topic: str | None,
     ) -> tuple[bytes, dict[str, str]]:
-        return message.request(
+        now = int(time.time())
+        body, headers = message.request(
             endpoint,
             payload,
             p256dh,
@@ -91,5 +108,7 @@ class VapidMessages:
             ttl=ttl,
             urgency=urgency,
             topic=topic,
-            now=int(time.time()),
+            now=now,
+            authorization=self._authorization(endpoint, now),
         )
+        return body, headers
