@@ -251,25 +251,24 @@ class SqlNotifications:
         return [Mail(*r) for r in sorted(rows, key=lambda r: r[0])]
 
     def record_mail(self, outcomes: Sequence[MailOutcome], now: datetime) -> None:
-        if not outcomes:
-            return
-        done = [o.mail.id for o in outcomes if o.done]
+        self._settle(
+            [o.mail.id for o in outcomes if o.done],
+            [(o.mail.id, o.error, o.retry_at or now) for o in outcomes if not o.done],
+        )
+
+    def _settle(self, done: list[int], again: list[tuple[int, str | None, datetime]]) -> None:
+        """Outbox rows done (deleted) and to be tried again (when, and why)."""
         if done:
             self._session.write(
                 Statement("DELETE FROM outbox WHERE id = ANY(%s::bigint[])", (done,))
             )
-        again = [o for o in outcomes if not o.done]
         if again:
             self._session.write(
                 Statement(
                     "UPDATE outbox AS o SET attempts = o.attempts + 1, last_error = v.error, "
                     "available_at = v.next_at FROM unnest(%s::bigint[], %s::text[], "
                     "%s::timestamptz[]) AS v(id, error, next_at) WHERE o.id = v.id",
-                    (
-                        [o.mail.id for o in again],
-                        [o.error for o in again],
-                        [o.retry_at or now for o in again],
-                    ),
+                    ([a[0] for a in again], [a[1] for a in again], [a[2] for a in again]),
                 )
             )
 
@@ -303,25 +302,10 @@ class SqlNotifications:
             return
         self._session.commit_lazily()  # lost in a crash, the pushes are sent again
         gone = sorted({o.push.subscription.id for o in outcomes if o.gone and o.push.subscription})
-        done = [o.push.id for o in outcomes if o.done]
-        if done:
-            self._session.write(
-                Statement("DELETE FROM outbox WHERE id = ANY(%s::bigint[])", (done,))
-            )
-        again = [o for o in outcomes if not o.done]
-        if again:
-            self._session.write(
-                Statement(
-                    "UPDATE outbox AS o SET attempts = o.attempts + 1, last_error = v.error, "
-                    "available_at = v.next_at FROM unnest(%s::bigint[], %s::text[], "
-                    "%s::timestamptz[]) AS v(id, error, next_at) WHERE o.id = v.id",
-                    (
-                        [o.push.id for o in again],
-                        [o.error for o in again],
-                        [o.retry_at or now for o in again],
-                    ),
-                )
-            )
+        self._settle(
+            [o.push.id for o in outcomes if o.done],
+            [(o.push.id, o.error, o.retry_at or now) for o in outcomes if not o.done],
+        )
         if gone:
             self._delete(gone)
 

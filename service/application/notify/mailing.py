@@ -27,6 +27,7 @@ from service.application.jobs.source import OUTBOX_NOTE, ByTheClock, Soonest
 from service.application.notify import mail as compose
 from service.application.notify.mail import Mailer, MailError, WaitingGame
 from service.application.notify.ports import Mail, MailOutcome
+from service.application.ports import UnitOfWork
 from service.application.privacy.sealing import Revealer
 
 log = logging.getLogger("yokai.worker")
@@ -45,13 +46,7 @@ class Reminders(ByTheClock):
     _next: datetime | None = None
 
     def run_due(self, deps: Deps) -> int:
-        now = deps.clock.now()
-        if not self._time_to_run(now):
-            return 0
-        with deps.uow() as uow:
-            found = uow.notifications.remind(now)
-            uow.commit()
-        return found
+        return _queued(self, deps, lambda uow, now: uow.notifications.remind(now))
 
 
 @dataclass
@@ -63,13 +58,18 @@ class Digests(ByTheClock):
     _next: datetime | None = None
 
     def run_due(self, deps: Deps) -> int:
-        now = deps.clock.now()
-        if not self._time_to_run(now):
-            return 0
-        with deps.uow() as uow:
-            found = uow.notifications.queue_digests(now)
-            uow.commit()
-        return found
+        return _queued(self, deps, lambda uow, now: uow.notifications.queue_digests(now))
+
+
+def _queued(source: ByTheClock, deps: Deps, queue: Callable[[UnitOfWork, datetime], int]) -> int:
+    """What ``queue`` queued in a transaction of its own, if the source's time came."""
+    now = deps.clock.now()
+    if not source._time_to_run(now):
+        return 0
+    with deps.uow() as uow:
+        found = queue(uow, now)
+        uow.commit()
+    return found
 
 
 @dataclass
