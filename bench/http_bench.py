@@ -184,11 +184,16 @@ class Run:
         return self.requests / self.seconds
 
 
-def wrk(port: int, folder: Path, connections: int, seconds: int, cycle: bool) -> Run:
+def wrk(
+    port: int, folder: Path, connections: int, seconds: int, cycle: bool, think_ms: int = 0
+) -> Run:
+    """``think_ms``: each connection waits that long before each request (else a closed
+    loop)."""
     command = ["wrk", f"-t{connections}", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s"]
     command += ["-s", str(LUA), f"http://127.0.0.1:{port}", "--", str(folder)]
-    if cycle:
-        command.append("cycle")
+    command.append("cycle" if cycle else "once")
+    if think_ms:
+        command.append(str(think_ms))
     out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     result = next(line for line in out.splitlines() if line.startswith("RESULT "))
     sample = next((line for line in out.splitlines() if line.startswith("SAMPLE ")), "")

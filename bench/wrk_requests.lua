@@ -4,7 +4,9 @@
 -- without, a thread that runs out stops and says so.
 --
 -- File lines: METHOD <TAB> PATH <TAB> BEARER TOKEN (or -) <TAB> JSON BODY (or -).
--- wrk ... -s bench/wrk_requests.lua URL -- FOLDER [cycle]
+-- wrk ... -s bench/wrk_requests.lua URL -- FOLDER [cycle|once] [THINK_MS]
+-- THINK_MS: each connection waits that long before each request (a person thinking);
+-- without it, a closed loop.
 
 local threads = {}
 local next_id = 0
@@ -18,6 +20,7 @@ end
 function init(args)
   folder = args[1]
   cycle = args[2] == "cycle"
+  think = tonumber(args[3] or "0")
   requests = {}
   for line in io.lines(folder .. "/" .. id .. ".tsv") do
     local method, path, token, body = line:match("^([^\t]+)\t([^\t]+)\t([^\t]+)\t(.*)$")
@@ -34,6 +37,10 @@ function init(args)
   refused = 0
   exhausted = 0
   first_refusal = ""
+end
+
+function delay()
+  return think
 end
 
 -- The next request is the first one not yet answered: wrk may ask for a request it does

@@ -27,6 +27,7 @@ from service.adapters.embedded import EmbeddedPostgres
 from service.adapters.identity.oidc import OidcVerifier
 from service.adapters.integrity.anchor_files import AnchorDirectory
 from service.adapters.integrity.chain_keys import KEY_FILE, chain_keys
+from service.adapters.mail.smtp import SmtpMailer, parse_smtp_url
 from service.adapters.migrate import DatabaseHealth
 from service.adapters.postgres import roles
 from service.adapters.postgres.engine import libpq_conninfo, make_engine
@@ -39,6 +40,9 @@ from service.adapters.postgres.stats import SqlStats
 from service.adapters.postgres.unit_of_work import SqlUnitOfWork
 from service.adapters.privacy.erasure_list import FILE as ERASURES
 from service.adapters.privacy.erasure_list import ErasureList
+from service.adapters.push.sending import PushSender, VapidMessages, subscription_policy
+from service.adapters.push.vapid import KEY_FILE as VAPID_KEY_FILE
+from service.adapters.push.vapid import VapidKey, vapid_key
 from service.adapters.webhooks.delivery import HttpSender
 from service.adapters.webhooks.url_policy import AddressPolicy
 from service.application.deps import Deps
@@ -50,6 +54,7 @@ from service.application.jobs.anchoring import Anchoring
 from service.application.live.hub import Hub
 from service.application.live.recent import RecentCommits
 from service.application.live.relay import Relay
+from service.application.notify.watching import Watching
 from service.application.ports import Clock, UnitOfWork
 from service.application.privacy import erasure, legacy
 from service.application.privacy.sealer import Sealer
@@ -246,6 +251,10 @@ def build(
         takeover=BotLevel(settings.takeover_level),
         vault=privacy_keys,
         sealer=Sealer(privacy_keys),
+        push_subscriptions=subscription_policy(settings.push_allow_http),
+        push_key=push_key(settings).public_key,
+        watching=Watching(unit_of_work, deps_clock),
+        mail=settings.smtp_url is not None,
     )
     health = DatabaseHealth(engine, settings.database_url)
     return Container(
@@ -381,6 +390,14 @@ def relay(settings: Settings) -> tuple[Relay, RedisAnnouncer]:
     return runner, announcer
 
 
+def push_key(settings: Settings) -> VapidKey:
+    """The key pushes are signed with: YOKAI_VAPID_PRIVATE_KEY, else the one kept in
+    YOKAI_VAPID_KEY_FILE (the data folder's ``vapid.key`` by default, made when
+    missing)."""
+    kept = settings.vapid_key_file or settings.data_dir.resolve() / VAPID_KEY_FILE
+    return vapid_key(settings.vapid_private_key, kept)
+
+
 def worker(settings: Settings, container: Container) -> tuple[Worker, HttpSender]:
     """The worker of these settings on ``container``, and its webhook sender (to close
     once the worker has stopped: its attempts have ended and been recorded)."""
@@ -400,5 +417,15 @@ def worker(settings: Settings, container: Container) -> tuple[Worker, HttpSender
         heartbeat=settings.worker_heartbeat,
         anchoring=anchoring(settings),
         notes=JobNotes(settings.redis_url) if settings.redis_url else None,
+        pushes=(
+            PushSender(allow_loopback=settings.push_allow_http),
+            VapidMessages(push_key(settings), settings.vapid_subject),
+            settings.public_url,
+        ),
+        mail=(
+            (SmtpMailer(parse_smtp_url(settings.smtp_url)), settings.mail_from, settings.public_url)
+            if settings.smtp_url
+            else None
+        ),
     )
     return runner, sender

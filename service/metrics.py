@@ -85,6 +85,14 @@ DELIVERIES = Counter(
 )
 for _outcome in ("delivered", "failed", "error"):  # shown (as 0) before the first one
     DELIVERIES.labels(_outcome)
+PUSHES = Counter(
+    "yokai_pushes",
+    "Web Push attempts, by outcome: sent, gone (404/410: the subscription is deleted), "
+    "failed (another answer), error (none)",
+    ["outcome"],
+)
+for _outcome in ("sent", "gone", "failed", "error"):
+    PUSHES.labels(_outcome)
 BUS_NOTICES = Counter(
     "yokai_bus_notices",
     "What this process announced on Redis after its commits (the lobby, revoked tokens, "

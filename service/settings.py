@@ -73,6 +73,23 @@ def _path(env: Mapping[str, str], name: str) -> Path | None:
     return Path(raw) if raw else None
 
 
+def _subject(env: Mapping[str, str], name: str) -> str:
+    """A VAPID subject (RFC 8292 2.1): a mailto: or https: URL."""
+    value = env.get(name) or "mailto:operators@localhost"
+    if not value.startswith(("mailto:", "https:")):
+        raise ConfigurationError(f"{name} must be a mailto: or https: URL, not {value}")
+    return value
+
+
+def _public_url(env: Mapping[str, str], name: str) -> str:
+    """The service's address as people reach it (links in pushes and mail)."""
+    value = (env.get(name) or "http://127.0.0.1:8000").rstrip("/")
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigurationError(f"{name} must be an http: or https: URL, not {value}")
+    return value
+
+
 def _issuers(env: Mapping[str, str], name: str) -> tuple[str, ...]:
     """Space-separated issuer URLs: https, or http on a loopback host (a test's provider)."""
     issuers = tuple((env.get(name) or "").split())
@@ -177,6 +194,17 @@ class Settings:
     bot_move_ms: float = 250.0  # the expert bot's time per move; the strong bot's a third
     takeover_level: str = "basic"  # the bot that plays on for a player who leaves
     webhook_keep_days: int = 7  # finished deliveries and logged attempts are kept this long
+    # Turn notifications (docs/api.md "Turn notifications"): the VAPID key pushes are
+    # signed with (PEM, or the private scalar in base64url; else one made and kept in
+    # vapid_key_file, the data folder's by default), the subject it names, the base of
+    # every link the service sends, loopback http: push endpoints (tests), and the mail.
+    vapid_private_key: str | None = None
+    vapid_key_file: Path | None = None
+    vapid_subject: str = "mailto:operators@localhost"
+    public_url: str = "http://127.0.0.1:8000"
+    push_allow_http: bool = False
+    smtp_url: str | None = None  # smtp://[user:pass@]host:port[?starttls=1]; unset: no mail
+    mail_from: str = "Yokai Septet <noreply@localhost>"
     fairness_key: str | None = None  # seals fair games' server seeds (else a data-dir file)
     fairness_old_keys: str | None = None  # comma-separated: keys rotated out, still opened
     # The events' hash chain is an HMAC under this key (docs/security.md); or the key is
@@ -250,6 +278,13 @@ class Settings:
                 env, "YOKAI_TAKEOVER_LEVEL", ("basic", "random", "strong", "expert")
             ),
             webhook_keep_days=_int(env, "YOKAI_WEBHOOK_KEEP_DAYS", 7, minimum=1),
+            vapid_private_key=env.get("YOKAI_VAPID_PRIVATE_KEY") or None,
+            vapid_key_file=_path(env, "YOKAI_VAPID_KEY_FILE"),
+            vapid_subject=_subject(env, "YOKAI_VAPID_SUBJECT"),
+            public_url=_public_url(env, "YOKAI_PUBLIC_URL"),
+            push_allow_http=_int(env, "YOKAI_PUSH_ALLOW_HTTP", 0) != 0,
+            smtp_url=env.get("YOKAI_SMTP_URL") or None,
+            mail_from=env.get("YOKAI_MAIL_FROM") or "Yokai Septet <noreply@localhost>",
             fairness_key=env.get("YOKAI_FAIRNESS_KEY") or None,
             fairness_old_keys=env.get("YOKAI_FAIRNESS_OLD_KEYS") or None,
             chain_key=env.get("YOKAI_CHAIN_KEY") or None,

@@ -54,6 +54,9 @@ from service.application.jobs.housekeeping import Housekeeping
 from service.application.jobs.pairing import Pairing
 from service.application.jobs.rating import RatingUpdates
 from service.application.jobs.source import LEASE, OUTBOX_NOTE, UNHEARD, JobSource
+from service.application.notify.mail import Mailer
+from service.application.notify.mailing import Digests, MailDeliveries, Reminders
+from service.application.notify.pushes import PushDeliveries, PushMessages
 from service.application.ports import StoreUnavailableError
 from service.application.webhooks.delivery import FIRST_RETRY, Sender
 from service.application.webhooks.dispatcher import WebhookDeliveries
@@ -106,6 +109,12 @@ def heartbeat_age(path: Path) -> float | None:
         return max(0.0, time.time() - path.stat().st_mtime)
     except FileNotFoundError:
         return None
+
+
+class PushTransport(Sender, Protocol):
+    """The pushes' sender, closed when the worker stops."""
+
+    def close(self) -> None: ...
 
 
 class Notes(Protocol):
@@ -187,11 +196,14 @@ class Worker:
         heartbeat: Path | None = None,
         anchoring: JobSource | None = None,
         notes: Notes | None = None,
+        pushes: tuple[PushTransport, PushMessages, str] | None = None,
+        mail: tuple[Mailer, str, str] | None = None,
     ) -> None:
         self.name = name or f"worker-{socket.gethostname()}-{os.getpid()}"
         self._deps = deps
         self._heartbeat = Heartbeat(heartbeat) if heartbeat is not None else None
         self._woken = threading.Event()
+        self._closing: list[PushTransport] = []  # closed once the sources have stopped
         default: list[JobSource] = [
             DueGames(lease=lease, worker=self.name),
             Pairing(worker=self.name),
@@ -211,6 +223,14 @@ class Worker:
                     sender, lease=webhook_lease, first_retry=first_retry, wake=self._woken.set
                 )
             )
+        if pushes is not None:  # sent like webhooks, beside the loop (notify/pushes.py)
+            transport, messages, public_url = pushes
+            default.append(PushDeliveries(transport, messages, public_url, wake=self._woken.set))
+            self._closing.append(transport)
+            default += [Reminders(), Digests()]
+        if mail is not None:  # (YOKAI_SMTP_URL) in a thread of its own: notify/mailing.py
+            mailer, sender_address, public_url = mail
+            default.append(MailDeliveries(mailer, sender_address, public_url, wake=self._woken.set))
         self._sources = list(sources) if sources is not None else default
         self._notes = notes if notes is not None else PgNotes(libpq_conninfo(database_url))
         self._stopping = threading.Event()
@@ -245,6 +265,8 @@ class Worker:
         finally:
             for source in self._sources:
                 source.close()  # the jobs in hand finish
+            for transport in self._closing:
+                transport.close()
             self._close()
             log.info("%s: stopped", self.name)
 

@@ -25,6 +25,9 @@ os.environ.setdefault("YOKAI_FAIRNESS_KEY", FAIRNESS_KEY)
 # The same for the events' hash chain (HMAC under this key, docs/security.md).
 CHAIN_KEY = "7465737473206f6e6c793a2074686520636861696e206b6579206f662079732e"
 os.environ.setdefault("YOKAI_CHAIN_KEY", CHAIN_KEY)
+# And for pushes' VAPID signatures (a P-256 private scalar in base64url).
+VAPID_KEY = "dGVzdHMgb25seTogdGhlIFZBUElEIGtleSBvZiB5cyE"
+os.environ.setdefault("YOKAI_VAPID_PRIVATE_KEY", VAPID_KEY)
 
 # The PostgreSQL fixtures (a real server, migrated by alembic) for the integration and
 # end-to-end tests, and a Redis server's; the rules and application tests never ask.

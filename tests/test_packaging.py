@@ -114,6 +114,9 @@ def test_an_installed_wheel_serves_and_writes_its_contract(tmp_path: Path, serve
             ("/", b'src="/ui/js/main.js"'),
             ("/ui/js/main.js", b"lobbyPage"),
             ("/ui/i18n/zh.json", b"suit.green"),
+            ("/sw.js", b"notificationclick"),
+            ("/manifest.webmanifest", b'"display": "standalone"'),
+            ("/ui/icons/icon-192.png", b"\x89PNG"),
             ("/docs/fairness.md", b"Checking a game yourself"),
         ):
             with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:

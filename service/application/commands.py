@@ -20,13 +20,19 @@ from service.application.results import (
     Advanced,
     BanLifted,
     Created,
+    EmailSet,
+    EmailVerified,
     Joined,
     LinkCodeCreated,
+    MailUnsubscribed,
+    NotificationsChosen,
     Paired,
     PlayerCreated,
     PlayerErased,
     PlayerRenamed,
     PlayerSuspended,
+    PushSubscribed,
+    PushUnsubscribed,
     R_co,
     Rematched,
     SeekCancelled,
@@ -178,6 +184,50 @@ class DeleteWebhook(Returns[WebhookDeleted]):
 
 
 @dataclass(frozen=True, slots=True)
+class SubscribePush(Returns[PushSubscribed]):
+    """A player's browser asks for pushes (a ``PushSubscription``: RFC 8030's endpoint,
+    RFC 8291's keys in base64url)."""
+
+    endpoint: str
+    p256dh: str
+    auth: str
+    expires_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeletePushSubscription(Returns[PushUnsubscribed]):
+    subscription_id: UUID
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseNotifications(Returns[NotificationsChosen]):
+    """A player changes some of their notification choices: (name, value) pairs of
+    ``push``, ``mail``, ``digest`` and ``reminder_minutes``."""
+
+    changes: tuple[tuple[str, object], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SetEmail(Returns[EmailSet]):
+    """A player gives the address mail should go to: a code is sent to verify it."""
+
+    address: str
+    lang: str = "en"  # of the messages (the request's Accept-Language)
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyEmail(Returns[EmailVerified]):
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnsubscribeMail(Returns[MailUnsubscribed]):
+    """The one-click link of a message (RFC 8058): mail off, without signing in."""
+
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
 class RenamePlayer(Returns[PlayerRenamed]):
     """A player changes their name (games keep the names their seats were joined under)."""
 
@@ -299,6 +349,12 @@ Command = (
     | ExpireGame
     | CreateWebhook
     | DeleteWebhook
+    | SubscribePush
+    | DeletePushSubscription
+    | ChooseNotifications
+    | SetEmail
+    | VerifyEmail
+    | UnsubscribeMail
     | RenamePlayer
     | RevokeToken
     | SignIn

@@ -3,6 +3,7 @@ service.bootstrap (tests wire in-memory fakes)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -12,6 +13,7 @@ from service.application.identity.ports import IdTokens
 from service.application.integrity.chain import ChainKeys
 from service.application.live.hub import Hub
 from service.application.live.recent import RecentCommits
+from service.application.notify.watching import Watching
 from service.application.ports import Clock, UnitOfWorkFactory
 from service.application.privacy.ports import KeyVault
 from service.application.privacy.sealer import Sealer
@@ -40,3 +42,10 @@ class Deps:
     takeover: BotLevel = BotLevel.BASIC  # the bot for a seat whose player leaves
     vault: KeyVault | None = None  # the keys personal data is sealed under (docs/privacy.md)
     sealer: Sealer | None = None  # seals under the vault's keys (None: kept in the clear)
+    # Why a push subscription (endpoint, p256dh, auth) is refused, or None (the
+    # adapter's: https, or loopback http: with YOKAI_PUSH_ALLOW_HTTP, and keys a browser
+    # makes); None: pushes are not configured.
+    push_subscriptions: Callable[[str, str, str], str | None] | None = None
+    push_key: str | None = None  # the VAPID public key, base64url (YOKAI_VAPID_PRIVATE_KEY)
+    watching: Watching | None = None  # who looks at what: no push then (notify/watching.py)
+    mail: bool = False  # whether mail can be sent (YOKAI_SMTP_URL)

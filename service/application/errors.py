@@ -72,6 +72,23 @@ class InvalidInputError(ApplicationError):
         self.code = code
 
 
+class TooManyError(ApplicationError):
+    """More of something than a period allows (429, with Retry-After)."""
+
+    def __init__(self, detail: str, code: str, retry_after: int) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.retry_after = retry_after
+
+
+class UnavailableError(ApplicationError):
+    """What the command needs is not configured on this server (503)."""
+
+    def __init__(self, detail: str, code: str) -> None:
+        super().__init__(detail)
+        self.code = code
+
+
 class IdempotencyKeyReusedError(ApplicationError):
     code = "idempotency_key_reused"
 

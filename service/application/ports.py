@@ -25,6 +25,7 @@ from service.application.identity.ports import (
     PlayerTokens,
 )
 from service.application.lobby.ports import Lobby
+from service.application.notify.ports import Notifications
 from service.application.privacy.ports import Erasures
 from service.application.ratings.ports import Ratings
 from service.application.reputation.ports import Reputations
@@ -194,6 +195,9 @@ class UnitOfWork(Protocol):
 
     @property
     def webhooks(self) -> Webhooks: ...
+
+    @property
+    def notifications(self) -> Notifications: ...
 
     @property
     def operators(self) -> Operators: ...

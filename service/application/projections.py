@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from service.application.games.projections import inbox, snapshots, summary, wakeups
 from service.application.lobby import projections as lobby
+from service.application.notify import projections as notify
 from service.application.ratings import projections as ratings
 from service.application.reputation import projections as reputation
 from service.application.webhooks import projections as webhooks
@@ -25,6 +26,7 @@ PROJECTIONS = Projections(
         reputation.project,
         snapshots.project,
         webhooks.project,
+        notify.project,
         wakeups.project,
     ),
 )

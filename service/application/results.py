@@ -81,6 +81,39 @@ class WebhookDeleted:
 
 
 @dataclass(frozen=True, slots=True)
+class PushSubscribed:
+    subscription_id: UUID
+    created_at: datetime
+    new: bool  # False: the player had subscribed this endpoint already
+
+
+@dataclass(frozen=True, slots=True)
+class PushUnsubscribed:
+    subscription_id: UUID
+
+
+@dataclass(frozen=True, slots=True)
+class NotificationsChosen:
+    player_id: UUID
+
+
+@dataclass(frozen=True, slots=True)
+class EmailSet:
+    player_id: UUID
+
+
+@dataclass(frozen=True, slots=True)
+class EmailVerified:
+    player_id: UUID
+    refused: str | None  # None: verified; else why not (no_code, code_expired, wrong_code)
+
+
+@dataclass(frozen=True, slots=True)
+class MailUnsubscribed:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerRenamed:
     player_id: UUID
     name: str
@@ -181,6 +214,12 @@ Result = (
     | PlayerErased
     | WebhookCreated
     | WebhookDeleted
+    | PushSubscribed
+    | PushUnsubscribed
+    | NotificationsChosen
+    | EmailSet
+    | EmailVerified
+    | MailUnsubscribed
     | SeekCreated
     | SeekCancelled
     | Paired

@@ -31,6 +31,7 @@ from service.web.games.feed_schemas import document_event_types
 from service.web.live import routes as live
 from service.web.live.holding import OpenStreams
 from service.web.lobby import routes as lobby
+from service.web.notify import routes as notify
 from service.web.ops import routes as ops
 from service.web.players import routes as players
 from service.web.problems import routes as problems
@@ -124,6 +125,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     api.register_blueprint(live.blp)
     api.register_blueprint(ops.blp)
     api.register_blueprint(webhooks.blp)
+    api.register_blueprint(notify.blp)
     api.register_blueprint(records.blp)
     api.register_blueprint(sessions.blp)
     api.register_blueprint(lobby.blp)

@@ -24,10 +24,12 @@ UI = Path(__file__).resolve().parent / "ui"
 
 # The page runs only our own scripts and styles, talks only to this origin, and may not
 # be framed, submit forms elsewhere or change its base URL. No inline script or style:
-# the markup has none, and nothing the client renders can add one.
+# the markup has none, and nothing the client renders can add one. Its service worker
+# and its manifest (what installs it on a home screen) are its own origin's too.
 CLIENT_CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    "connect-src 'self'; worker-src 'self'; manifest-src 'self'; base-uri 'none'; "
+    "form-action 'none'; frame-ancestors 'none'"
 )
 
 
@@ -96,6 +98,30 @@ def reference() -> Response:
     document (docs/api.md is its prose)."""
     response = send_from_directory(UI, "reference.html", mimetype="text/html")
     response.headers["Content-Security-Policy"] = REFERENCE_CSP
+    return _revalidated(response)
+
+
+# The service worker's own policy (a worker's CSP is its script's response's): its
+# modules, the message catalogues it reads and the icon it shows, all of this origin.
+WORKER_CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self'"
+
+
+@blp.route("/sw.js", methods=["GET"])
+def service_worker() -> Response:
+    """The service worker (ui/sw.js: pushes shown, a click opening the game), served at
+    the root so that its scope is the whole client; revalidated at every check, so a
+    new release replaces it."""
+    response = send_from_directory(UI, "sw.js", mimetype="text/javascript")
+    response.headers["Content-Security-Policy"] = WORKER_CSP
+    return _revalidated(response)
+
+
+@blp.route("/manifest.webmanifest", methods=["GET"])
+def manifest() -> Response:
+    """The web app manifest (ui/manifest.webmanifest): the client installs on a phone's
+    home screen with its name, colours and icons (ui/icons/, made by
+    scripts/web_icons.py)."""
+    response = send_from_directory(UI, "manifest.webmanifest", mimetype="application/manifest+json")
     return _revalidated(response)
 
 

@@ -21,7 +21,9 @@ from service.application.errors import (
     NotFoundError,
     SeatNotFoundError,
     StaleVersionError,
+    TooManyError,
     UnauthenticatedError,
+    UnavailableError,
 )
 from service.application.identity.ports import ProviderUnavailableError
 from service.application.identity.sessions import IdentityInUseError
@@ -55,6 +57,8 @@ _APP_STATUS: list[tuple[type[ApplicationError], int]] = [
     (StaleVersionError, 412),
     (InvalidInputError, 422),
     (IdempotencyKeyReusedError, 422),
+    (TooManyError, 429),
+    (UnavailableError, 503),
     (BusyError, 409),
     (AlreadySeatedError, 409),
     (ConflictError, 409),
@@ -154,6 +158,8 @@ def _application_error(exc: ApplicationError) -> Response:
             detail = _no_bearer_token() or detail
     if isinstance(exc, StaleVersionError):
         headers["ETag"] = f'"{exc.current}"'
+    if isinstance(exc, TooManyError):
+        headers["Retry-After"] = str(exc.retry_after)
     return problem(status, exc.code, detail, headers=headers, extensions=exc.extensions())
 
 

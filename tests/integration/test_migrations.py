@@ -44,6 +44,11 @@ TABLES = {
     "relay_positions",
     "reputations",
     "reputation_marks",
+    "notification_settings",
+    "push_subscriptions",
+    "email_codes",
+    "watchers",
+    "reminded",
 }
 TRIGGERS = {"events_append_only", "events_no_truncate"}
 

@@ -91,6 +91,7 @@ def settings(app_database_url: str, tmp_path_factory: pytest.TempPathFactory) ->
         rate_limit="",
         fairness_key=os.environ["YOKAI_FAIRNESS_KEY"],  # tests/conftest.py
         chain_key=os.environ["YOKAI_CHAIN_KEY"],
+        vapid_private_key=os.environ["YOKAI_VAPID_PRIVATE_KEY"],
     )
 
 

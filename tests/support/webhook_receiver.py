@@ -3,7 +3,8 @@ verifies each request's signature with the `standardwebhooks` package's own veri
 (not the project's code) and records what arrived.
 
 How it answers is set by the test: ``answers`` (a queue of statuses for the next
-requests, then 204), ``hang`` (seconds to wait before answering).
+requests, then 204), ``retry_after`` (a Retry-After sent with every answer that is not
+2xx), ``hang`` (seconds to wait before answering).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class Receiver:
     answers: list[int] = field(default_factory=list)
     hang: float = 0.0
     location: str | None = None  # sent with a 3xx answer
+    retry_after: str | None = None  # sent with an answer that is not 2xx
     drop_kept: bool = False  # close each connection after answering, without saying so
     received: list[Received] = field(default_factory=list)
     started: int = 0  # requests that arrived, answered or not yet
@@ -102,6 +104,8 @@ def receiving(*, keep_alive: bool = False) -> Iterator[Receiver]:
             self.send_response(status)
             if 300 <= status < 400 and receiver.location:
                 self.send_header("Location", receiver.location)
+            if not 200 <= status < 300 and receiver.retry_after is not None:
+                self.send_header("Retry-After", receiver.retry_after)
             self.send_header("Content-Length", "0")
             self.end_headers()
             if receiver.drop_kept:

@@ -39,7 +39,6 @@ it; nothing here logs a token.
 from __future__ import annotations
 
 import http.client
-import ipaddress
 import json
 import logging
 import threading
@@ -55,6 +54,7 @@ import jwt
 from jwt import PyJWK, PyJWKSet
 from jwt.exceptions import InvalidSubjectError
 
+from service.adapters.hosts import loopback
 from service.application.identity.ports import (
     IdTokenRefusedError,
     ProviderEndpoints,
@@ -84,18 +84,7 @@ def loopback_http_or_https(url: str) -> bool:
     parts = urlsplit(url)
     if parts.scheme == "https" and parts.hostname:
         return True
-    return parts.scheme == "http" and _loopback(parts.hostname)
-
-
-def _loopback(host: str | None) -> bool:
-    if host is None:
-        return False
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    return parts.scheme == "http" and loopback(parts.hostname)
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -108,7 +97,7 @@ def fetch_url(url: str, timeout: float = TIMEOUT_SECONDS) -> bytes:
     OSError or ValueError otherwise. Redirects are not followed; a loopback host is
     reached directly, never through a proxy of the environment."""
     handlers: list[urllib.request.BaseHandler] = [_NoRedirect()]
-    if _loopback(urlsplit(url).hostname):
+    if loopback(urlsplit(url).hostname):
         handlers.append(urllib.request.ProxyHandler({}))
     opener = urllib.request.build_opener(*handlers)
     request = urllib.request.Request(url, headers={"Accept": "application/json"})

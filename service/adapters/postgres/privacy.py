@@ -152,6 +152,23 @@ class SqlErasures:
         )
         s.write(Statement("DELETE FROM identities WHERE player_id = %s", (player_id,)))
         s.write(Statement("DELETE FROM link_codes WHERE player_id = %s", (player_id,)))
+        # Turn notifications: their subscriptions, address, codes and waiting messages go
+        # (sealed under the destroyed key, they could not be opened anyway).
+        s.write(
+            Statement(
+                "DELETE FROM outbox WHERE kind IN ('push', 'mail') AND done_at IS NULL "
+                "AND payload->>'player_id' = %s",
+                (str(player_id),),
+            )
+        )
+        for table in (
+            "push_subscriptions",
+            "email_codes",
+            "notification_settings",
+            "watchers",
+            "reminded",
+        ):
+            s.write(Statement(f"DELETE FROM {table} WHERE player_id = %s", (player_id,)))
         s.write(
             Statement(
                 "UPDATE seeks SET status = 'cancelled', ended_at = %s "

@@ -135,6 +135,16 @@ outbox = Table(
     Column("webhook_id", Uuid, ForeignKey("webhooks.id", ondelete="CASCADE"), nullable=True),
     Column("message_id", Text, nullable=True),
     Index("outbox_due", "kind", "available_at", postgresql_where=text("done_at IS NULL")),
+    # At most one push per subscription, game and version, a reminder apart (0019).
+    Index(
+        "outbox_push_once",
+        text("(payload ->> 'subscription_id')"),
+        "game_id",
+        text("(payload ->> 'version')"),
+        text("((payload ->> 'type') = 'reminder')"),
+        unique=True,
+        postgresql_where=text("kind = 'push'"),
+    ),
 )
 
 webhooks = Table(
@@ -440,4 +450,67 @@ relay_positions = Table(
     Column("transaction_id", BigInteger, nullable=False),
     Column("position", BigInteger, nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+# Turn notifications (migration 0019).
+notification_settings = Table(
+    "notification_settings",
+    metadata,
+    Column("player_id", Uuid, ForeignKey("players.id"), primary_key=True),
+    Column("push", Boolean, nullable=False, server_default=text("true")),
+    Column("mail", Boolean, nullable=False, server_default=text("true")),
+    Column("email", Text, nullable=True),
+    Column("email_verified", Boolean, nullable=False, server_default=text("false")),
+    Column("digest", Text, nullable=False, server_default="off"),
+    Column("reminder_minutes", SmallInteger, nullable=True),
+    Column("unsubscribe_token", Text, nullable=False, unique=True),
+    Column("digest_sent_at", DateTime(timezone=True), nullable=True),
+    Column("lang", Text, nullable=False, server_default="en"),
+    CheckConstraint("digest IN ('off', 'hourly', 'daily')", name="notification_digest"),
+    CheckConstraint("reminder_minutes BETWEEN 1 AND 1440", name="notification_reminder_minutes"),
+)
+
+push_subscriptions = Table(
+    "push_subscriptions",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("player_id", Uuid, ForeignKey("players.id"), nullable=False),
+    Column("endpoint_hash", Text, nullable=False),
+    Column("endpoint", Text, nullable=False),
+    Column("keys", Text, nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("player_id", "endpoint_hash", name="push_subscriptions_endpoint"),
+)
+
+email_codes = Table(
+    "email_codes",
+    metadata,
+    Column("player_id", Uuid, ForeignKey("players.id"), nullable=False),
+    Column("sent_at", DateTime(timezone=True), nullable=False),
+    Column("address", Text, nullable=False),
+    Column("code_hash", Text, nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("tries", SmallInteger, nullable=False, server_default="0"),
+    PrimaryKeyConstraint("player_id", "sent_at", name="email_codes_pkey"),
+)
+
+watchers = Table(
+    "watchers",
+    metadata,
+    Column("stream_id", Uuid, primary_key=True),
+    Column("player_id", Uuid, nullable=False),
+    Column("game_id", Uuid, nullable=True),
+    Column("seen_at", DateTime(timezone=True), nullable=False),
+    Index("watchers_by_player", "player_id"),
+)
+
+reminded = Table(
+    "reminded",
+    metadata,
+    Column("player_id", Uuid, ForeignKey("players.id"), nullable=False),
+    Column("game_id", Uuid, ForeignKey("games.id"), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("player_id", "game_id", "version", name="reminded_pkey"),
 )

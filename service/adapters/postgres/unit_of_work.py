@@ -12,6 +12,7 @@ from service.adapters.postgres.events import SqlEventStore
 from service.adapters.postgres.games import SqlCredentials, SqlGameIndex
 from service.adapters.postgres.idempotency import SqlIdempotencyStore
 from service.adapters.postgres.lobby import SqlLobby
+from service.adapters.postgres.notifications import SqlNotifications
 from service.adapters.postgres.operators import SqlOperators
 from service.adapters.postgres.players import SqlInbox, SqlPlayers
 from service.adapters.postgres.privacy import SqlErasures
@@ -57,6 +58,7 @@ class SqlUnitOfWork:
     reputations: SqlReputations
     wakeups: SqlWakeups
     webhooks: SqlWebhooks
+    notifications: SqlNotifications
 
     def __init__(self, engine: Engine, *, snapshot: bool = False) -> None:
         self._session = Session(connections_of(engine), snapshot=snapshot)
@@ -77,6 +79,7 @@ class SqlUnitOfWork:
         self.reputations = SqlReputations(self._session)
         self.wakeups = SqlWakeups(self._session)
         self.webhooks = SqlWebhooks(self._session)
+        self.notifications = SqlNotifications(self._session)
         self.operators = SqlOperators(self._session)
         self.erasures = SqlErasures(self._session)
 

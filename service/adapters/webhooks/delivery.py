@@ -18,7 +18,7 @@ def _sent(done: sender.Delivered) -> Sent:
     else:
         outcome = "delivered" if 200 <= done.status < 300 else "failed"
     DELIVERIES.labels(outcome).inc()
-    return Sent(done.status, done.error)
+    return Sent(done.status, done.error, done.retry_after)
 
 
 class HttpSender:

@@ -22,6 +22,7 @@ import asyncio
 import functools
 import ssl
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import h11
 
@@ -36,6 +37,13 @@ def tls() -> ssl.SSLContext:
     """One client context for every attempt: loading the CA store costs more than a
     delivery (thread-safe once made). It verifies the certificate and its name."""
     return ssl.create_default_context()
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    status: int  # of the final answer (1xx skipped)
+    retry_after: str | None  # its Retry-After field, as it came
+    reusable: bool  # the connection may carry another request
 
 
 class BadAnswer(Exception):
@@ -54,7 +62,8 @@ class CutShort(Exception):
 
 def request(target: Target, body: bytes, headers: Mapping[str, str]) -> h11.Request:
     """The POST of ``body`` to ``target`` with ``headers`` (h11 refuses a header name or
-    value that could end its line)."""
+    value that could end its line): JSON unless ``headers`` say another Content-Type
+    (a push is application/octet-stream)."""
     host = target.host
     if ":" in host:
         host = f"[{host}]"  # an IPv6 address
@@ -64,9 +73,10 @@ def request(target: Target, body: bytes, headers: Mapping[str, str]) -> h11.Requ
         host_header = host.encode("ascii")
     except UnicodeEncodeError:
         host_header = host.encode("idna")
+    given = {name.lower() for name in headers}
     fields = [
         (b"Host", host_header),
-        (b"Content-Type", b"application/json"),
+        *([] if "content-type" in given else [(b"Content-Type", b"application/json")]),
         (b"User-Agent", b"yokai"),
         (b"Content-Length", str(len(body)).encode("ascii")),
     ]
@@ -117,11 +127,11 @@ class Connection(asyncio.Protocol):
         if self._transport is not None:
             self._transport.close()
 
-    async def post(self, request: h11.Request, body: bytes) -> tuple[int, bool]:
-        """Send ``request`` with ``body``; the status of the final answer (1xx skipped)
-        once it has been read to its end (up to MAX_ANSWER of its body), and whether the
-        connection may carry another request: only when h11 has both sides done and
-        nothing follows the answer. NoAnswer, CutShort or BadAnswer otherwise."""
+    async def post(self, request: h11.Request, body: bytes) -> Answer:
+        """Send ``request`` with ``body``; the final answer (1xx skipped) once it has been
+        read to its end (up to MAX_ANSWER of its body), and whether the connection may
+        carry another request: only when h11 has both sides done and nothing follows the
+        answer. NoAnswer, CutShort or BadAnswer otherwise."""
         http = self._http
         assert self._transport is not None
         self._transport.write(
@@ -129,6 +139,7 @@ class Connection(asyncio.Protocol):
         )
         heard = ended = False
         status = read = 0
+        retry_after: str | None = None
         while True:
             try:
                 event = http.next_event()
@@ -148,12 +159,14 @@ class Connection(asyncio.Protocol):
                 continue  # 1xx: the final answer follows (h11 refuses a 101 not asked for)
             elif isinstance(event, h11.Response):
                 status = event.status_code
+                retry_after = _field(event, b"retry-after")
                 if not _read_to_end(event):
-                    return status, False  # not read further: the connection is closed
+                    # not read further: the connection is closed
+                    return Answer(status, retry_after, False)
             elif isinstance(event, h11.Data):
                 read += len(event.data)
                 if read > MAX_ANSWER:
-                    return status, False  # enough: the rest is not read
+                    return Answer(status, retry_after, False)  # enough: the rest is not read
             elif isinstance(event, h11.EndOfMessage):
                 break
             else:
@@ -167,8 +180,8 @@ class Connection(asyncio.Protocol):
             and self.usable
         ):
             http.start_next_cycle()
-            return status, True
-        return status, False
+            return Answer(status, retry_after, True)
+        return Answer(status, retry_after, False)
 
     async def _more(self) -> bytes:
         """What came since the last call, once something has; b"" at the connection's end
@@ -236,3 +249,12 @@ def _read_to_end(answer: h11.Response) -> bool:
             raise BadAnswer("both Transfer-Encoding and Content-Length")
         return True
     return length is not None and length <= MAX_ANSWER
+
+
+def _field(answer: h11.Response, name: bytes) -> str | None:
+    """The value of the answer's field ``name`` (lower case; the last one if repeated)."""
+    found = None
+    for field, value in answer.headers:
+        if field == name:
+            found = value.decode("latin-1")
+    return found

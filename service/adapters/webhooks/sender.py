@@ -9,13 +9,16 @@ a connection are service/adapters/webhooks/exchange.py's (HTTP/1.1 by the h11 li
 Redirects are never followed, and the whole attempt is bounded by one deadline, so a
 receiver that hangs or trickles its answer holds it no longer than ``timeout``.
 Connections a receiver keeps alive are used again for the next POST to the same checked
-address, unless the receiver sent anything meanwhile or closed them.
+address, unless the receiver sent anything meanwhile or closed them. An answer's
+``Retry-After`` is handed on in seconds (:func:`retry_after_seconds`). Web Push's
+messages (service/adapters/push/) go out the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import email.utils
 import logging
 import ssl
 import threading
@@ -23,6 +26,7 @@ import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import UTC
 
 from service.adapters.webhooks import exchange
 from service.adapters.webhooks.url_policy import UrlForbiddenError, _resolved
@@ -39,6 +43,25 @@ class Delivered:
     status: int | None
     error: str | None
     seconds: float
+    retry_after: float | None = None  # seconds the receiver asked us to wait (Retry-After)
+
+
+def retry_after_seconds(value: str | None, now: float) -> float | None:
+    """The seconds an answer's ``Retry-After`` asks for (RFC 9110 section 10.2.3):
+    delta-seconds, or an HTTP-date (in any of its three forms) less ``now`` (Unix
+    seconds), never below 0. None when absent or unreadable."""
+    if value is None:
+        return None
+    value = value.strip()
+    if value.isascii() and value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (ValueError, TypeError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)  # asctime's form: an HTTP-date is always GMT
+    return max(0.0, when.timestamp() - now)
 
 
 _Key = tuple[str, str, int, str]  # scheme, host, port, the checked address
@@ -158,9 +181,10 @@ class Poster:
         self, url: str, body: bytes, headers: Mapping[str, str], then: _Then
     ) -> None:
         started = time.monotonic()
+        asked: str | None = None
         try:
             async with asyncio.timeout(self._timeout):
-                status, error = await self._post(url, body, headers)
+                status, error, asked = await self._post(url, body, headers)
         except TimeoutError:
             status, error = None, "timeout"
         except asyncio.CancelledError:
@@ -168,18 +192,20 @@ class Poster:
         except Exception as failure:  # a bug here must not lose the attempt's outcome
             log.exception("webhook POST to %s", url)
             status, error = None, f"{type(failure).__name__}: {failure}"[:300]
+        wait = retry_after_seconds(asked, time.time())
         try:
-            then(Delivered(status, error, time.monotonic() - started))
+            then(Delivered(status, error, time.monotonic() - started, wait))
         except Exception:
             log.exception("webhook POST to %s: its outcome could not be handed on", url)
 
     async def _post(
         self, url: str, body: bytes, headers: Mapping[str, str]
-    ) -> tuple[int | None, str | None]:
+    ) -> tuple[int | None, str | None, str | None]:
+        """The answer's status, or why there is none; and its Retry-After."""
         try:
             target = await _resolved(url, allow_private=self._allow_private)
         except UrlForbiddenError as refused:
-            return None, f"forbidden address: {refused.reason}"
+            return None, f"forbidden address: {refused.reason}", None
         key: _Key = (target.scheme, target.host, target.port, target.address)
         request = exchange.request(target, body, headers)
         for _ in range(2):
@@ -189,36 +215,36 @@ class Poster:
                 try:
                     connection = await exchange.connect(target)
                 except ConnectionRefusedError:
-                    return None, "connection refused"
+                    return None, "connection refused", None
                 except ssl.SSLError as error:
-                    return None, f"tls: {error.reason or error}"
+                    return None, f"tls: {error.reason or error}", None
                 except OSError as error:
-                    return None, f"{type(error).__name__}: {error}"[:300]
+                    return None, f"{type(error).__name__}: {error}"[:300], None
             answered = False
             try:
-                status, reusable = await connection.post(request, body)
+                answer = await connection.post(request, body)
                 answered = True
             except exchange.NoAnswer:
                 if kept:
                     continue  # the receiver closed a kept connection: once more, on a new one
-                return None, "connection reset"
+                return None, "connection reset", None
             except exchange.CutShort:
-                return None, "connection reset"  # mid-answer: not sent again
+                return None, "connection reset", None  # mid-answer: not sent again
             except ssl.SSLError as error:
-                return None, f"tls: {error.reason or error}"
+                return None, f"tls: {error.reason or error}", None
             except exchange.BadAnswer as error:
-                return None, f"bad answer: {error}"[:300]
+                return None, f"bad answer: {error}"[:300], None
             except OSError as error:
-                return None, f"{type(error).__name__}: {error}"[:300]
+                return None, f"{type(error).__name__}: {error}"[:300], None
             finally:
                 if not answered:
                     connection.close()
-            if reusable:
+            if answer.reusable:
                 self._keep(key, connection)
             else:
                 connection.close()
-            return status, None
-        return None, "connection reset"
+            return answer.status, None, answer.retry_after
+        return None, "connection reset", None
 
     def _take(self, key: _Key) -> exchange.Connection | None:
         kept = self._idle.get(key)

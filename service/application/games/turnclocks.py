@@ -48,6 +48,27 @@ def turn_key(state: GameState) -> tuple[object, ...] | None:
     return ("play", r.number, r.tricks_played, len(r.trick))
 
 
+_BEGUN: list[tuple[Loaded, Loaded, tuple[int, ...]] | None] = [None]
+"""The last answer of :func:`people_begun`, with the two games it was for (held, so no
+other pair can share their identities): the webhooks and the pushes of one change ask
+the same question, and a play pays for the answer once."""
+
+
+def people_begun(before: Loaded, after: Loaded) -> tuple[int, ...]:
+    """The seats a person holds that must act now, if a new turn began between ``before``
+    and ``after`` (else none): whose inbox now says ``my_turn``."""
+    last = _BEGUN[0]
+    if last is not None and last[0] is before and last[1] is after:
+        return last[2]
+    state = after.state
+    key = turn_key(state)
+    seats: tuple[int, ...] = ()
+    if key is not None and key != turn_key(before.state):
+        seats = tuple(s for s in due_seats(state) if state.bots[s] is None)
+    _BEGUN[0] = (before, after, seats)  # one assignment: threads see the old or the new
+    return seats
+
+
 def bot_turns(state: GameState) -> tuple[int, ...]:
     """The seats a bot plays that must act now."""
     return tuple(s for s in due_seats(state) if state.bots[s] is not None)

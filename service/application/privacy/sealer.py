@@ -42,6 +42,12 @@ class Sealer:
             return name
         return sealing.seal(self._key(subject), subject, name, sealing.NAME)
 
+    def personal(self, player_id: UUID | str, value: str) -> str:
+        """Personal data of a player (an address, a push subscription), sealed under the
+        player's key: unreadable (null) once they are erased."""
+        subject = sealing.player_subject(player_id)
+        return sealing.seal(self._key(subject), subject, value)
+
     def request(self, value: str | None, now: datetime, player_id: UUID | None) -> str | None:
         """A client address or request id: under the day's key, then the player's."""
         if value is None:

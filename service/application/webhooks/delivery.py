@@ -40,6 +40,7 @@ ATTEMPT_TIME = timedelta(seconds=11)
 class Sent:
     status: int | None
     error: str | None
+    retry_after: float | None = None  # seconds the receiver asked us to wait (Retry-After)
 
 
 class Sender(Protocol):
@@ -73,12 +74,16 @@ def retry_at(
     now: datetime,
     chance: random.Random,
     first: float = FIRST_RETRY,
+    retry_after: float | None = None,
 ) -> datetime | None:
     """When to try again after a failed attempt (exponential backoff from ``first``
-    seconds, ±20 % jitter), or None once the delivery has been retried for RETRY_FOR."""
+    seconds, ±20 % jitter; no sooner than the ``retry_after`` seconds the receiver asked
+    for, up to MAX_RETRY), or None once the delivery has been retried for RETRY_FOR."""
     if now - delivery.created_at >= RETRY_FOR:
         return None
     delay = min(first * 2**delivery.attempts, MAX_RETRY) * chance.uniform(0.8, 1.2)
+    if retry_after is not None:
+        delay = max(delay, min(retry_after, MAX_RETRY))
     return now + timedelta(seconds=delay)
 
 
@@ -99,10 +104,10 @@ def attempted(
     ended: datetime,
 ) -> Outcome:
     """What an attempt made ``at`` (its signature's time) and ended at ``ended`` came to:
-    done on a 2xx, else due again later (or given up after RETRY_FOR). Not recorded
-    yet: see :func:`record`."""
+    done on a 2xx, else due again later, no sooner than its answer's Retry-After asked
+    (or given up after RETRY_FOR). Not recorded yet: see :func:`record`."""
     ok = sent.status is not None and 200 <= sent.status < 300
-    later = None if ok else retry_at(delivery, ended, chance, first_retry)
+    later = None if ok else retry_at(delivery, ended, chance, first_retry, sent.retry_after)
     error = sent.error if sent.error or ok else f"HTTP {sent.status}"
     if not ok and later is None:
         error = f"{error}; given up after {RETRY_FOR}"

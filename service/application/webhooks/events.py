@@ -41,10 +41,6 @@ def events_of(
             for seat, player in enumerate(row.data["reserved"]):
                 if player is not None:
                     out.append(WebhookEvent("invited", {**base, "seat": seat}, seat))
-    key = turnclocks.turn_key(after.state)
-    if key is not None and key != turnclocks.turn_key(before.state):
-        state = after.state
-        for seat in turnclocks.due_seats(state):
-            if state.bots[seat] is None:
-                out.append(WebhookEvent("turn", {**base, "seat": seat}, seat))
+    for seat in turnclocks.people_begun(before, after):
+        out.append(WebhookEvent("turn", {**base, "seat": seat}, seat))
     return out

@@ -10,6 +10,7 @@ from typing import Any
 from service.application.commands import (
     Advance,
     CancelSeek,
+    ChooseNotifications,
     Context,
     CreateGame,
     CreateLinkCode,
@@ -17,6 +18,7 @@ from service.application.commands import (
     CreateSeek,
     CreateWebhook,
     DeclineSeat,
+    DeletePushSubscription,
     DeleteWebhook,
     ErasePlayer,
     ExpireGame,
@@ -33,9 +35,13 @@ from service.application.commands import (
     Returns,
     RevokeToken,
     SeatBot,
+    SetEmail,
     SignIn,
     SignInWithCode,
+    SubscribePush,
     SuspendPlayer,
+    UnsubscribeMail,
+    VerifyEmail,
 )
 from service.application.deps import Deps
 from service.application.games import invitations
@@ -44,6 +50,8 @@ from service.application.games.handlers import advance, create, play, seats
 from service.application.handrecords import importing
 from service.application.identity import players, sessions
 from service.application.identity.principals import Principal
+from service.application.notify import choices as notify
+from service.application.notify import email
 from service.application.ports import Actor
 from service.application.privacy import erasure
 from service.application.reputation import bans
@@ -87,6 +95,12 @@ HANDLERS: dict[type[Returns[Any]], Registered[Any, Any]] = dict(
         _entry(ExpireGame, advance.authorize_expire, advance.expire),
         _entry(CreateWebhook, endpoints.authorize, endpoints.create),
         _entry(DeleteWebhook, endpoints.authorize, endpoints.delete),
+        _entry(SubscribePush, notify.authorize, notify.subscribe),
+        _entry(DeletePushSubscription, notify.authorize, notify.unsubscribe),
+        _entry(ChooseNotifications, notify.authorize, notify.choose),
+        _entry(SetEmail, email.authorize_player, email.set_email),
+        _entry(VerifyEmail, email.authorize_player, email.verify),
+        _entry(UnsubscribeMail, email.authorize_anyone, email.unsubscribe),
         _entry(RenamePlayer, players.authorize_own, players.rename),
         _entry(RevokeToken, players.authorize_own, players.revoke_token),
         _entry(SignIn, sessions.authorize_sign_in, sessions.sign_in),

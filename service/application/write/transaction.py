@@ -85,6 +85,18 @@ class Transaction:
         return self._deps.webhook_urls
 
     @property
+    def mail(self) -> bool:
+        """Whether mail can be sent (YOKAI_SMTP_URL)."""
+        return self._deps.mail
+
+    def push_subscription_problem(self, endpoint: str, p256dh: str, auth: str) -> str | None:
+        """Why a browser's push subscription cannot be pushed to, or None."""
+        policy = self._deps.push_subscriptions
+        return (
+            "pushes are not configured here" if policy is None else policy(endpoint, p256dh, auth)
+        )
+
+    @property
     def bot_move_ms(self) -> float | None:
         """The expert bot's time per move (YOKAI_BOT_MOVE_MS; None: the level's own)."""
         return self._deps.bot_move_ms
@@ -126,6 +138,11 @@ class Transaction:
         (service/application/privacy/sealing.py), so that erasing them erases it."""
         sealer = self._deps.sealer
         return name if sealer is None else sealer.name(player_id, name)
+
+    def seal_personal(self, player_id: UUID, value: str) -> str:
+        """Personal data of the player's (an address, a push subscription), as stored."""
+        sealer = self._deps.sealer
+        return value if sealer is None else sealer.personal(player_id, value)
 
     def destroy_keys(self, subjects: list[str]) -> None:
         """Destroy the keys of these subjects now, ahead of the commit

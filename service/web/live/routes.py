@@ -13,9 +13,11 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
+from uuid import UUID
 
 from flask import Response, request
 
+from service.application.identity.principals import PlayerHolder, SeatHolder
 from service.application.live import streams
 from service.application.live.lobby_stream import LobbyMessage, TableMessage
 from service.application.live.player_stream import player_stream as open_player_stream
@@ -259,7 +261,25 @@ def game_stream(query: dict[str, Any], game_id: str) -> Response:
         stream.close()
         release()
         return Response(status=204)
-    return event_stream(stream, release)
+    return event_stream(stream, _watched(release, game_uuid(game_id)))
+
+
+def _watched(release: Callable[[], None], game_id: UUID | None) -> Callable[[], None]:
+    """``release``, and the end of the caller's looking (no push is sent to a player for
+    a game they look at: service/application/notify/watching.py) if a player opened it."""
+    who, watching = principal(), deps().watching
+    player = who.player_id if isinstance(who, SeatHolder | PlayerHolder) else None
+    if watching is None or player is None:
+        return release
+    unwatch = watching.open(player, game_id)
+
+    def both() -> None:
+        try:
+            unwatch()
+        finally:
+            release()
+
+    return both
 
 
 _PLAYER_STREAM_DOC = {
@@ -284,4 +304,4 @@ def player_stream() -> Response:
     except BaseException:
         release()
         raise
-    return event_stream(stream, release)
+    return event_stream(stream, _watched(release, None))

@@ -98,6 +98,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         "There is no such seat",
         "Seats are numbered from 0 to the number of players less one.",
     ),
+    "subscription_not_found": ProblemType(
+        "There is no such push subscription",
+        "List your subscriptions (GET /v1/me/push-subscriptions) for their ids.",
+    ),
     "webhook_not_found": ProblemType(
         "There is no such webhook", "List your webhooks (GET /v1/webhooks) for their ids."
     ),
@@ -236,6 +240,35 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
     ),
     "unknown_event": ProblemType(
         "There is no such webhook event", "Choose among the events the detail lists."
+    ),
+    "invalid_subscription": ProblemType(
+        "The push subscription is not valid",
+        "Send the browser's PushSubscription as JSON: an https endpoint and its keys.",
+    ),
+    "too_many_subscriptions": ProblemType(
+        "You have too many push subscriptions", "Delete one you no longer use first."
+    ),
+    "mail_unavailable": ProblemType(
+        "This server sends no mail", "Use pushes, or ask the operators to set up mail."
+    ),
+    "invalid_email": ProblemType(
+        "That is not an e-mail address", "Send one address, such as name@example.org."
+    ),
+    "too_many_codes": ProblemType(
+        "Too many codes were sent today", "Use a code you were sent, or try again tomorrow."
+    ),
+    "wrong_code": ProblemType(
+        "That is not the code that was sent", "Check the latest message and type its code."
+    ),
+    "code_expired": ProblemType(
+        "That code no longer works", "Ask for a new code (POST /v1/me/email)."
+    ),
+    "no_code": ProblemType("No code was sent", "Give your address first (POST /v1/me/email)."),
+    "unknown_token": ProblemType(
+        "That unsubscribe link is not known", "Turn mail off in your notification settings."
+    ),
+    "invalid_choice": ProblemType(
+        "That notification choice is not valid", "The detail says which value to change."
     ),
     "too_many_webhooks": ProblemType(
         "You have too many webhooks", "Delete one you no longer need first."

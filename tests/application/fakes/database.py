@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from uuid import UUID
 
 from service.application.live.hub import Hub
+from service.application.notify.ports import Choices, EmailCode, Subscription
 from service.application.ports import StoredEvent
 from service.application.ratings.model import Rating
 from service.application.ratings.ports import Change, PlayerResult
@@ -74,6 +75,13 @@ class Database:
         # last lifted.
         self.reputation_marks: list[PlayerMark] = []
         self.lifted: dict[UUID, datetime] = {}
+        # Turn notifications (FakeNotifications): choices, subscriptions (with their
+        # endpoint's hash), and the pushes commits queued by (subscription, game, version).
+        self.notification_choices: dict[UUID, Choices] = {}
+        self.push_subscriptions: dict[UUID, tuple[Subscription, str]] = {}
+        self.pushes: dict[tuple[UUID, UUID, int], str] = {}
+        self.email_codes: dict[UUID, list[EmailCode]] = {}
+        self.mails: list[dict[str, Any]] = []  # messages queued (their payloads)
 
     def unit_of_work(self, *, snapshot: bool = False) -> FakeUnitOfWork:
         """The UnitOfWorkFactory: a write transaction, or a read-only snapshot."""

@@ -21,6 +21,7 @@ from tests.application.fakes.idempotency import FakeIdempotencyStore
 from tests.application.fakes.identities import FakeIdentities, FakeLinkCodes
 from tests.application.fakes.inbox import FakeInbox
 from tests.application.fakes.lobby import FakeLobby
+from tests.application.fakes.notifications import FakeNotifications
 from tests.application.fakes.operators import FakeOperators
 from tests.application.fakes.players import FakePlayerAudit, FakePlayers
 from tests.application.fakes.ratings import FakeRatings
@@ -73,6 +74,7 @@ class FakeUnitOfWork:
         self.reputations = FakeReputations(self)
         self.wakeups = FakeWakeups(self)
         self.webhooks = FakeWebhooks(self)
+        self.notifications = FakeNotifications(self)
         self.erasures = FakeErasures()
         self.operators = FakeOperators(self)
 

@@ -24,6 +24,7 @@ from service.application.webhooks.delivery import (
     MAX_RETRY,
     RETRY_FOR,
     Sent,
+    attempted,
     retry_at,
     signed,
 )
@@ -113,6 +114,33 @@ def test_a_delivery_is_retried_for_at_least_a_day_then_given_up() -> None:
     assert retry_at(still, NOW, chance) is not None
     old = delivery(new_secret(), attempts=30, age=RETRY_FOR)
     assert retry_at(old, NOW, chance) is None
+
+
+@pytest.mark.parametrize("attempts", [0, 3, 12])
+def test_a_retry_waits_at_least_what_the_receiver_asked_up_to_the_longest_backoff(
+    attempts: int,
+) -> None:
+    """Retry-After: a longer wait than the backoff's is kept (capped at MAX_RETRY, so a
+    receiver cannot park a delivery for days); a shorter one changes nothing."""
+    told = delivery(new_secret(), attempts=attempts)
+    backoff = retry_at(told, NOW, random.Random(attempts))
+    assert backoff is not None
+    shorter = retry_at(told, NOW, random.Random(attempts), retry_after=1.0)
+    assert shorter == backoff
+    longer = (backoff - NOW).total_seconds() + 100.0
+    expected = NOW + timedelta(seconds=min(longer, MAX_RETRY))
+    asked = retry_at(told, NOW, random.Random(attempts), retry_after=longer)
+    assert asked == max(expected, backoff)
+    capped = retry_at(told, NOW, random.Random(attempts), retry_after=10 * 86400)
+    assert capped == max(NOW + timedelta(seconds=MAX_RETRY), backoff)
+
+
+def test_an_attempt_answered_with_retry_after_is_due_no_sooner() -> None:
+    told = delivery(new_secret())
+    outcome = attempted(told, NOW, Sent(429, None, 900.0), random.Random(1), ended=NOW)
+    assert not outcome.done and outcome.attempt.next_attempt_at == NOW + timedelta(seconds=900)
+    outcome = attempted(told, NOW, Sent(200, None, 900.0), random.Random(1), ended=NOW)
+    assert outcome.done and outcome.attempt.next_attempt_at is None
 
 
 class _HeldSender:

@@ -4,8 +4,8 @@
 // no sentence is ever built by pasting pieces together.
 
 import { clientFile } from "./api.js";
+import { LANGUAGES, fillTemplate, pickLanguage } from "./languages.js";
 
-export const LANGUAGES = ["en", "fr", "de", "zh"];
 const STORED = "yokai.lang";
 
 /** @type {Record<string, string>} */
@@ -24,11 +24,7 @@ export function language() {
 export function chooseLanguage() {
   const picked = localStorage.getItem(STORED);
   if (picked && LANGUAGES.includes(picked)) return picked;
-  for (const tag of navigator.languages || [navigator.language || "en"]) {
-    const base = String(tag).toLowerCase().split("-")[0];
-    if (LANGUAGES.includes(base)) return base;
-  }
-  return "en";
+  return pickLanguage(navigator.languages || [navigator.language || "en"]);
 }
 
 /** @param {string} lang @returns {Promise<Record<string, string>>} */
@@ -57,10 +53,7 @@ export async function useLanguage(lang, { remember = false } = {}) {
  * @param {Record<string, unknown>} [params]
  * @returns {string} */
 export function t(key, params = {}) {
-  const template = messages[key] ?? english[key] ?? key;
-  return template.replace(/\{(\w+)\}/g, (whole, name) =>
-    Object.hasOwn(params, name) ? String(params[name]) : whole,
-  );
+  return fillTemplate(messages[key] ?? english[key] ?? key, params);
 }
 
 /** The message `key` as a list of texts and elements: a placeholder whose param is an

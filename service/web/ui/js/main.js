@@ -4,10 +4,13 @@
 //   #/ops              operators' list    #/ops/<id>    a game's audit, state and check
 //   #/ops/players/<id> a player's audit, suspension
 //   #/players/<id>     a player's profile #/leaderboards?ladder=  the players ranked
+//   #/notifications    the player's turn notifications (push, e-mail, reminders)
 
 import { h, fill } from "./dom.js";
-import { chooseLanguage, t, useLanguage } from "./i18n.js";
+import { chooseLanguage, language, t, useLanguage } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
+import { notificationsPage } from "./notifications.js";
+import { keepLanguage, registerWorker } from "./notify/push.js";
 import { opsGamePage, opsListPage, opsPlayerPage } from "./ops.js";
 import { player } from "./player.js";
 import { leaderboardPage, profilePage } from "./profile.js";
@@ -37,6 +40,7 @@ function route() {
   if (parts[0] === "game" && parts[1]) leave = gamePage(main, parts[1]);
   else if (parts[0] === "players" && parts[1]) leave = profilePage(main, parts[1]);
   else if (parts[0] === "leaderboards") leave = leaderboardPage(main, params);
+  else if (parts[0] === "notifications") leave = notificationsPage(main);
   else if (parts[0] === "ops" && parts[1] === "players") leave = opsPlayerPage(main, parts[2] || "");
   else if (parts[0] === "ops" && parts[1]) leave = opsGamePage(main, parts[1]);
   else if (parts[0] === "ops") leave = opsListPage(main, params);
@@ -67,8 +71,14 @@ async function boot() {
   picker.value = document.documentElement.lang;
   picker.addEventListener("change", async () => {
     await useLanguage(picker.value, { remember: true });
+    keepLanguage(language()).catch(() => {});
     route();
   });
+  // The service worker (/sw.js) shows pushes in the page's language, and makes the client
+  // installable; registering it asks the person nothing. Where it cannot be (no secure
+  // context), the client works as before.
+  registerWorker().catch(() => {});
+  keepLanguage(language()).catch(() => {});
   window.addEventListener("hashchange", route);
   // This browser's player token was refused (revoked elsewhere): the page shows it
   // signed out.

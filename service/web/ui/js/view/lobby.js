@@ -7,6 +7,7 @@ import { accountActions, linkCodeEntry, signInChoices } from "../account.js";
 import { remaining } from "../board.js";
 import { fill, h } from "../dom.js";
 import { formatTime, language, t, tNodes } from "../i18n.js";
+import { notifyMe } from "../notifications.js";
 import { problemBox, refusalOf } from "../problem.js";
 import { playerLink } from "../ratings.js";
 import { sortedInbox } from "../state/lobby.js";
@@ -68,6 +69,8 @@ export function identitySection(who, { outcome, signedOut, become, forget, redra
       h("p", { id: "me-name", dataset: { player: who.id } }, tNodes("playing_as", { name: playerLink(who.id, who.name) })),
       h("p", {}, h("a", { href: `#/players/${who.id}`, id: "my-profile" }, t("my_profile"))),
       h("p", { class: "my-id" }, t("my_player_id"), " ", h("code", { id: "my-player-id" }, who.id)),
+      notifyMe(),
+      h("p", {}, h("a", { href: "#/notifications", id: "notifications-link" }, t("notifications_link"))),
       accountActions({ redraw }),
       signInChoices({ linking: true }),
       h(

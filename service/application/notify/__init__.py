@@ -1,0 +1,1 @@
+"""Turn notifications: Web Push and e-mail (API.md Part 4)."""

@@ -1,0 +1,138 @@
+"""The worker's notification jobs against PostgreSQL (docs/api.md "Turn notifications"):
+digests at most once per player and period, nothing when no game waits; reminders once
+per turn, by the ways each player chose; an erased player's notifications gone."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from service.bootstrap import Container
+from tests.e2e.test_notifications import browser_subscription
+from tests.support.api import Api, bearer
+
+
+def _player(api: Api, name: str) -> tuple[str, str]:
+    body = api.post("/v1/players", {"name": name}).get_json()
+    return body["token"], body["id"]
+
+
+def _verified(sql: Any, player_id: str, address: str = "pd1.x.sealed") -> None:
+    """The player's address verified (as POST /v1/me/email/verify leaves it)."""
+    sql(
+        "INSERT INTO notification_settings (player_id, unsubscribe_token, email, "
+        "email_verified) VALUES (:p, :t, :e, true) ON CONFLICT (player_id) DO UPDATE "
+        "SET email = excluded.email, email_verified = true",
+        p=player_id,
+        t=f"token-{player_id}",
+        e=address,
+    )
+
+
+def _waiting_game(api: Api, token: str) -> str:
+    """A game where it is the player's turn (the deal: everyone passes)."""
+    game_id: str = api.create(3)["id"]
+    api.post(f"/v1/games/{game_id}/seats/0", {}, **bearer(token))
+    api.join(game_id, 1)
+    api.join(game_id, 2)
+    return game_id
+
+
+def _mail(sql: Any, player_id: str, kind: str) -> list[Any]:
+    return list(
+        sql(
+            "SELECT id, payload FROM outbox WHERE kind = 'mail' AND payload->>'type' = :k "
+            "AND payload->>'player_id' = :p ORDER BY id",
+            k=kind,
+            p=player_id,
+        )
+    )
+
+
+def _queue_digests(container: Container, now: datetime) -> None:
+    with container.deps.uow() as uow:
+        uow.notifications.queue_digests(now)
+        uow.commit()
+
+
+def test_a_digest_goes_at_most_once_per_period_and_only_when_a_game_waits(
+    api: Api, sql: Any, container: Container
+) -> None:
+    token, player = _player(api, "Mio")
+    _verified(sql, player)
+    api.client.patch("/v1/me/notifications", json={"digest": "hourly"}, headers=bearer(token))
+    hour = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) + timedelta(hours=3)
+    _queue_digests(container, hour + timedelta(minutes=5))
+    assert _mail(sql, player, "digest") == []  # nothing waits on the player
+    _waiting_game(api, token)
+    _queue_digests(container, hour + timedelta(minutes=6))
+    _queue_digests(container, hour + timedelta(minutes=59))  # the same hour: no second
+    assert len(_mail(sql, player, "digest")) == 1
+    _queue_digests(container, hour + timedelta(minutes=61))  # the next hour
+    assert len(_mail(sql, player, "digest")) == 2
+    # Daily: the next is the next UTC day's.
+    api.client.patch("/v1/me/notifications", json={"digest": "daily"}, headers=bearer(token))
+    _queue_digests(container, hour + timedelta(hours=2))
+    day = hour.replace(hour=0) + timedelta(days=1)
+    _queue_digests(container, day + timedelta(hours=1))
+    assert len(_mail(sql, player, "digest")) == 3
+    # Mail off, or no digest: none.
+    api.client.patch("/v1/me/notifications", json={"mail": False}, headers=bearer(token))
+    _queue_digests(container, day + timedelta(days=1, hours=1))
+    assert len(_mail(sql, player, "digest")) == 3
+
+
+def test_an_unverified_address_gets_no_digest(api: Api, sql: Any, container: Container) -> None:
+    token, player = _player(api, "Ren")
+    sql(
+        "INSERT INTO notification_settings (player_id, unsubscribe_token, email, digest) "
+        "VALUES (:p, :t, 'pd1.x.sealed', 'hourly')",
+        p=player,
+        t=f"token-{player}",
+    )
+    _waiting_game(api, token)
+    _queue_digests(container, datetime.now(UTC) + timedelta(hours=5))
+    assert _mail(sql, player, "digest") == []
+
+
+def _remind(container: Container, now: datetime) -> None:
+    with container.deps.uow() as uow:
+        uow.notifications.remind(now)
+        uow.commit()
+
+
+def test_a_reminder_goes_once_per_turn_by_the_ways_chosen(
+    api: Api, sql: Any, container: Container
+) -> None:
+    token, player = _player(api, "Aiko")
+    api.client.patch("/v1/me/notifications", json={"reminder_minutes": 5}, headers=bearer(token))
+    _verified(sql, player)
+    game_id = _waiting_game(api, token)
+    deadline = datetime.now(UTC) + timedelta(hours=1)
+    sql("UPDATE inbox SET deadline = :d WHERE game_id = :g", d=deadline, g=game_id)
+    _remind(container, deadline - timedelta(minutes=6))  # six minutes left: not yet
+    assert _mail(sql, player, "reminder") == []
+    _remind(container, deadline - timedelta(minutes=4))
+    _remind(container, deadline - timedelta(minutes=3))  # the same turn: once
+    (mail,) = _mail(sql, player, "reminder")
+    assert mail.payload["version"] == api.public(game_id)["version"]
+    _remind(container, deadline + timedelta(seconds=1))  # the clock ran out: none
+    assert len(_mail(sql, player, "reminder")) == 1
+
+
+def test_erasure_removes_subscriptions_address_and_waiting_messages(api: Api, sql: Any) -> None:
+    token, player = _player(api, "Kai")
+    r = api.post("/v1/me/push-subscriptions", browser_subscription(), **bearer(token))
+    assert r.status_code == 201, r.get_json()
+    _verified(sql, player)
+    api.client.patch("/v1/me/notifications", json={"digest": "daily"}, headers=bearer(token))
+    sql(
+        "INSERT INTO outbox (kind, payload, created_at, available_at) VALUES ('mail', "
+        "jsonb_build_object('type', 'digest', 'player_id', CAST(:p AS text)), now(), "
+        "now() + interval '1 day')",
+        p=player,
+    )
+    assert api.client.delete("/v1/me", headers=bearer(token)).status_code == 204
+    for table in ("notification_settings", "push_subscriptions", "email_codes"):
+        assert sql(f"SELECT 1 FROM {table} WHERE player_id = :p", p=player) == []
+    assert _mail(sql, player, "digest") == []
