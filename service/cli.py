@@ -163,15 +163,14 @@ def export(since: str | None, status: str | None, output: str | None) -> int:
 
 
 def bots_match(args: argparse.Namespace) -> int:
-    """`yokai bots match`: one JSON object (docs/cli.md); the search levels' time per
-    move is YOKAI_BOT_MOVE_MS's."""
+    """`yokai bots match`: one JSON object (docs/cli.md); the search levels are bound by
+    their worlds, not a clock: a run is repeatable from its seed."""
     variant = Variant(args.variant)
     if variant is not Variant.STANDARD and args.players != 4:
         print("yokai bots match: the Seven Followers variants are for 4 players", file=sys.stderr)
         return 2
-    move_ms = Settings.from_env().bot_move_ms
     found = match(
-        args.a, args.b, args.players, variant, Scoring(args.scoring), args.games, args.seed, move_ms
+        args.a, args.b, args.players, variant, Scoring(args.scoring), args.games, args.seed
     )
     print(json.dumps(found))
     return 0
