@@ -176,6 +176,7 @@ class Settings:
     seek_hours: int = 24  # a seek (quick play) still open this long expires
     bot_move_ms: float = 250.0  # the expert bot's time per move; the strong bot's a third
     takeover_level: str = "basic"  # the bot that plays on for a player who leaves
+    review_seed: int = 46  # the hand review's seed: with a seat's view, all its values hang on
     webhook_keep_days: int = 7  # finished deliveries and logged attempts are kept this long
     fairness_key: str | None = None  # seals fair games' server seeds (else a data-dir file)
     fairness_old_keys: str | None = None  # comma-separated: keys rotated out, still opened
@@ -250,6 +251,7 @@ class Settings:
                 env, "YOKAI_TAKEOVER_LEVEL", ("basic", "random", "strong", "expert")
             ),
             webhook_keep_days=_int(env, "YOKAI_WEBHOOK_KEEP_DAYS", 7, minimum=1),
+            review_seed=_int(env, "YOKAI_REVIEW_SEED", 46),
             fairness_key=env.get("YOKAI_FAIRNESS_KEY") or None,
             fairness_old_keys=env.get("YOKAI_FAIRNESS_OLD_KEYS") or None,
             chain_key=env.get("YOKAI_CHAIN_KEY") or None,
