@@ -29,6 +29,7 @@ from service.application.results import (
     PlayerSuspended,
     R_co,
     Rematched,
+    ReviewRequested,
     SeekCancelled,
     SeekCreated,
     SignedIn,
@@ -240,6 +241,14 @@ class LiftBan(Returns[BanLifted]):
 
 
 @dataclass(frozen=True, slots=True)
+class RequestReview(Returns[ReviewRequested]):
+    """Anyone who may read a finished game asks for its hand review (docs/api.md "Hand
+    review"): queued for the worker once; asked again after a failure, queued again."""
+
+    game_id: UUID
+
+
+@dataclass(frozen=True, slots=True)
 class DeclineSeat(Returns[Acted]):
     """The player a seat was reserved for declines it."""
 
@@ -312,6 +321,7 @@ Command = (
     | CreateSeek
     | CancelSeek
     | PairSeeks
+    | RequestReview
 )
 
 

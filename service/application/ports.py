@@ -28,6 +28,7 @@ from service.application.lobby.ports import Lobby
 from service.application.privacy.ports import Erasures
 from service.application.ratings.ports import Ratings
 from service.application.reputation.ports import Reputations
+from service.application.review.ports import Reviews
 from service.application.seeks.ports import Seeks
 from service.application.webhooks.ports import Webhooks
 from service.application.write.ports import IdempotencyStore
@@ -188,6 +189,9 @@ class UnitOfWork(Protocol):
 
     @property
     def reputations(self) -> Reputations: ...
+
+    @property
+    def reviews(self) -> Reviews: ...
 
     @property
     def wakeups(self) -> Wakeups: ...

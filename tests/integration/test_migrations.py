@@ -44,6 +44,7 @@ TABLES = {
     "relay_positions",
     "reputations",
     "reputation_marks",
+    "reviews",
 }
 TRIGGERS = {"events_append_only", "events_no_truncate"}
 

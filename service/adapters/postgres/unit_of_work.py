@@ -17,6 +17,7 @@ from service.adapters.postgres.players import SqlInbox, SqlPlayers
 from service.adapters.postgres.privacy import SqlErasures
 from service.adapters.postgres.ratings import SqlRatings
 from service.adapters.postgres.reputations import SqlReputations
+from service.adapters.postgres.reviews import SqlReviews
 from service.adapters.postgres.seeks import SqlSeeks
 from service.adapters.postgres.session import Session
 from service.adapters.postgres.snapshots import SqlSnapshotStore
@@ -55,6 +56,7 @@ class SqlUnitOfWork:
     seeks: SqlSeeks
     ratings: SqlRatings
     reputations: SqlReputations
+    reviews: SqlReviews
     wakeups: SqlWakeups
     webhooks: SqlWebhooks
 
@@ -75,6 +77,7 @@ class SqlUnitOfWork:
         self.seeks = SqlSeeks(self._session)
         self.ratings = SqlRatings(self._session)
         self.reputations = SqlReputations(self._session)
+        self.reviews = SqlReviews(self._session)
         self.wakeups = SqlWakeups(self._session)
         self.webhooks = SqlWebhooks(self._session)
         self.operators = SqlOperators(self._session)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 MISTAKE = 0.10
 BLUNDER = 0.25
@@ -89,3 +90,51 @@ def summary(players: int, decisions: Sequence[Decision]) -> list[SeatSummary]:
             )
         )
     return found
+
+
+def as_json(d: Decision) -> dict[str, object]:
+    """A decision as the API gives it (and the store keeps it)."""
+    return {
+        "seq": d.seq,
+        "round": d.round,
+        "trick": d.trick,
+        "seat": d.seat,
+        "kind": d.kind,
+        "chosen": _cards_json(d.chosen),
+        "best": _cards_json(d.best),
+        "options": [{"cards": _cards_json(o.cards), "value": o.value} for o in d.options],
+        "loss": d.loss,
+    }
+
+
+def from_json(raw: dict[str, Any]) -> Decision:
+    """A decision as :func:`as_json` wrote it."""
+    return Decision(
+        seq=raw["seq"],
+        round=raw["round"],
+        trick=raw["trick"],
+        seat=raw["seat"],
+        kind=raw["kind"],
+        chosen=_cards(raw["chosen"]),
+        best=_cards(raw["best"]),
+        options=tuple(Option(_cards(o["cards"]), o["value"]) for o in raw["options"]),
+        loss=raw["loss"],
+    )
+
+
+def summary_json(s: SeatSummary) -> dict[str, object]:
+    return {
+        "seat": s.seat,
+        "decisions": s.decisions,
+        "mistakes": s.mistakes,
+        "blunders": s.blunders,
+        "accuracy": s.accuracy,
+    }
+
+
+def _cards_json(cards: Cards) -> str | list[str]:
+    return cards if isinstance(cards, str) else list(cards)
+
+
+def _cards(raw: str | list[str]) -> Cards:
+    return raw if isinstance(raw, str) else tuple(raw)
