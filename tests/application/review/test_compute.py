@@ -18,16 +18,9 @@ from service.bots.selfplay import play_game
 from service.rules import Scoring, Variant, fold
 from service.rules.cards import Card
 from service.rules.events import CardPlayed, CardsPassed, Event, PassesExchanged, RoundDealt
+from tests.application.handrecords.test_record import MODES  # every mode, 3 and 4 players
 from tests.bots.test_search import dealt_otherwise
 
-MODES = [
-    (3, Scoring.BASIC, Variant.STANDARD),
-    (3, Scoring.ADVANCED, Variant.STANDARD),
-    (4, Scoring.BASIC, Variant.STANDARD),
-    (4, Scoring.ADVANCED, Variant.STANDARD),
-    (4, Scoring.BASIC, Variant.SEVEN_FOLLOWERS),
-    (4, Scoring.BASIC, Variant.SEVEN_FOLLOWERS_SHORT),
-]
 WORLDS = {"play_worlds": 3, "pass_worlds": 2}  # few: the invariants, not the values
 
 
