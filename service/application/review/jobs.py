@@ -66,8 +66,8 @@ class ReviewJobs:
             todo = positions(events)
             decision = (
                 as_json(review(events, todo[done], found.seed, self.play_worlds, self.pass_worlds))
-                if todo
-                else None
+                if done < len(todo)
+                else None  # none left (a game without a pass or a play): it is done
             )
         except StoreUnavailableError:
             raise
