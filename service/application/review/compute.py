@@ -32,6 +32,12 @@ from service.rules.events import CardPlayed, CardsPassed, Event, RoundDealt, Tri
 PLAY_WORLDS = SEARCH["expert"].worlds
 """Sampled worlds per play, the ``expert``'s: each plays every legal card out once."""
 
+SOLVED = 3
+"""A play with at most this many cards in the seat's hand has each world's rest of the
+round searched exhaustively (service/bots/endgame.py) rather than played out: the
+playouts' seats miss refutations there that an expert sees (docs/benchmarks.md, the
+review's agreement)."""
+
 PASS_WORLDS = 40
 """Sampled deals per pass: each plays every candidate pass's round out once (the same
 deals for every candidate, so their differences are less noisy than their values)."""
@@ -75,9 +81,11 @@ def review(
     seed: int,
     play_worlds: int = PLAY_WORLDS,
     pass_worlds: int = PASS_WORLDS,
+    solved: int = SOLVED,
 ) -> Decision:
     """The decision at ``at`` valued from its seat's view then (``events``: the game's,
-    as stored, every one), over ``play_worlds`` or ``pass_worlds`` sampled worlds."""
+    as stored, every one), over ``play_worlds`` or ``pass_worlds`` sampled worlds; a
+    play with at most ``solved`` cards in hand searched to the round's end in each."""
     state = fold(events[: at.index])
     config = state.config
     assert config is not None
@@ -86,7 +94,8 @@ def review(
     feed = [redact(e, viewer) for e in events[at.start : at.index]]
     rng = random.Random(f"{seed}/{at.seat}/{at.round}/{len(feed)}")
     if at.kind == "play":
-        values = play_values(config, view, feed, rng, Budget(play_worlds), share)
+        budget = Budget(play_worlds)
+        values = play_values(config, view, feed, rng, budget, share, solve=solved)
         options = [Option(c, round(values[c], 4)) for c in view.legal]
         return decided(seq(at), at.round, at.trick, at.seat, "play", at.chosen[0], options)
     candidates = pass_candidates(view, at.chosen)
