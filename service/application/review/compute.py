@@ -32,7 +32,7 @@ from service.rules.events import CardPlayed, CardsPassed, Event, RoundDealt, Tri
 PLAY_WORLDS = SEARCH["expert"].worlds
 """Sampled worlds per play, the ``expert``'s: each plays every legal card out once."""
 
-SOLVED = 3
+SOLVED = 4
 """A play with at most this many cards in the seat's hand has each world's rest of the
 round searched exhaustively (service/bots/endgame.py) rather than played out: the
 playouts' seats miss refutations there that an expert sees (docs/benchmarks.md, the
