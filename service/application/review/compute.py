@@ -30,7 +30,8 @@ from service.rules import SeatViewer, fold, observe, redact
 from service.rules.events import CardPlayed, CardsPassed, Event, RoundDealt, TrickTaken
 
 PLAY_WORLDS = SEARCH["expert"].worlds
-"""Sampled worlds per play, the ``expert``'s: each plays every legal card out once."""
+"""Sampled worlds per play, the ``expert``'s: each plays every legal card out once (or
+solves the rest of the round, with :data:`SOLVED` cards or fewer in hand)."""
 
 SOLVED = 4
 """A play with at most this many cards in the seat's hand has each world's rest of the
