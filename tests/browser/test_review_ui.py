@@ -15,6 +15,7 @@ square. Every wait has a deadline (Playwright's expect); nothing is timed.
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -106,6 +107,8 @@ def test_the_review_move_by_move_against_the_api(
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(f"{served.base}/#/game/{game_id}")
         expect(page.locator("#final")).to_be_visible()
+        expect(page.locator("#review")).to_have_text("Review")
+        assert_accessible(page, "a finished game, with its Review")
         page.locator("#review").click()
         expect(page).to_have_url(f"{served.base}/#/game/{game_id}/review")
         expect(page.locator(".review")).to_have_attribute("data-phase", "done", timeout=REVIEWED)
@@ -196,5 +199,65 @@ def test_a_review_of_a_game_still_played_is_refused_with_the_problem(
         page.goto(f"{served.base}/#/game/{game['id']}/review")
         expect(page.locator(".review")).to_have_attribute("data-phase", "refused")
         expect(page.locator(".review .problem")).to_have_attribute("data-code", "game_not_finished")
+    finally:
+        context.close()
+
+
+def test_waiting_then_failed_then_asked_again(browser: Any, served: Served) -> None:
+    """The worker's progress while it reviews, a failed review said plainly, and "Ask
+    again" sending the request again: the review's answers routed in the browser (a
+    review that fails cannot be made to on a real worker from here)."""
+    expect = _expect()
+    game_id = "00000000-0000-4000-8000-000000000046"
+    one = {
+        "seq": 5,
+        "round": 1,
+        "trick": None,
+        "seat": 2,
+        "kind": "pass",
+        "chosen": ["blue-1", "blue-2", "blue-3"],
+        "best": ["blue-1", "blue-2", "blue-3"],
+        "options": [{"cards": ["blue-1", "blue-2", "blue-3"], "value": 0.5}],
+        "loss": 0,
+    }
+    summary = [
+        {"seat": s, "decisions": int(s == 2), "mistakes": 0, "blunders": 0, "accuracy": 100}
+        for s in range(3)
+    ]
+    answers = {
+        "POST": [
+            (202, {"status": "queued"}),
+            (200, {"status": "done", "level": "expert", "decisions": [one], "summary": summary}),
+        ],
+        "GET": [
+            (200, {"status": "running", "level": "expert", "decisions": [one], "summary": []}),
+            (200, {"status": "failed", "level": "expert", "decisions": [], "summary": []}),
+        ],
+    }
+    asked: list[tuple[str, str | None]] = []
+
+    def answer(route: Any) -> None:
+        request = route.request
+        asked.append((request.method, request.headers.get("idempotency-key")))
+        status, body = answers[request.method].pop(0)
+        route.fulfill(status=status, content_type="application/json", body=json.dumps(body))
+
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.route(f"**/v1/games/{game_id}/review", answer)
+        page.goto(f"{served.base}/#/game/{game_id}/review")
+        expect(page.locator(".review")).to_have_attribute("data-phase", "waiting")
+        expect(page.locator("#review-status")).to_contain_text("decisions reviewed so far: 1")
+        expect(page.locator(".review")).to_have_attribute("data-phase", "failed")
+        expect(page.locator("#review-status")).to_have_text(
+            "The review could not be computed. Ask again to try once more."
+        )
+        page.locator("#review-retry").click()
+        expect(page.locator(".review")).to_have_attribute("data-phase", "done")
+        expect(page.locator("#review-seat")).to_have_text("Seat 3")  # no such game: no names
+        expect(page.locator(".review-agrees")).to_be_visible()
+        assert [method for method, _ in asked] == ["POST", "GET", "GET", "POST"]
+        assert asked[0][1] and asked[3][1] and asked[0][1] != asked[3][1]
     finally:
         context.close()
