@@ -71,10 +71,28 @@ def _cards(cards: str | list[str]) -> list[str]:
     return cards if isinstance(cards, list) else [cards]
 
 
-def _assert_shows(page: Any, review: dict[str, Any], at: int) -> None:
-    """The page shows decision ``at`` of the API's review."""
+def _assert_shows(
+    page: Any, review: dict[str, Any], at: int, record: dict[str, Any] | None = None
+) -> None:
+    """The page shows decision ``at`` of the API's review; with the game's ``record``,
+    the seat's hand then: as dealt for a pass, a card fewer at each trick for a play,
+    the card played and the expert's among it."""
     expect = _expect()
     decision = review["decisions"][at]
+    if record is not None:
+        dealt = record["rounds"][decision["round"] - 1]["hands"][decision["seat"]]
+        hand = page.locator("#review-hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+        if decision["kind"] == "pass":
+            assert sorted(hand) == sorted(dealt)
+        else:
+            assert len(hand) == len(dealt) - (decision["trick"] - 1)
+        marked = "#review-hand li.{} .card"
+        chosen = page.locator(marked.format("chosen")).evaluate_all(
+            "cs => cs.map(c => c.dataset.card)"
+        )
+        best = page.locator(marked.format("best")).evaluate_all("cs => cs.map(c => c.dataset.card)")
+        assert sorted(chosen) == sorted(_cards(decision["chosen"]))
+        assert sorted(best) == sorted(_cards(decision["best"]))
     move = page.locator(".review-move")
     expect(move).to_have_attribute("data-at", str(at))
     expect(move).to_have_attribute("data-seq", str(decision["seq"]))
@@ -114,36 +132,37 @@ def test_the_review_move_by_move_against_the_api(
         expect(page.locator(".review")).to_have_attribute("data-phase", "done", timeout=REVIEWED)
 
         review = served.call("GET", f"/v1/games/{game_id}/review")
+        record = served.call("GET", f"/v1/games/{game_id}/record")
         assert review["status"] == "done"
         decisions = review["decisions"]
         assert len(decisions) == 3 + PLAYS  # every pass and play of the game
         mistakes = [i for i, d in enumerate(decisions) if d["loss"] >= 0.1]
         assert mistakes, "the seeded game has a mistake to jump to"
 
-        _assert_shows(page, review, 0)
+        _assert_shows(page, review, 0, record)
         expect(page.locator("#review-back")).to_be_disabled()
         page.locator("#review-forward").click()
-        _assert_shows(page, review, 1)
+        _assert_shows(page, review, 1, record)
         page.locator("#review-back").click()
-        _assert_shows(page, review, 0)
+        _assert_shows(page, review, 0, record)
         page.locator("#review-next-mistake").click()
-        _assert_shows(page, review, mistakes[0])
+        _assert_shows(page, review, mistakes[0], record)
         if len(mistakes) > 1:
             page.locator("#review-next-mistake").click()
-            _assert_shows(page, review, mistakes[1])
+            _assert_shows(page, review, mistakes[1], record)
         # The keys: the focus on the page, not in a field.
         page.locator("#review-decision-title").click()
         page.keyboard.press("Home")
-        _assert_shows(page, review, 0)
+        _assert_shows(page, review, 0, record)
         page.keyboard.press("ArrowRight")
         page.keyboard.press("ArrowRight")
-        _assert_shows(page, review, 2)
+        _assert_shows(page, review, 2, record)
         page.keyboard.press("ArrowLeft")
-        _assert_shows(page, review, 1)
+        _assert_shows(page, review, 1, record)
         page.keyboard.press("ArrowDown")
-        _assert_shows(page, review, next(i for i in mistakes if i > 1))
+        _assert_shows(page, review, next(i for i in mistakes if i > 1), record)
         page.keyboard.press("End")
-        _assert_shows(page, review, len(decisions) - 1)
+        _assert_shows(page, review, len(decisions) - 1, record)
         expect(page.locator("#review-forward")).to_be_disabled()
         # A play shows the trick as it stood once it was played.
         last = decisions[-1]
@@ -173,7 +192,7 @@ def test_the_review_move_by_move_against_the_api(
         small.goto(f"{served.base}/#/game/{game_id}/review")
         expect(small.locator(".review")).to_have_attribute("data-phase", "done")
         small.locator("#review-next-mistake").tap()
-        _assert_shows(small, review, mistakes[0])
+        _assert_shows(small, review, mistakes[0], record)
         wide = small.evaluate("document.documentElement.scrollWidth")
         assert wide <= PHONE["width"], f"the page is {wide} px wide on a 390 px screen"
         targets = small.locator(".review button:visible, .review summary, #review-to-game")

@@ -10,6 +10,7 @@ import {
   POLL_FIRST_MS,
   POLL_MAX_MS,
   acted,
+  handAt,
   initialReview,
   jumped,
   keyAction,
@@ -193,4 +194,49 @@ test("keys: arrows step and jump between mistakes, Home and End go to either end
   state = acted(state, "back");
   assert.equal(state.at, 6);
   assert.equal(acted(state, "first").at, 0);
+});
+
+test("the seat's hand at a decision: as dealt for its pass, then what it kept, was passed and has not played", () => {
+  /** @type {import("../../service/web/ui/js/state/review.js").GameRecord} */
+  const record = {
+    players: 3,
+    variant: "standard",
+    rounds: [
+      {
+        number: 1,
+        trump: "yellow-7",
+        hands: [
+          ["green-1", "green-2", "green-3", "green-5", "red-7"],
+          ["red-1", "red-2", "red-3", "green-6", "blue-9"],
+          ["pink-1", "pink-2", "pink-3", "green-9", "red-4"],
+        ],
+        moves: [
+          { type: "pass", seat: 0, cards: ["green-1", "green-2", "green-3"] },
+          { type: "pass", seat: 1, cards: ["red-1", "red-2", "red-3"] },
+          { type: "pass", seat: 2, cards: ["pink-1", "pink-2", "pink-3"] },
+          { type: "play", seat: 0, card: "green-5" },
+        ],
+      },
+    ],
+  };
+  // Seat 1's pass: its hand as dealt, in a hand's order (suits as R-1.1 orders them).
+  assert.deepEqual(handAt(record, DECISIONS, 1), ["green-6", "red-1", "red-2", "red-3", "blue-9"]);
+  // Seat 0 kept green-5 and red-7, was passed seat 2's pinks (three players: to the left).
+  assert.deepEqual(handAt(record, DECISIONS, 3), ["green-5", "pink-1", "pink-2", "pink-3", "red-7"]);
+  // Seat 0's second play: green-5 already played.
+  assert.deepEqual(handAt(record, DECISIONS, 7), ["pink-1", "pink-2", "pink-3", "red-7"]);
+  assert.equal(handAt(null, DECISIONS, 3), null);
+  const hidden = { ...record, rounds: [{ ...record.rounds[0], hands: [null, null, null] }] };
+  assert.equal(handAt(hidden, DECISIONS, 3), null);
+});
+
+test("four players pass to the partner; Seven Followers one card to each other seat", () => {
+  const hands = ["green", "red", "pink", "blue"].map((suit) => [1, 2, 3, 4].map((rank) => `${suit}-${rank}`));
+  const moves = hands.map((h, seat) => ({ type: "pass", seat, cards: h.slice(0, 3) }));
+  const first = [play(0, 1, "green-4")];
+  /** @param {string} variant */
+  const record = (variant) => ({ players: 4, variant, rounds: [{ number: 1, trump: null, hands, moves }] });
+  assert.deepEqual(handAt(record("standard"), first, 0), ["green-4", "pink-1", "pink-2", "pink-3"]);
+  // Seat 0 gets seat 3's first card, seat 2's second, seat 1's third.
+  assert.deepEqual(handAt(record("seven_followers"), first, 0), ["green-4", "pink-2", "red-3", "blue-1"]);
 });

@@ -1,7 +1,8 @@
 // A finished game's hand review (#/game/<id>/review; docs/api.md "Hand review"): the
-// page asks for it (POST: done already, or queued for the worker), then reads it with a
-// growing pause between reads (state/review.js pollDelay) until it is done or failed,
-// and shows it move by move (view/review.js). The keys: ← → step, ↓ ↑ the next or
+// page reads the game (its seats' names) and its record (the hands dealt and passed, as
+// JSON: docs/record-format.md), asks for the review (POST: done already, or queued for
+// the worker), then reads it with a growing pause between reads (state/review.js
+// pollDelay) until it is done or failed, and shows it move by move (view/review.js). The keys: ← → step, ↓ ↑ the next or
 // previous mistake, Home and End either end. Leaving the page aborts what it asked for
 // and drops its keys.
 
@@ -70,11 +71,12 @@ export function reviewPage(main, gameId) {
   }
 
   (async () => {
-    try {
-      table = await get(`/v1/games/${encodeURIComponent(gameId)}`, { signal });
-    } catch {
-      // Without the view the seats are named "Seat n": the review is still shown.
-    }
+    const game = `/v1/games/${encodeURIComponent(gameId)}`;
+    // Without the view the seats are named "Seat n", without the record no hand is
+    // shown: the review still is.
+    const [named, recorded] = await Promise.allSettled([get(game, { signal }), get(`${game}/record`, { signal })]);
+    if (named.status === "fulfilled") table = named.value;
+    if (recorded.status === "fulfilled") state = { ...state, record: recorded.value };
     if (!signal.aborted) ask();
   })();
   document.addEventListener("keydown", onKey);

@@ -1,7 +1,10 @@
 // A finished game's hand review (docs/api.md "Hand review"), as the review page holds it:
 // the review as the API gave it, the decision shown, stepping back and forth, the next
 // mistake, the trick a play was made into, each seat's summary row, and how long to wait
-// before asking again while the worker computes it. Pure: no DOM, no fetch.
+// before asking again while the worker computes it, and the seat's hand at a decision
+// (from the game's record). Pure: no DOM, no fetch.
+
+import { sortCards } from "./cards.js";
 
 /**
  * An option a seat had, and what the expert's search made of it: `cards` a card id (a
@@ -45,10 +48,35 @@
  */
 
 /**
- * The page's state: the review as last read (null before), and the decision shown.
+ * A move of a record's round (docs/record-format.md, JSON): only passes and plays matter
+ * here.
+ * @typedef {{type: "pass", seat: number, cards: string[]} | {type: "play", seat: number, card: string} | {type: string, seat?: number}} RecordMove
+ */
+
+/**
+ * A round of a finished game's record: the hands dealt (by seat), trump, the moves.
+ * @typedef {object} RecordRound
+ * @property {number} number
+ * @property {(string[] | null)[]} hands
+ * @property {string | null} trump
+ * @property {RecordMove[]} moves
+ */
+
+/**
+ * GET /v1/games/{id}/record as JSON: what the review page reads of it.
+ * @typedef {object} GameRecord
+ * @property {number} players
+ * @property {string} variant
+ * @property {RecordRound[]} rounds
+ */
+
+/**
+ * The page's state: the review as last read (null before), the decision shown, and the
+ * game's record (null until read, or when it could not be: no hands then).
  * @typedef {object} ReviewState
  * @property {Review | null} review
  * @property {number} at the index of the decision shown
+ * @property {GameRecord | null} [record]
  */
 
 /** A decision losing this much is a mistake, this much a blunder (the contract's). */
@@ -239,4 +267,39 @@ export function acted(state, action) {
     case "last":
       return jumped(state, decisionsOf(state).length - 1);
   }
+}
+
+/** Who gets each card of `from`'s pass (docs/rules.md R-3.2, R-7): three players pass to
+ * the left, four to the partner; Seven Followers one card to each other seat, in the order
+ * seat+1, +2, +3.
+ * @param {GameRecord} record @param {number} from @param {number} index */
+function passedTo(record, from, index) {
+  const n = record.players;
+  if (record.variant.startsWith("seven_followers")) return (from + index + 1) % n;
+  return (from + (n === 4 ? 2 : 1)) % n;
+}
+
+/** The seat's hand when it made the decision at `at`, in a hand's order: as dealt for a
+ * pass; for a play, what it kept of the deal, what it was passed, less what it had played
+ * in the round before. Null without the record's hand.
+ * @param {GameRecord | null | undefined} record @param {Decision[]} decisions @param {number} at
+ * @returns {string[] | null} */
+export function handAt(record, decisions, at) {
+  const decision = decisions[at];
+  const round = record?.rounds.find((r) => r.number === decision?.round);
+  const dealt = round?.hands[decision.seat];
+  if (!record || !round || !dealt) return null;
+  if (decision.kind === "pass") return sortCards(dealt);
+  const seat = decision.seat;
+  const hand = new Set(dealt);
+  for (const move of round.moves) {
+    if (move.type !== "pass" || !("cards" in move)) continue;
+    move.cards.forEach((card, i) => {
+      if (move.seat === seat) hand.delete(card);
+      if (passedTo(record, move.seat, i) === seat) hand.add(card);
+    });
+  }
+  const before = decisions.slice(0, at).filter((d) => d.round === decision.round && d.seat === seat && d.kind === "play");
+  for (const d of before) hand.delete(/** @type {string} */ (d.chosen));
+  return sortCards([...hand]);
 }

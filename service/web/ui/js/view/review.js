@@ -1,6 +1,7 @@
 // A finished game's hand review (#/game/<id>/review), drawn from its state
 // (state/review.js): while the worker computes it, how far it has gone; failed, a message
-// and "Ask again"; done, the decision shown (the trick it went into, the seat, the card
+// and "Ask again"; done, the decision shown (the trick it went into, the seat's hand and
+// trump, the seat, the card
 // played or the pass, the expert's card, the loss, marked mistake or blunder, every
 // option's value) with back, forward and the next or previous mistake, and each seat's
 // summary. What the person does goes to the page's actions (review.js).
@@ -10,7 +11,7 @@ import { cardFace } from "../cards.js";
 import { fill, h } from "../dom.js";
 import { language, t } from "../i18n.js";
 import { problemBox } from "../problem.js";
-import { decisionsOf, markOf, nextMistake, optionRows, phaseOf, summaryRows, trickAt } from "../state/review.js";
+import { decisionsOf, handAt, markOf, nextMistake, optionRows, phaseOf, summaryRows, trickAt } from "../state/review.js";
 
 /** @typedef {import("../types.js").View} View */
 /** @typedef {import("../types.js").Refusal} Refusal */
@@ -50,6 +51,34 @@ function nameOf(view, seat) {
   return view ? seatName(view, seat) : t("seat_n", { n: seat + 1 });
 }
 
+/** The seat's hand at the decision (from the game's record), the card played (or the
+ * three passed) and the expert's choice named under theirs; the round's trump card.
+ * @param {ReviewState} state @param {View | null} view @param {Decision} decision */
+function handPart(state, view, decision) {
+  const hand = handAt(state.record, decisionsOf(state), state.at);
+  if (!hand) return null;
+  const chosen = new Set([decision.chosen].flat());
+  const best = new Set([decision.best].flat());
+  const trump = state.record?.rounds.find((r) => r.number === decision.round)?.trump;
+  return [
+    h("p", { class: "review-hand-title", id: "review-hand-title" }, t("review_hand", { name: nameOf(view, decision.seat) })),
+    h(
+      "ol",
+      { class: "review-hand", id: "review-hand", "aria-labelledby": "review-hand-title" },
+      hand.map((card) =>
+        h(
+          "li",
+          { class: `${chosen.has(card) ? "chosen" : ""}${best.has(card) ? " best" : ""}`.trim() || null },
+          cardFace(card, { small: true }),
+          chosen.has(card) && h("span", { class: "badge" }, t("review_option_chosen")),
+          best.has(card) && h("span", { class: "badge" }, t("review_option_best")),
+        ),
+      ),
+    ),
+    trump && h("p", { class: "review-trump" }, t("trump_card"), " ", cardFace(trump, { small: true })),
+  ];
+}
+
 /** The decision shown, with the buttons that move through the review.
  * @param {ReviewState} state @param {View | null} view @param {ReviewActions} actions */
 function decisionSection(state, view, actions) {
@@ -83,6 +112,7 @@ function decisionSection(state, view, actions) {
         { class: "review-trick", "aria-labelledby": "review-trick-title" },
         trick.map(({ seat, card }) => h("li", {}, cardFace(card, { small: true }), h("span", { class: "who" }, nameOf(view, seat)))),
       ),
+    handPart(state, view, decision),
     h(
       "dl",
       { class: "review-facts", id: "review-facts" },
