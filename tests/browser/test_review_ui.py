@@ -160,7 +160,7 @@ def test_the_review_move_by_move_against_the_api(
         page.keyboard.press("ArrowLeft")
         _assert_shows(page, review, 1, record)
         page.keyboard.press("ArrowDown")
-        _assert_shows(page, review, next(i for i in mistakes if i > 1), record)
+        _assert_shows(page, review, next((i for i in mistakes if i > 1), 1), record)
         page.keyboard.press("End")
         _assert_shows(page, review, len(decisions) - 1, record)
         expect(page.locator("#review-forward")).to_be_disabled()
