@@ -15,8 +15,10 @@ milliseconds per decision (p50 and p99). Modes:
   equal strength wins a third);
 - ``sf``: Seven Followers (a team against a team).
 
-The search levels' time per move is YOKAI_BOT_MOVE_MS's (250 ms for ``expert``, a third
-for ``strong``), so when the machine is busy their figures move. Prints figures; asserts
+The search levels are bound by their worlds, not by a clock (issue 46), so a run is
+repeatable from its seed whatever the machine's load; their ms per decision say what
+the live bots' time cap (YOKAI_BOT_MOVE_MS: 250 ms for ``expert``, a third for
+``strong``) would cut. Prints figures; asserts
 nothing. The issue's goals: ``expert`` against ``basic`` in ``4p-adv`` at least 65 %
 (the interval's low end above 60 %), ``strong`` 58 %, ``expert`` beats ``strong``;
 ``3p-adv`` an ``expert`` seat at least 45 %; ``sf`` an ``expert`` team at least 60 %;
@@ -26,7 +28,6 @@ nothing. The issue's goals: ``expert`` against ``basic`` in ``4p-adv`` at least 
 from __future__ import annotations
 
 import argparse
-import os
 import time
 
 from service.bots.match import match
@@ -47,7 +48,6 @@ def main() -> None:
     parser.add_argument("--modes", default=",".join(MODES))
     parser.add_argument("--pairs", default=",".join(PAIRS))
     args = parser.parse_args()
-    move_ms = float(os.environ.get("YOKAI_BOT_MOVE_MS", "250"))
     print(
         f"{'mode':7} {'a:b':14} {'games':>5} {'a wins':>7} {'95 % CI':>15} "
         f"{'a ms p50/p99':>14} {'b ms p50/p99':>14} {'s':>5}"
@@ -57,7 +57,7 @@ def main() -> None:
         for pair in args.pairs.split(","):
             a, b = pair.split(":")
             started = time.monotonic()
-            found = match(a, b, players, variant, scoring, args.games, args.seed, move_ms)
+            found = match(a, b, players, variant, scoring, args.games, args.seed)
             low, high = found["ci95"]
             ms = found["ms_per_move"]
             print(

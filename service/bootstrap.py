@@ -248,6 +248,7 @@ def build(
         recent=recent,
         seek_ttl=timedelta(hours=settings.seek_hours),
         bot_move_ms=settings.bot_move_ms,
+        review_seed=settings.review_seed,
         takeover=BotLevel(settings.takeover_level),
         vault=privacy_keys,
         sealer=Sealer(privacy_keys),

@@ -20,7 +20,7 @@ from service.adapters.integrity import anchor_files
 from service.adapters.postgres import operators as pg_operators
 from service.adapters.postgres import roles
 from service.application.commands import Context, ImportRecord
-from service.application.errors import InvalidInputError
+from service.application.errors import GameNotFoundError, InvalidInputError
 from service.application.handrecords import queries
 from service.application.identity.bearer import new_operator_token, token_digest
 from service.application.identity.principals import CLI_OPERATOR, DEFAULT_OPERATOR, Operator
@@ -28,6 +28,8 @@ from service.application.integrity import audit
 from service.application.privacy import reveal
 from service.application.ratings import update as rating_updates
 from service.application.reputation import rebuild as reputation_rebuild
+from service.application.review import jobs as review_jobs
+from service.application.review.handlers import GameNotFinishedError
 from service.application.write.registry import execute
 from service.bootstrap import (
     OPERATOR_NAMES,
@@ -162,16 +164,37 @@ def export(since: str | None, status: str | None, output: str | None) -> int:
         return 0
 
 
+def review(game_id: str) -> int:
+    """`yokai review GAME_ID`: the game's hand review as one JSON object (docs/cli.md):
+    the stored one once the worker has done it, else computed here (not stored). Exit 2
+    when there is no such game, 1 when it is not over."""
+    try:
+        game = UUID(game_id)
+    except ValueError:
+        print(f"yokai review: {game_id!r} is not a game id", file=sys.stderr)
+        return 2
+    with _opened("review") as container:
+        try:
+            found = review_jobs.computed(container.deps, game)
+        except GameNotFoundError as exc:
+            print(f"yokai review: {exc.detail}", file=sys.stderr)
+            return 2
+        except GameNotFinishedError as exc:
+            print(f"yokai review: {exc.detail}", file=sys.stderr)
+            return 1
+    print(json.dumps(found))
+    return 0
+
+
 def bots_match(args: argparse.Namespace) -> int:
-    """`yokai bots match`: one JSON object (docs/cli.md); the search levels' time per
-    move is YOKAI_BOT_MOVE_MS's."""
+    """`yokai bots match`: one JSON object (docs/cli.md); the search levels are bound by
+    their worlds, not a clock: a run is repeatable from its seed."""
     variant = Variant(args.variant)
     if variant is not Variant.STANDARD and args.players != 4:
         print("yokai bots match: the Seven Followers variants are for 4 players", file=sys.stderr)
         return 2
-    move_ms = Settings.from_env().bot_move_ms
     found = match(
-        args.a, args.b, args.players, variant, Scoring(args.scoring), args.games, args.seed, move_ms
+        args.a, args.b, args.players, variant, Scoring(args.scoring), args.games, args.seed
     )
     print(json.dumps(found))
     return 0
@@ -355,6 +378,8 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return export(args.since, args.status, args.output)
     if args.command == "import":
         return import_record(args.file)
+    if args.command == "review":
+        return review(args.game_id)
     if args.command == "operator":
         return operator_command(args.operator_command, getattr(args, "name", None))
     if args.command == "bots":

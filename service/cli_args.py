@@ -116,6 +116,9 @@ and announces, the others wait to take over (docs/operations.md, "The relay").""
     p_export.add_argument("--status", choices=PUBLIC_STATUSES, help="games of this status only")
     p_export.add_argument("--output", "-o", metavar="FILE", help="a file (else standard output)")
 
+    p_review = command("review", "print a finished game's hand review as JSON")
+    p_review.add_argument("game_id", metavar="GAME_ID", help="the game's id")
+
     p_import = command("import", "import a finished game's hand record")
     p_import.add_argument("file", help="a record as text (docs/record-format.md)")
 

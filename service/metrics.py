@@ -215,6 +215,11 @@ class _StoreCollector(Collector):
             "How long the oldest due webhook delivery has waited (0: none)",
             stats.delivery_lag_seconds,
         )
+        yield GaugeMetricFamily(
+            "yokai_reviews_waiting",
+            "Hand reviews asked for and not done yet (the worker's review queue)",
+            stats.reviews_waiting,
+        )
         if stats.relay_lag_seconds is not None:  # a relay has run (YOKAI_REDIS_URL)
             yield GaugeMetricFamily(
                 "yokai_relay_lag_seconds",

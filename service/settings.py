@@ -193,6 +193,7 @@ class Settings:
     seek_hours: int = 24  # a seek (quick play) still open this long expires
     bot_move_ms: float = 250.0  # the expert bot's time per move; the strong bot's a third
     takeover_level: str = "basic"  # the bot that plays on for a player who leaves
+    review_seed: int = 46  # the hand review's seed: with a seat's view, all its values hang on
     webhook_keep_days: int = 7  # finished deliveries and logged attempts are kept this long
     # Turn notifications (docs/api.md "Turn notifications"): the VAPID key pushes are
     # signed with (PEM, or the private scalar in base64url; else one made and kept in
@@ -285,6 +286,7 @@ class Settings:
             push_allow_http=_int(env, "YOKAI_PUSH_ALLOW_HTTP", 0) != 0,
             smtp_url=env.get("YOKAI_SMTP_URL") or None,
             mail_from=env.get("YOKAI_MAIL_FROM") or "Yokai Septet <noreply@localhost>",
+            review_seed=_int(env, "YOKAI_REVIEW_SEED", 46),
             fairness_key=env.get("YOKAI_FAIRNESS_KEY") or None,
             fairness_old_keys=env.get("YOKAI_FAIRNESS_OLD_KEYS") or None,
             chain_key=env.get("YOKAI_CHAIN_KEY") or None,

@@ -2,8 +2,8 @@
 
 It runs the application's job sources (service/application/jobs/: games whose bot
 must move or whose turn clock ran out, quick play's pairing of seeks, housekeeping,
-anchoring; and the webhook dispatcher, service/application/webhooks/dispatcher.py) in a
-loop:
+anchoring, hand reviews; and the webhook dispatcher,
+service/application/webhooks/dispatcher.py) in a loop:
 
 - run what is due now, in batches, until nothing is;
 - then sleep until the next job falls due, or until PostgreSQL announces a sooner one on
@@ -58,6 +58,7 @@ from service.application.notify.mail import Mailer
 from service.application.notify.mailing import Digests, MailDeliveries, Reminders
 from service.application.notify.pushes import PushDeliveries, PushMessages
 from service.application.ports import StoreUnavailableError
+from service.application.review.jobs import ReviewJobs
 from service.application.webhooks.delivery import FIRST_RETRY, Sender
 from service.application.webhooks.dispatcher import WebhookDeliveries
 
@@ -217,6 +218,7 @@ class Worker:
         ]
         if anchoring is not None:  # the chain heads, anchored outside the database
             default.append(anchoring)
+        default.append(ReviewJobs())  # last: it yields to the bots (its docstring)
         if sender is not None:
             default.append(
                 WebhookDeliveries(

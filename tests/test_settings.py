@@ -31,6 +31,8 @@ def test_yokai_data_dir_chooses_another_folder(tmp_path: Path) -> None:
         ("YOKAI_TAKEOVER_LEVEL", "grandmaster"),
         ("YOKAI_REDIS_URL", "127.0.0.1:6379"),
         ("YOKAI_RELAY_POLL_MS", "0"),
+        ("YOKAI_REVIEW_SEED", "forty-six"),
+        ("YOKAI_REVIEW_SEED", "-1"),
     ],
 )
 def test_bad_values_are_refused_with_the_variables_name(name: str, value: str) -> None:
@@ -43,6 +45,11 @@ def test_bots_think_a_quarter_second_and_basic_takes_over_unless_told_otherwise(
     assert (default.bot_move_ms, default.takeover_level) == (250.0, "basic")
     told = Settings.from_env({"YOKAI_BOT_MOVE_MS": "90", "YOKAI_TAKEOVER_LEVEL": "expert"})
     assert (told.bot_move_ms, told.takeover_level) == (90.0, "expert")
+
+
+def test_the_hand_review_has_a_fixed_seed_unless_told_another() -> None:
+    assert Settings.from_env({}).review_seed == 46
+    assert Settings.from_env({"YOKAI_REVIEW_SEED": "7"}).review_seed == 7
 
 
 def test_seeks_expire_after_a_day_unless_told_otherwise() -> None:

@@ -35,6 +35,7 @@ from service.application.results import (
     PushUnsubscribed,
     R_co,
     Rematched,
+    ReviewRequested,
     SeekCancelled,
     SeekCreated,
     SignedIn,
@@ -290,6 +291,14 @@ class LiftBan(Returns[BanLifted]):
 
 
 @dataclass(frozen=True, slots=True)
+class RequestReview(Returns[ReviewRequested]):
+    """Anyone who may read a finished game asks for its hand review (docs/api.md "Hand
+    review"): queued for the worker once; asked again after a failure, queued again."""
+
+    game_id: UUID
+
+
+@dataclass(frozen=True, slots=True)
 class DeclineSeat(Returns[Acted]):
     """The player a seat was reserved for declines it."""
 
@@ -368,6 +377,7 @@ Command = (
     | CreateSeek
     | CancelSeek
     | PairSeeks
+    | RequestReview
 )
 
 

@@ -40,6 +40,7 @@ class Deps:
     seek_ttl: timedelta = timedelta(hours=24)  # a seek expires after this (YOKAI_SEEK_HOURS)
     bot_move_ms: float | None = None  # the expert bot's time per move (YOKAI_BOT_MOVE_MS)
     takeover: BotLevel = BotLevel.BASIC  # the bot for a seat whose player leaves
+    review_seed: int = 46  # the hand review's seed (YOKAI_REVIEW_SEED)
     vault: KeyVault | None = None  # the keys personal data is sealed under (docs/privacy.md)
     sealer: Sealer | None = None  # seals under the vault's keys (None: kept in the clear)
     # Why a push subscription (endpoint, p256dh, auth) is refused, or None (the

@@ -18,6 +18,7 @@ class StoreStats:
     # How long the oldest committed command the relay has not announced has waited (0:
     # none); None where no relay has run (YOKAI_REDIS_URL unset).
     relay_lag_seconds: float | None = None
+    reviews_waiting: int = 0  # hand reviews queued or being computed (the worker's queue)
 
 
 class Stats(Protocol):

@@ -29,6 +29,7 @@ from service.application.notify.ports import Notifications
 from service.application.privacy.ports import Erasures
 from service.application.ratings.ports import Ratings
 from service.application.reputation.ports import Reputations
+from service.application.review.ports import Reviews
 from service.application.seeks.ports import Seeks
 from service.application.webhooks.ports import Webhooks
 from service.application.write.ports import IdempotencyStore
@@ -189,6 +190,9 @@ class UnitOfWork(Protocol):
 
     @property
     def reputations(self) -> Reputations: ...
+
+    @property
+    def reviews(self) -> Reviews: ...
 
     @property
     def wakeups(self) -> Wakeups: ...

@@ -150,6 +150,12 @@ class PlayerSuspended:
 
 
 @dataclass(frozen=True, slots=True)
+class ReviewRequested:
+    game_id: UUID
+    status: str  # the review's: "queued", "running" or "done"
+
+
+@dataclass(frozen=True, slots=True)
 class BanLifted:
     player_id: UUID
     name: str
@@ -211,6 +217,7 @@ Result = (
     | LinkCodeCreated
     | PlayerSuspended
     | BanLifted
+    | ReviewRequested
     | PlayerErased
     | WebhookCreated
     | WebhookDeleted

@@ -3,7 +3,9 @@
 ``random`` and ``basic`` decide from the seat's view alone (:data:`BOTS`); ``strong``
 and ``expert`` search (service/bots/search.py) and also read the seat's own feed of the
 round, within a budget (:data:`SEARCH`): ``expert`` samples six times the worlds, and
-has three times the time. (With 20 worlds ``strong`` played as ``expert`` does, 41 of 80
+has three times the time. The worlds alone make a decision repeatable from the seed
+(``timed=False``: ``yokai bots match``); the live bots also stop at their time cap, for
+the 1 s turn goal. (With 20 worlds ``strong`` played as ``expert`` does, 41 of 80
 games; with 10 it keeps 63 % against ``basic`` and ``expert`` beats it 63 % of the time:
 docs/benchmarks.md.) :func:`level_move` asks any of them.
 """
@@ -39,10 +41,12 @@ DESCRIPTIONS = {
 }
 
 
-def budget(level: str, move_ms: float | None = None) -> Budget:
+def budget(level: str, move_ms: float | None = None, *, timed: bool = True) -> Budget:
     """A search level's budget; ``move_ms`` (YOKAI_BOT_MOVE_MS) sets the expert's time,
-    the strong bot's being a third of it."""
+    the strong bot's being a third of it; untimed, its worlds alone (no clock)."""
     found = SEARCH[level]
+    if not timed:
+        return replace(found, ms=None)
     if move_ms is None:
         return found
     return replace(found, ms=move_ms if level == "expert" else move_ms / 3)
@@ -55,9 +59,12 @@ def level_move(
     feed: Callable[[], Sequence[Event]],
     rng: random.Random,
     move_ms: float | None = None,
+    *,
+    timed: bool = True,
 ) -> Move | None:
     """The move of ``view``'s seat as the bot of ``level`` makes it; ``feed`` gives the
-    seat's own feed of the round (read only by the search levels)."""
+    seat's own feed of the round (read only by the search levels); ``timed=False``: the
+    search levels' worlds alone bound them, and the move depends on the seed alone."""
     if level in BOTS:
         return BOTS[level](view, rng)
-    return search_move(config, view, feed(), rng, budget(level, move_ms))
+    return search_move(config, view, feed(), rng, budget(level, move_ms, timed=timed))

@@ -5,7 +5,9 @@ teams get every hand. Three players: side ``a`` is one seat against two ``b`` se
 each deal is played three times, ``a`` in each seat. A deal is the whole game's deals
 (round after round, from one random stream per deal, the same for each copy). Every
 seat decides from its own view (and the search levels from their own feed): the games
-are played through the engine as the service plays them. Times are per decision.
+are played through the engine as the service plays them. The search levels are bound by
+their worlds only, not by a clock, so a run is repeatable from its seed whatever the
+machine's load (the live bots' time cap is left out). Times are per decision.
 """
 
 from __future__ import annotations
@@ -54,7 +56,6 @@ def play(
     levels: Sequence[str],
     deal_seed: int,
     rng: random.Random,
-    move_ms: float | None,
     times: dict[int, list[float]],
 ) -> GameState:
     """One game, seat ``s`` played by ``levels[s]``; each decision's time by seat."""
@@ -80,7 +81,7 @@ def play(
                 return [redact(e, SeatViewer(seat)) for e in seen]
 
             began = time.perf_counter()
-            move = level_move(levels[seat], state.config, view, feed, rng, move_ms)
+            move = level_move(levels[seat], state.config, view, feed, rng, timed=False)
             times[seat].append((time.perf_counter() - began) * 1000)
             assert move is not None
             command = to_command(seat, move)
@@ -100,7 +101,6 @@ def match(
     scoring: Scoring,
     games: int,
     seed: int,
-    move_ms: float | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games (rounded down to whole sets of copies) and tally them."""
     copies = 2 if players == 4 else 3
@@ -117,7 +117,7 @@ def match(
                 a_seats = {copy}
             times: dict[int, list[float]] = {s: [] for s in range(players)}
             rng = random.Random(deal_seed * 7 + copy)
-            end = play(players, scoring, variant, levels, deal_seed, rng, move_ms, times)
+            end = play(players, scoring, variant, levels, deal_seed, rng, times)
             assert end.config is not None and end.winners is not None
             won = {s for s in range(players) if end.config.side_of(s) in end.winners}
             tally.games += 1

@@ -72,6 +72,24 @@ class Playout:
         self.side_tricks = side_totals(config, tricks_won)
         self.side_bosses = side_totals(config, [len(b) for b in bosses])
 
+    def copy(self) -> Playout:
+        """The same position, to play on without changing this one (the exhaustive
+        search of service/bots/endgame.py tries every card from a position)."""
+        other = Playout.__new__(Playout)
+        other.cfg, other.n, other.turn = self.cfg, self.n, self.turn
+        other.hands = [h[:] for h in self.hands]
+        other.trick = self.trick[:]
+        other.trump_suit = self.trump_suit
+        other.tricks_won = self.tricks_won[:]
+        other.bosses = [b[:] for b in self.bosses]
+        other.tricks_played = self.tricks_played
+        other.sealed = self.sealed
+        other.seals = (self.seals[0][:], self.seals[1][:])
+        other.outcome = self.outcome
+        other.side_tricks = self.side_tricks[:]
+        other.side_bosses = self.side_bosses[:]
+        return other
+
     def legal(self) -> list[Card]:
         """R-4.1, R-4.2: the led suit if the seat has it (the A is green), else any."""
         hand = self.hands[self.turn]

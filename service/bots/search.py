@@ -31,12 +31,16 @@ Known pitfalls, and how this design answers them:
   is sampled like the opponents': the seat does not see it); with three, by the seat's.
 
 A decision's value is the round's outcome for the seat's side: its points (R-6) less
-the others' average (Seven Followers: suits sealed). The playouts are deterministic, so
-the cards compared in a world meet the same answers unless they change them. A budget
-bounds the worlds and the time (``YOKAI_BOT_MOVE_MS``, counted from the decision's
-start: a world is not begun when, at the average time a world has taken, it would end
-past it); with the time not binding, a decision is a function of the seat's feed and
-the seed only (tests/bots/test_search.py).
+the others' average (Seven Followers: suits sealed); the review (issue 46) scores the
+same playouts by the side's share of the round instead (:func:`share`). The playouts are
+deterministic, so the cards compared in a world meet the same answers unless they change
+them. A :class:`Budget` is a number of worlds: with it alone, a decision is a function of
+the seat's view, its feed and the seed only (no clock is read: tests/bots/test_search.py),
+which is what the review and ``yokai bots match`` use. The live bots add a time cap
+(``YOKAI_BOT_MOVE_MS``, counted from the decision's start: a world is not begun when, at
+the average time a world has taken, it would end past it) to keep their 1 s turn goal;
+under load that cap may cut a decision short, so their moves then follow the machine's
+load as well as the seed.
 
 Passing (R-3.2, R-7.2) is the basic bot's. A pass searched the same way (the basic
 bot's pass and sets of the seat's weakest cards compared over sampled deals, the other
@@ -45,31 +49,62 @@ three players, expert against basic, 30.8 % of 39 games against 40 to 50 % of 30
 the basic bot's passes (docs/benchmarks.md); picked as the best of noisy means, the
 searched passes paid the winner's curse. It was taken out until a better model of the
 others' passes and of the round's lead earns its place.
+
+The hand review (issue 46) values a play with few cards left exactly in each world
+(``play_values(..., solve=)``: service/bots/endgame.py's minimax instead of a playout),
+where the playouts' seats miss refutations; the bots do not (unmeasured for them yet).
+It still values passes, to say what a seat gave up:
+:func:`pass_values` plays a bounded set of candidates (:func:`pass_candidates`) out over
+deals sampled from the seat's feed, the others passing as basic does; a bot does not
+choose by it.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
+from itertools import combinations
 
 from service.bots.basic_bot import basic_move
+from service.bots.basic_pass import basic_pass, pass_order
+from service.bots.endgame import PlayoutNode, card_values
 from service.bots.moves import Move, PlayMove
 from service.bots.playout import Outcome, Playout
 from service.bots.sampler import Sampler, knowledge
-from service.rules import Action, GameConfig, SeatView, card
-from service.rules.cards import Card, Suit
-from service.rules.events import Event
+from service.rules import (
+    Action,
+    GameConfig,
+    GameState,
+    PassCards,
+    SeatView,
+    SeatViewer,
+    Variant,
+    card,
+    decide,
+    evolve,
+    fold,
+    observe,
+    sort_cards,
+)
+from service.rules.cards import SUPER_TRUMP, Card, Suit
+from service.rules.events import Event, RoundDealt
 
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """At most ``worlds`` sampled worlds, each playing every legal card out once, and
-    at most ``ms`` milliseconds (None: no time limit; the worlds alone bound it)."""
+    """At most ``worlds`` sampled worlds, each playing every option out once, and at most
+    ``ms`` milliseconds (None: no time limit and no clock read; the worlds alone bound
+    it, and the decision depends on the seed alone)."""
 
     worlds: int
     ms: float | None = None
+
+
+Score = Callable[[GameConfig, int, Outcome], float]
+"""What a round's outcome is worth to a side (the config, the side, the outcome)."""
 
 
 def value(config: GameConfig, side: int, outcome: Outcome) -> float:
@@ -78,65 +113,184 @@ def value(config: GameConfig, side: int, outcome: Outcome) -> float:
     return outcome.points[side] - sum(others) / len(others)
 
 
+def share(config: GameConfig, side: int, outcome: Outcome) -> float:
+    """``side``'s share of the round's outcome, in [0, 1]: of its points (R-6; Seven
+    Followers: of the suits sealed), else of its winners, else an equal part."""
+    total = sum(outcome.points)
+    if total > 0:
+        return outcome.points[side] / total
+    if outcome.winners:
+        return 1 / len(outcome.winners) if side in outcome.winners else 0.0
+    return 1 / config.sides
+
+
 def search_move(
     config: GameConfig,
     view: SeatView,
     feed: Sequence[Event],
     rng: random.Random,
     budget: Budget,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Move | None:
     """The move of ``view``'s seat, from the seat's view and its feed of the round (the
-    events as the seat's own feed shows them)."""
+    events as the seat's own feed shows them); ``clock`` is read only under a time cap."""
     if not view.legal:
         return None
-    started = time.perf_counter()
     if view.action == Action.PASS:
         return basic_move(view, rng)  # passes are the basic bot's: the module's docstring
     if view.action != Action.PLAY:
         return None
+    if len(view.legal) == 1:
+        return PlayMove(view.legal[0])
+    values = play_values(config, view, feed, rng, budget, value, clock)
+    best = max(values, key=lambda i: (values[i], -card(i).order))
+    return PlayMove(best)
+
+
+def play_values(
+    config: GameConfig,
+    view: SeatView,
+    feed: Sequence[Event],
+    rng: random.Random,
+    budget: Budget,
+    score: Score = value,
+    clock: Callable[[], float] = time.perf_counter,
+    solve: int = 0,
+) -> dict[str, float]:
+    """Each legal card of ``view``'s seat (which must play) by id: its mean ``score``
+    for the seat's side over the sampled worlds, each played out after it; or, when the
+    seat holds at most ``solve`` cards, each world's rest of the round searched
+    exhaustively (:func:`service.bots.endgame.card_values`) instead of played out."""
+    started = clock() if budget.ms is not None else 0.0
     legal = [card(i) for i in view.legal]
-    if len(legal) == 1:
-        return PlayMove(legal[0].id)
     seat = view.seat
     round_ = view.round
-    assert round_ is not None
-    k = knowledge(config, seat, feed)
-    sampler = Sampler(k, config.deck)
+    assert round_ is not None and view.action == Action.PLAY
+    sampler = Sampler(knowledge(config, seat, feed), config.deck)
     side = config.side_of(seat)
     trump = Suit(round_.trump_suit) if round_.trump_suit else None
     trick = [(p.seat, card(p.card)) for p in round_.trick]
     tricks_won = [s.tricks_won for s in view.seats]
     bosses = [[card(i) for i in s.bosses] for s in view.seats]
-    sealed = (
-        (tuple(Suit(x) for x in view.seals[0]), tuple(Suit(x) for x in view.seals[1]))
-        if view.seals
-        else ((), ())
-    )
     totals = dict.fromkeys(legal, 0.0)
+
+    def ours(s: int) -> bool:
+        return config.side_of(s) == side
+
     deadline = None if budget.ms is None else started + budget.ms / 1000
-    for done in range(1, budget.worlds + 1):
+    done = 0
+    while done < budget.worlds:
         hands = [sorted(h, key=_order) for h in sampler.draw(rng)]
-        for c in legal:
-            sim = Playout(
-                config,
-                [h[:] for h in hands],
-                list(trick),
-                seat,
-                trump,
-                list(tricks_won),
-                [list(b) for b in bosses],
-                round_.tricks_played,
-                sealed,
-            )
-            sim.play(c)
-            outcome = sim.outcome or sim.run()
-            totals[c] += value(config, side, outcome)
+        world = Playout(
+            config,
+            hands,
+            list(trick),
+            seat,
+            trump,
+            list(tricks_won),
+            [list(b) for b in bosses],
+            round_.tricks_played,
+            sealed_of(view),
+        )
+        if len(hands[seat]) <= solve:
+            solved = card_values(PlayoutNode(world), ours, partial(score, config, side))
+            for c in legal:
+                totals[c] += solved[c]
+        else:
+            for c in legal:
+                sim = world.copy()
+                sim.play(c)
+                totals[c] += score(config, side, sim.outcome or sim.run())
+        done += 1
         if deadline is not None:
-            now = time.perf_counter()
+            now = clock()
             if now + (now - started) / done > deadline:
                 break  # the next world would likely end past the deadline
-    best = max(legal, key=lambda c: (totals[c], -c.order))
-    return PlayMove(best.id)
+    return {c.id: totals[c] / done for c in legal}
+
+
+def sealed_of(view: SeatView) -> tuple[tuple[Suit, ...], tuple[Suit, ...]]:
+    """The suits each team has sealed in the game so far (Seven Followers; else none)."""
+    if not view.seals:
+        return ((), ())
+    return (tuple(Suit(x) for x in view.seals[0]), tuple(Suit(x) for x in view.seals[1]))
+
+
+def pass_values(
+    config: GameConfig,
+    before: GameState,
+    feed: Sequence[Event],
+    seat: int,
+    candidates: Sequence[tuple[Card, ...]],
+    rng: random.Random,
+    budget: Budget,
+    score: Score = share,
+) -> list[float]:
+    """Each candidate pass of ``seat`` (which must pass): its mean ``score`` for the
+    seat's side over deals sampled from the seat's ``feed`` of the round, the other
+    seats passing as the basic bot does and the round then played out as the playouts
+    play it. ``before`` is the game as it stood before the round was dealt (its scores
+    and seals: nothing of the round's hands). No clock: the worlds alone bound it."""
+    dealt = next(e for e in reversed(feed) if isinstance(e, RoundDealt))
+    sampler = Sampler(knowledge(config, seat, feed), config.deck)
+    side = config.side_of(seat)
+    totals = [0.0] * len(candidates)
+    for _ in range(budget.worlds):
+        hands = tuple(sort_cards(list(h)) for h in sampler.draw(rng))
+        state = evolve(before, RoundDealt(dealt.number, hands, dealt.trump))
+        for other in range(config.players):
+            view = observe(state, SeatViewer(other))
+            if other != seat and view.action == Action.PASS:
+                given = PassCards(other, tuple(card(i) for i in basic_pass(view)))
+                state = fold(decide(state, given), state)
+        for k, cards in enumerate(candidates):
+            after = fold(decide(state, PassCards(seat, tuple(cards))), state)
+            totals[k] += score(config, side, playout_of(config, after).run())
+    return [t / budget.worlds for t in totals]
+
+
+def pass_candidates(
+    view: SeatView, chosen: Sequence[str], most: int = 10
+) -> list[tuple[Card, ...]]:
+    """A bounded set of passes to compare for ``view``'s seat (which must pass):
+    ``chosen`` first, then the basic bot's pass and its neighbours (the three of the
+    five cards it would most readily give; Seven Followers: another card to the
+    partner, or other low cards to the opponents), no two of the same cards."""
+    hand = [card(i) for i in view.legal]
+    order = [card(i) for i in basic_pass(view)]
+    found: list[tuple[Card, ...]] = [tuple(card(i) for i in chosen), tuple(order)]
+    if Variant(view.variant) is Variant.STANDARD:
+        ranked = order + [c for c in pass_order(view) if c not in order]
+        found += [tuple(t) for t in combinations(ranked[:5], 3)]
+    else:  # R-7.2: (to seat + 1, to the partner, to seat + 3)
+        cheap = sorted(hand, key=lambda c: (c.is_boss, c is SUPER_TRUMP, c.rank))
+        partners = [c for c in hand if c.is_boss][:3] or cheap[-3:]
+        for to_partner in partners:
+            rest = [c for c in cheap if c is not to_partner][:3]
+            found += [(a, to_partner, b) for a, b in combinations(rest, 2)]
+    unique: dict[frozenset[Card], tuple[Card, ...]] = {}
+    for cards in found:
+        unique.setdefault(frozenset(cards), cards)
+    return list(unique.values())[:most]
+
+
+def playout_of(config: GameConfig, state: GameState) -> Playout:
+    """The round of ``state`` (being played) as a :class:`Playout` to run."""
+    r = state.round
+    turn = state.turn()
+    assert r is not None and turn is not None
+    sealed = (tuple(state.seals[0]), tuple(state.seals[1])) if state.seals else ((), ())
+    return Playout(
+        config,
+        [list(h) for h in r.hands],
+        list(r.trick),
+        turn,
+        r.trump_suit,
+        list(r.tricks_won),
+        [list(b) for b in r.bosses],
+        r.tricks_played,
+        sealed,
+    )
 
 
 def _order(c: Card) -> int:

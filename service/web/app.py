@@ -46,6 +46,7 @@ from service.web.request import (
     principal,
     request_id,
 )
+from service.web.reviews import routes as reviews
 from service.web.seeks import routes as seeks
 from service.web.sessions import routes as sessions
 from service.web.sessions.schemas import EXACTLY_ONE_WAY
@@ -127,6 +128,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     api.register_blueprint(webhooks.blp)
     api.register_blueprint(notify.blp)
     api.register_blueprint(records.blp)
+    api.register_blueprint(reviews.blp)
     api.register_blueprint(sessions.blp)
     api.register_blueprint(lobby.blp)
     api.register_blueprint(seeks.blp)

@@ -12,9 +12,26 @@ from dataclasses import replace
 import pytest
 
 from service.bots.moves import PassMove, PlayMove
-from service.bots.search import Budget, search_move
+from service.bots.search import (
+    Budget,
+    pass_candidates,
+    pass_values,
+    play_values,
+    search_move,
+    share,
+)
 from service.bots.selfplay import play_game
-from service.rules import Action, Phase, Scoring, SeatViewer, Variant, fold, observe, redact
+from service.rules import (
+    Action,
+    Phase,
+    Scoring,
+    SeatViewer,
+    Variant,
+    card,
+    fold,
+    observe,
+    redact,
+)
 from service.rules.cards import Card
 from service.rules.events import CardPlayed, CardsPassed, Event, PassesExchanged, RoundDealt
 
@@ -116,3 +133,99 @@ def test_a_decision_depends_on_the_seats_view_feed_and_seed_alone(
         )
         swapped += 1
     assert swapped >= 3 and passes >= 1
+
+
+def _never() -> float:
+    raise AssertionError("an untimed search read the clock")
+
+
+@pytest.mark.parametrize(("players", "scoring", "variant"), CASES)
+def test_an_untimed_decision_reads_no_clock_and_repeats_its_values(
+    players: int, scoring: Scoring, variant: Variant
+) -> None:
+    """Issue 46: with a budget of worlds alone, each legal card's value depends on the
+    seat's view, its feed and the seed only: a loaded machine (here a clock that may not
+    even be read) changes nothing, and the other deal of the hidden cards neither."""
+    checked = 0
+    for state, events, seat in decisions(players, scoring, variant, seed=5):
+        assert state.config is not None
+        view = observe(state, SeatViewer(seat))
+        if view.action != Action.PLAY or len(view.legal) < 2:
+            continue
+        feed = feed_of(seat, events)
+        values = play_values(state.config, view, feed, random.Random(4), BUDGET, share, _never)
+        assert set(values) == set(view.legal)
+        assert all(0 <= v <= 1 for v in values.values())
+        again = play_values(state.config, view, feed, random.Random(4), BUDGET, share, _never)
+        assert again == values
+        move = search_move(state.config, view, feed, random.Random(4), BUDGET, _never)
+        assert move == search_move(state.config, view, feed, random.Random(4), BUDGET)
+        other = dealt_otherwise(seat, events)
+        if other is not None:
+            feed2 = feed_of(seat, other)
+            assert play_values(state.config, view, feed2, random.Random(4), BUDGET, share) == values
+        checked += 1
+    assert checked >= 3
+
+
+def test_a_time_cap_is_what_reads_the_clock() -> None:
+    """The live bots' cap (YOKAI_BOT_MOVE_MS) does read it: a clock that jumps an hour
+    between readings stops the search after its first world."""
+    readings = iter(range(0, 10**6, 3600))
+    for state, events, seat in decisions(4, Scoring.BASIC, Variant.STANDARD, seed=5):
+        assert state.config is not None
+        view = observe(state, SeatViewer(seat))
+        if view.action != Action.PLAY or len(view.legal) < 2:
+            continue
+        feed = feed_of(seat, events)
+        capped = play_values(
+            state.config,
+            view,
+            feed,
+            random.Random(4),
+            Budget(worlds=6, ms=250),
+            share,
+            lambda: float(next(readings)),
+        )
+        one = play_values(state.config, view, feed, random.Random(4), Budget(worlds=1), share)
+        assert capped == one
+        return
+    raise AssertionError("no decision found")
+
+
+@pytest.mark.parametrize(("players", "scoring", "variant"), CASES)
+def test_a_pass_is_valued_from_the_seats_feed_and_the_seed_alone(
+    players: int, scoring: Scoring, variant: Variant
+) -> None:
+    """Issue 46: the candidate passes (the chosen one first, no two alike, at most ten)
+    valued in [0, 1], the same twice, and the same when the other seats' hidden cards
+    are dealt otherwise."""
+    checked = 0
+    for state, events, seat in decisions(players, scoring, variant, seed=7):
+        assert state.config is not None
+        view = observe(state, SeatViewer(seat))
+        if view.action != Action.PASS:
+            continue
+        start = max(i for i, e in enumerate(events) if isinstance(e, RoundDealt))
+        before = fold(events[:start])
+        chosen = tuple(sorted(view.legal)[:3])
+        candidates = pass_candidates(view, chosen)
+        assert candidates[0] == tuple(card(i) for i in chosen)
+        assert 2 <= len(candidates) <= 10
+        assert len({frozenset(c) for c in candidates}) == len(candidates)
+        assert all(len(c) == 3 and {x.id for x in c} <= set(view.hand) for c in candidates)
+        feed = feed_of(seat, events)
+        budget = Budget(worlds=3)
+        values = pass_values(state.config, before, feed, seat, candidates, random.Random(2), budget)
+        assert len(values) == len(candidates) and all(0 <= v <= 1 for v in values)
+        again = pass_values(state.config, before, feed, seat, candidates, random.Random(2), budget)
+        assert again == values
+        other = dealt_otherwise(seat, events)
+        if other is not None:
+            feed2 = feed_of(seat, other)
+            assert (
+                pass_values(state.config, before, feed2, seat, candidates, random.Random(2), budget)
+                == values
+            )
+        checked += 1
+    assert checked >= 1

@@ -52,14 +52,19 @@ def test_a_taken_trick_stays_on_the_table_though_the_bots_lead_the_next(
         expect(held).to_have_count(4, timeout=30_000)
         # In one look: the cards in the middle are the newest trick of the list, though
         # the game has gone on (the bots play within a few milliseconds of each other).
-        shown, newest, caption = page.evaluate(
+        # A held trick lasts 5 s: on a loaded machine it may end between two looks, so
+        # the page is asked, in one look, once one is held (a look that finds none waits).
+        found = page.wait_for_function(
             """() => {
               const cards = (x) => [...x.querySelectorAll('[data-card]')].map(c => c.dataset.card);
               const middle = document.querySelector('.trick.done');
+              if (!middle || middle.querySelectorAll('.played').length !== 4) return null;
               const line = document.querySelector('.trick-line');
               return [cards(middle), cards(line), middle.querySelector('.caption').textContent];
-            }"""
+            }""",
+            timeout=30_000,
         )
+        shown, newest, caption = found.json_value()
         assert sorted(shown) == sorted(newest) and caption.startswith("Last trick, won by")
         page.screenshot(path=str(artifacts / "trick-held.png"), full_page=True)
         page.select_option("#trick-hold", "1200")

@@ -60,12 +60,23 @@ PHONE = {"width": 390, "height": 844}
 
 
 def _shoot(page: Any, artifacts: Path, name: str, full_page: bool = False) -> None:
-    """The page as it is, on the desktop and then on a phone (the docs' screenshots)."""
+    """The page as it is, on the desktop and then on a phone (the docs' screenshots); on
+    the phone, nothing wider than the screen (the header's links wrap, issue 48)."""
     size = page.viewport_size
     page.screenshot(path=str(artifacts / f"{name}.png"), full_page=full_page)
     page.set_viewport_size(PHONE)
     page.screenshot(path=str(artifacts / f"{name}-phone.png"), full_page=full_page)
+    _fits(page, name)
     page.set_viewport_size(size)
+
+
+def _fits(page: Any, name: str) -> None:
+    """Every link of the header within the phone's width (they wrap, issue 48)."""
+    rights = page.evaluate(
+        "[...document.querySelectorAll('.top a, .top select')]"
+        ".map(e => Math.ceil(e.getBoundingClientRect().right))"
+    )
+    assert max(rights) <= PHONE["width"], f"{name}: the header overflows: {rights}"
 
 
 def _console_error(errors: list[str], message: Any) -> None:
@@ -648,6 +659,7 @@ def test_the_table_fits_a_phone(browser: Any, served: Served, artifacts: Path) -
     page.locator(".hand button.card").first.tap()
     expect(page.locator(".hand button.card").first).to_have_attribute("aria-pressed", "true")
     page.screenshot(path=str(artifacts / "table-phone.png"), full_page=True)
+    _fits(page, "table-phone")
 
 
 def test_my_turn_games_come_first_and_a_friend_joins_by_the_link(

@@ -78,6 +78,7 @@ def test_metrics_count_what_the_service_did(api: Api, sql: Any) -> None:
         "yokai_open_streams",
         "yokai_webhook_deliveries_pending",
         "yokai_webhook_delivery_lag_seconds",
+        "yokai_reviews_waiting",
     ):
         assert name in after, name
 

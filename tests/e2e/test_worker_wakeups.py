@@ -41,7 +41,10 @@ def test_a_seek_is_paired_at_its_time_while_the_worker_plays_a_long_bot_game(
 ) -> None:
     started(setup)
     bots: list[dict[str, Any]] = [{"seat": s, "level": "expert"} for s in range(4)]
-    game_id = setup.api.create(4, bots=bots)["id"]
+    # Advanced scoring: rounds until a side has 7 points, so the game outlasts the
+    # seek's 5 s with room (a basic-scoring game, two rounds won, can end within ten
+    # seconds here, and under load it once ended before the pairing: CI failed so).
+    game_id = setup.api.create(4, bots=bots, scoring="advanced")["id"]
     wait_for(lambda: status(setup, game_id) == "playing", "the bots to have passed")
     token = new_player(setup.api, "Mio")[1]
     asked = [(token, seek(setup.api, token, bots_after_seconds=5))]

@@ -49,6 +49,7 @@ TABLES = {
     "email_codes",
     "watchers",
     "reminded",
+    "reviews",
 }
 TRIGGERS = {"events_append_only", "events_no_truncate"}
 

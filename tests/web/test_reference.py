@@ -21,7 +21,10 @@ def test_the_reference_page_loads_the_vendored_renderer_and_the_contract(
     assert page.status_code == 200 and page.mimetype == "text/html"
     html = page.get_data(as_text=True)
     scripts = re.findall(r"<script([^>]*)>(.*?)</script>", html, re.S)
-    assert scripts == [(' type="module" src="/ui/vendor/rapidoc/rapidoc-min.js"', "")]
+    assert scripts == [
+        (' type="module" src="/ui/vendor/rapidoc/rapidoc-min.js"', ""),
+        (' type="module" src="/ui/js/reference.js"', ""),  # names RapiDoc's unnamed selects
+    ]
     assert 'spec-url="/v1/openapi.json"' in html
     csp = str(page.headers.get("Content-Security-Policy"))
     assert "script-src 'self';" in csp and "connect-src 'self';" in csp

@@ -17,6 +17,7 @@ _DELIVERIES = (
     "min(available_at) FILTER (WHERE available_at <= now())), 0) "
     "FROM outbox WHERE kind = 'webhook' AND done_at IS NULL"
 )
+_REVIEWS = "SELECT count(*) FROM reviews WHERE status IN ('queued', 'running')"
 
 # The relay's position, and the oldest event past it in commit order (the next it
 # announces): an index lookup. No row: no relay has run.
@@ -45,6 +46,7 @@ class SqlStats:
             jobs, job_lag = conn.execute(text(_JOBS)).one()
             pending, delivery_lag = conn.execute(text(_DELIVERIES)).one()
             relay = conn.execute(text(_RELAY)).one_or_none()
+            reviews = conn.execute(text(_REVIEWS)).scalar_one()
         return StoreStats(
             games_by_status=games,
             jobs_due=int(jobs),
@@ -52,4 +54,5 @@ class SqlStats:
             deliveries_pending=int(pending),
             delivery_lag_seconds=max(0.0, float(delivery_lag)),
             relay_lag_seconds=None if relay is None else max(0.0, float(relay[0])),
+            reviews_waiting=int(reviews),
         )

@@ -443,6 +443,25 @@ reputation_marks = Table(
     Index("reputation_marks_banning", "player_id", "at", postgresql_where=text("banning")),
 )
 
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("game_id", Uuid, ForeignKey("games.id"), primary_key=True),
+    Column("status", Text, nullable=False),
+    Column("level", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("players", SmallInteger, nullable=False),
+    Column("decisions", JSONB, nullable=False),
+    Column("requested_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    CheckConstraint("status IN ('queued', 'running', 'done', 'failed')", name="reviews_status"),
+    Index(
+        "reviews_waiting",
+        "requested_at",
+        postgresql_where=text("status IN ('queued', 'running')"),
+    ),
+)
+
 relay_positions = Table(
     "relay_positions",
     metadata,

@@ -18,6 +18,7 @@ from service.adapters.postgres.players import SqlInbox, SqlPlayers
 from service.adapters.postgres.privacy import SqlErasures
 from service.adapters.postgres.ratings import SqlRatings
 from service.adapters.postgres.reputations import SqlReputations
+from service.adapters.postgres.reviews import SqlReviews
 from service.adapters.postgres.seeks import SqlSeeks
 from service.adapters.postgres.session import Session
 from service.adapters.postgres.snapshots import SqlSnapshotStore
@@ -56,6 +57,7 @@ class SqlUnitOfWork:
     seeks: SqlSeeks
     ratings: SqlRatings
     reputations: SqlReputations
+    reviews: SqlReviews
     wakeups: SqlWakeups
     webhooks: SqlWebhooks
     notifications: SqlNotifications
@@ -77,6 +79,7 @@ class SqlUnitOfWork:
         self.seeks = SqlSeeks(self._session)
         self.ratings = SqlRatings(self._session)
         self.reputations = SqlReputations(self._session)
+        self.reviews = SqlReviews(self._session)
         self.wakeups = SqlWakeups(self._session)
         self.webhooks = SqlWebhooks(self._session)
         self.notifications = SqlNotifications(self._session)

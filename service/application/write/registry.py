@@ -31,6 +31,7 @@ from service.application.commands import (
     PlayCard,
     Rematch,
     RenamePlayer,
+    RequestReview,
     Resign,
     Returns,
     RevokeToken,
@@ -56,6 +57,7 @@ from service.application.ports import Actor
 from service.application.privacy import erasure
 from service.application.reputation import bans
 from service.application.results import Executed
+from service.application.review import handlers as reviews
 from service.application.seeks import handlers as seeks
 from service.application.webhooks import endpoints
 from service.application.write import idempotency
@@ -110,6 +112,7 @@ HANDLERS: dict[type[Returns[Any]], Registered[Any, Any]] = dict(
         _entry(LiftBan, bans.authorize_lift, bans.lift),
         _entry(DeclineSeat, invitations.authorize_decline, invitations.decline),
         _entry(Rematch, rematching.authorize_rematch, rematching.rematch),
+        _entry(RequestReview, reviews.authorize, reviews.request),
         _entry(CreateSeek, seeks.authorize_player, seeks.create),
         _entry(CancelSeek, seeks.authorize_player, seeks.cancel),
         _entry(PairSeeks, seeks.authorize_pair, seeks.pair),

@@ -47,6 +47,7 @@ from service.application.results import (
     PushUnsubscribed,
     Rematched,
     Result,
+    ReviewRequested,
     SeekCancelled,
     SeekCreated,
     SignedIn,
@@ -88,6 +89,7 @@ _RESULTS: dict[str, type[Result]] = {
     "seek_cancelled": SeekCancelled,
     "paired": Paired,
     "ban_lifted": BanLifted,
+    "review_requested": ReviewRequested,
 }
 
 # Fields commands gained after keys were first stored, with their defaults: left out

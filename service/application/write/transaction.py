@@ -102,6 +102,11 @@ class Transaction:
         return self._deps.bot_move_ms
 
     @property
+    def review_seed(self) -> int:
+        """The hand review's seed (YOKAI_REVIEW_SEED)."""
+        return self._deps.review_seed
+
+    @property
     def takeover(self) -> BotLevel:
         """The bot that plays on for a player who leaves (YOKAI_TAKEOVER_LEVEL)."""
         return self._deps.takeover

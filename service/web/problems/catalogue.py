@@ -94,6 +94,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
     "game_not_found": ProblemType(
         "There is no such game", "Check the game's id: the whole UUID the API gave."
     ),
+    "no_review": ProblemType(
+        "This game's review was not asked for",
+        "Ask for it first: POST /v1/games/{id}/review, then read it when it is done.",
+    ),
     "unknown_seat": ProblemType(
         "There is no such seat",
         "Seats are numbered from 0 to the number of players less one.",
@@ -177,7 +181,8 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         "No seat is kept for you here", "Only a seat kept for you can be declined."
     ),
     "game_not_finished": ProblemType(
-        "The game is not finished", "A rematch is made once the game is over."
+        "The game is not finished",
+        "A rematch is made, and a hand review given, once the game is over.",
     ),
     "rematch_exists": ProblemType(
         "This game has its rematch already", "Open the rematch the game's view names."

@@ -14,6 +14,7 @@ from service.application.ports import StoredEvent
 from service.application.ratings.model import Rating
 from service.application.ratings.ports import Change, PlayerResult
 from service.application.reputation.ports import PlayerMark
+from service.application.review.ports import StoredReview
 from service.application.webhooks.ports import (
     WebhookDelivery,
     WebhookEndpoint,
@@ -65,6 +66,9 @@ class Database:
         self.seek_notes = 0
         # Players' rating ordinals, for pairing's tests (else the ratings' own).
         self.ordinals: dict[UUID, float] = {}
+        # Hand reviews (FakeReviews), and when each was asked for.
+        self.reviews: dict[UUID, StoredReview] = {}
+        self.review_order: dict[UUID, datetime] = {}
         # Ratings (FakeRatings): by (player, ladder); histories; rated games' [finished
         # at, order of update or None].
         self.ratings: dict[tuple[UUID, str], Rating] = {}

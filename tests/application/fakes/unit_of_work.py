@@ -26,6 +26,7 @@ from tests.application.fakes.operators import FakeOperators
 from tests.application.fakes.players import FakePlayerAudit, FakePlayers
 from tests.application.fakes.ratings import FakeRatings
 from tests.application.fakes.reputations import FakeReputations
+from tests.application.fakes.reviews import FakeReviews
 from tests.application.fakes.seeks import FakeSeeks
 from tests.application.fakes.snapshots import FakeSnapshotStore
 from tests.application.fakes.tables import Commit, Tables, TransactionError, WouldBlockError, Write
@@ -72,6 +73,7 @@ class FakeUnitOfWork:
         self.seeks = FakeSeeks(self)
         self.ratings = FakeRatings(self)
         self.reputations = FakeReputations(self)
+        self.reviews = FakeReviews(self)
         self.wakeups = FakeWakeups(self)
         self.webhooks = FakeWebhooks(self)
         self.notifications = FakeNotifications(self)

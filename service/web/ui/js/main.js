@@ -1,6 +1,7 @@
 // The client's entry: picks the language, finishes a sign-in the provider sent the
 // browser back from (/?code=&state=, signin.js), then shows the page the URL's hash names.
 //   #/                 the lobby          #/game/<id>   a game (my seat, or the public)
+//   #/game/<id>/review a finished game's hand review, move by move
 //   #/ops              operators' list    #/ops/<id>    a game's audit, state and check
 //   #/ops/players/<id> a player's audit, suspension
 //   #/players/<id>     a player's profile #/leaderboards?ladder=  the players ranked
@@ -14,6 +15,7 @@ import { keepLanguage, registerWorker } from "./notify/push.js";
 import { opsGamePage, opsListPage, opsPlayerPage } from "./ops.js";
 import { player } from "./player.js";
 import { leaderboardPage, profilePage } from "./profile.js";
+import { reviewPage } from "./review.js";
 import { completeSignIn, returningFromProvider } from "./signin.js";
 import { gamePage } from "./table.js";
 
@@ -37,7 +39,8 @@ function route() {
   const params = new URLSearchParams(query || "");
   const parts = path.split("/").filter(Boolean);
   translateShell();
-  if (parts[0] === "game" && parts[1]) leave = gamePage(main, parts[1]);
+  if (parts[0] === "game" && parts[1] && parts[2] === "review") leave = reviewPage(main, parts[1]);
+  else if (parts[0] === "game" && parts[1]) leave = gamePage(main, parts[1]);
   else if (parts[0] === "players" && parts[1]) leave = profilePage(main, parts[1]);
   else if (parts[0] === "leaderboards") leave = leaderboardPage(main, params);
   else if (parts[0] === "notifications") leave = notificationsPage(main);

@@ -310,6 +310,8 @@ export function tableView(main, gameId, actions) {
           h("h2", {}, t("game_over")),
           h("p", { class: "winner-text" }, winnerText(view)),
           rematchSection(state, actions),
+          // The hand review (review.js) asks for the review when it opens.
+          h("p", { class: "review-link" }, h("a", { href: `#/game/${gameId}/review`, id: "review", class: "button", role: "button" }, t("review_button"))),
         ),
       h(
         "div",

@@ -1,0 +1,242 @@
+// state/review.js: stepping through a review, the next mistake, the trick a play went
+// into, the options best first, the summary's rows, keys, and the wait between reads.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  BLUNDER,
+  MISTAKE,
+  POLL_FIRST_MS,
+  POLL_MAX_MS,
+  acted,
+  handAt,
+  initialReview,
+  jumped,
+  keyAction,
+  markOf,
+  nextMistake,
+  optionRows,
+  phaseOf,
+  pollDelay,
+  sameCards,
+  stepped,
+  summaryRows,
+  toMistake,
+  trickAt,
+  withReview,
+} from "../../service/web/ui/js/state/review.js";
+
+/** @typedef {import("../../service/web/ui/js/state/review.js").Decision} Decision */
+
+/** @param {number} seat @param {string[]} chosen @param {number} loss @returns {Decision} */
+const pass = (seat, chosen, loss = 0) => ({
+  seq: 0,
+  round: 1,
+  trick: null,
+  seat,
+  kind: "pass",
+  chosen,
+  best: chosen,
+  options: [{ cards: chosen, value: 0.5 }],
+  loss,
+});
+
+/** @param {number} seat @param {number} trick @param {string} chosen @param {number} loss @param {number} [round] @returns {Decision} */
+const play = (seat, trick, chosen, loss = 0, round = 1) => ({
+  seq: 0,
+  round,
+  trick,
+  seat,
+  kind: "play",
+  chosen,
+  best: loss ? "blue-1" : chosen,
+  options: loss ? [{ cards: chosen, value: 0.6 - loss }, { cards: "blue-1", value: 0.6 }] : [{ cards: chosen, value: 0.5 }],
+  loss,
+});
+
+const DECISIONS = [
+  pass(0, ["green-1", "green-2", "green-3"]),
+  pass(1, ["red-1", "red-2", "red-3"], 0.3),
+  pass(2, ["pink-1", "pink-2", "pink-3"]),
+  play(0, 1, "green-5"),
+  play(1, 1, "green-6", 0.12),
+  play(2, 1, "green-9"),
+  play(2, 2, "red-4", 0.05),
+  play(0, 2, "red-7"),
+];
+
+/** @type {import("../../service/web/ui/js/state/review.js").Review} */
+const DONE = {
+  status: "done",
+  level: "expert",
+  decisions: DECISIONS,
+  summary: [
+    { seat: 1, decisions: 2, mistakes: 2, blunders: 1, accuracy: 71.26 },
+    { seat: 0, decisions: 3, mistakes: 0, blunders: 0, accuracy: 100 },
+    { seat: 2, decisions: 3, mistakes: 0, blunders: 0, accuracy: 98.04 },
+  ],
+};
+
+const shown = () => withReview(initialReview(), DONE);
+
+test("the phase: waiting while queued or running (or not read yet), then done or failed", () => {
+  assert.equal(phaseOf(null), "waiting");
+  assert.equal(phaseOf({ status: "queued" }), "waiting");
+  assert.equal(phaseOf({ status: "running", decisions: [DECISIONS[0]] }), "waiting");
+  assert.equal(phaseOf(DONE), "done");
+  assert.equal(phaseOf({ status: "failed" }), "failed");
+});
+
+test("reads while the worker is on it back off, from a second to ten at most", () => {
+  assert.equal(pollDelay(0), POLL_FIRST_MS);
+  assert.equal(pollDelay(1), 1500);
+  const delays = Array.from({ length: 12 }, (_, i) => pollDelay(i));
+  for (let i = 1; i < delays.length; i += 1) assert.ok(delays[i] >= delays[i - 1]);
+  assert.equal(delays.at(-1), POLL_MAX_MS);
+});
+
+test("stepping goes back and forward one decision, never past either end", () => {
+  let state = shown();
+  assert.equal(state.at, 0);
+  assert.equal(stepped(state, -1).at, 0);
+  state = stepped(stepped(state, 1), 1);
+  assert.equal(state.at, 2);
+  assert.equal(stepped(state, -1).at, 1);
+  assert.equal(jumped(state, 99).at, DECISIONS.length - 1);
+  assert.equal(stepped(jumped(state, 99), 1).at, DECISIONS.length - 1);
+  assert.equal(jumped(initialReview(), 3).at, 0); // nothing read: nothing to step to
+});
+
+test("a review read again keeps the decision shown", () => {
+  const state = jumped(shown(), 4);
+  assert.equal(withReview(state, { ...DONE }).at, 4);
+  assert.equal(withReview(state, { ...DONE, decisions: DECISIONS.slice(0, 2) }).at, 1);
+});
+
+test("mistakes lose at least 0.10, blunders 0.25: the contract's thresholds", () => {
+  assert.equal(MISTAKE, 0.1);
+  assert.equal(BLUNDER, 0.25);
+  assert.equal(markOf(play(0, 1, "x-1", 0.09999)), null);
+  assert.equal(markOf(play(0, 1, "x-1", 0.1)), "mistake");
+  assert.equal(markOf(play(0, 1, "x-1", 0.2499)), "mistake");
+  assert.equal(markOf(play(0, 1, "x-1", 0.25)), "blunder");
+});
+
+test("the next mistake: the first one after the decision shown, and back", () => {
+  const state = shown();
+  assert.equal(nextMistake(state), 1); // the blundered pass
+  assert.equal(toMistake(state).at, 1);
+  assert.equal(toMistake(toMistake(state)).at, 4); // 0.12; 0.05 at 6 is no mistake
+  assert.equal(nextMistake(jumped(state, 4)), null);
+  assert.equal(toMistake(jumped(state, 4)).at, 4); // none left: stays
+  assert.equal(nextMistake(jumped(state, 7), -1), 4);
+  assert.equal(nextMistake(jumped(state, 1), -1), null);
+});
+
+test("a play shows the trick as it stood once it was played; a pass shows none", () => {
+  assert.equal(trickAt(DECISIONS, 0), null);
+  assert.deepEqual(trickAt(DECISIONS, 3), [{ seat: 0, card: "green-5" }]);
+  assert.deepEqual(trickAt(DECISIONS, 5), [
+    { seat: 0, card: "green-5" },
+    { seat: 1, card: "green-6" },
+    { seat: 2, card: "green-9" },
+  ]);
+  assert.deepEqual(trickAt(DECISIONS, 7), [
+    { seat: 2, card: "red-4" },
+    { seat: 0, card: "red-7" },
+  ]);
+  // A new round's first trick does not take the last round's cards.
+  const rounds = [play(0, 7, "blue-2", 0, 1), play(1, 1, "blue-3", 0, 2)];
+  assert.deepEqual(trickAt(rounds, 1), [{ seat: 1, card: "blue-3" }]);
+  assert.equal(trickAt(DECISIONS, 99), null);
+});
+
+test("the options, best first, each with its loss, the chosen and the best marked", () => {
+  const rows = optionRows(DECISIONS[4]);
+  assert.deepEqual(
+    rows.map((r) => [r.cards, r.best, r.chosen]),
+    [
+      ["blue-1", true, false],
+      ["green-6", false, true],
+    ],
+  );
+  assert.ok(Math.abs(rows[1].loss - 0.12) < 1e-9);
+  assert.equal(rows[0].loss, 0);
+  assert.ok(sameCards(["b-1", "a-2", "c-3"], ["a-2", "b-1", "c-3"]));
+  assert.ok(!sameCards(["b-1", "a-2", "c-3"], ["a-2", "b-1", "c-4"]));
+});
+
+test("the summary: one row per seat in seat order, accuracy to a tenth, the first mistake", () => {
+  assert.deepEqual(summaryRows(shown()), [
+    { seat: 0, decisions: 3, mistakes: 0, blunders: 0, accuracy: 100, firstMistake: null },
+    { seat: 1, decisions: 2, mistakes: 2, blunders: 1, accuracy: 71.3, firstMistake: 1 },
+    { seat: 2, decisions: 3, mistakes: 0, blunders: 0, accuracy: 98, firstMistake: null },
+  ]);
+  assert.deepEqual(summaryRows(initialReview()), []);
+});
+
+test("keys: arrows step and jump between mistakes, Home and End go to either end", () => {
+  assert.equal(keyAction("ArrowLeft"), "back");
+  assert.equal(keyAction("ArrowRight"), "forward");
+  assert.equal(keyAction("ArrowDown"), "next_mistake");
+  assert.equal(keyAction("ArrowUp"), "previous_mistake");
+  assert.equal(keyAction("a"), null);
+  let state = shown();
+  state = acted(state, "forward");
+  assert.equal(state.at, 1);
+  state = acted(state, "next_mistake");
+  assert.equal(state.at, 4);
+  state = acted(state, "previous_mistake");
+  assert.equal(state.at, 1);
+  state = acted(state, "last");
+  assert.equal(state.at, 7);
+  state = acted(state, "back");
+  assert.equal(state.at, 6);
+  assert.equal(acted(state, "first").at, 0);
+});
+
+test("the seat's hand at a decision: as dealt for its pass, then what it kept, was passed and has not played", () => {
+  /** @type {import("../../service/web/ui/js/state/review.js").GameRecord} */
+  const record = {
+    players: 3,
+    variant: "standard",
+    rounds: [
+      {
+        number: 1,
+        trump: "yellow-7",
+        hands: [
+          ["green-1", "green-2", "green-3", "green-5", "red-7"],
+          ["red-1", "red-2", "red-3", "green-6", "blue-9"],
+          ["pink-1", "pink-2", "pink-3", "green-9", "red-4"],
+        ],
+        moves: [
+          { type: "pass", seat: 0, cards: ["green-1", "green-2", "green-3"] },
+          { type: "pass", seat: 1, cards: ["red-1", "red-2", "red-3"] },
+          { type: "pass", seat: 2, cards: ["pink-1", "pink-2", "pink-3"] },
+          { type: "play", seat: 0, card: "green-5" },
+        ],
+      },
+    ],
+  };
+  // Seat 1's pass: its hand as dealt, in a hand's order (suits as R-1.1 orders them).
+  assert.deepEqual(handAt(record, DECISIONS, 1), ["green-6", "red-1", "red-2", "red-3", "blue-9"]);
+  // Seat 0 kept green-5 and red-7, was passed seat 2's pinks (three players: to the left).
+  assert.deepEqual(handAt(record, DECISIONS, 3), ["green-5", "pink-1", "pink-2", "pink-3", "red-7"]);
+  // Seat 0's second play: green-5 already played.
+  assert.deepEqual(handAt(record, DECISIONS, 7), ["pink-1", "pink-2", "pink-3", "red-7"]);
+  assert.equal(handAt(null, DECISIONS, 3), null);
+  const hidden = { ...record, rounds: [{ ...record.rounds[0], hands: [null, null, null] }] };
+  assert.equal(handAt(hidden, DECISIONS, 3), null);
+});
+
+test("four players pass to the partner; Seven Followers one card to each other seat", () => {
+  const hands = ["green", "red", "pink", "blue"].map((suit) => [1, 2, 3, 4].map((rank) => `${suit}-${rank}`));
+  const moves = hands.map((h, seat) => ({ type: "pass", seat, cards: h.slice(0, 3) }));
+  const first = [play(0, 1, "green-4")];
+  /** @param {string} variant */
+  const record = (variant) => ({ players: 4, variant, rounds: [{ number: 1, trump: null, hands, moves }] });
+  assert.deepEqual(handAt(record("standard"), first, 0), ["green-4", "pink-1", "pink-2", "pink-3"]);
+  // Seat 0 gets seat 3's first card, seat 2's second, seat 1's third.
+  assert.deepEqual(handAt(record("seven_followers"), first, 0), ["green-4", "pink-2", "red-3", "blue-1"]);
+});
