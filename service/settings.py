@@ -76,8 +76,14 @@ def _path(env: Mapping[str, str], name: str) -> Path | None:
 def _subject(env: Mapping[str, str], name: str) -> str:
     """A VAPID subject (RFC 8292 2.1): a mailto: or https: URL."""
     value = env.get(name) or "mailto:operators@localhost"
-    if not value.startswith(("mailto:", "https:")):
-        raise ConfigurationError(f"{name} must be a mailto: or https: URL, not {value}")
+    parts = urlsplit(value)
+    if not (
+        (parts.scheme == "mailto" and "@" in parts.path)
+        or (parts.scheme == "https" and parts.hostname)
+    ):
+        raise ConfigurationError(
+            f"{name} must be a mailto: address or an https: URL with a host, not {value}"
+        )
     return value
 
 

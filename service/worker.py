@@ -229,10 +229,11 @@ class Worker:
             transport, messages, public_url = pushes
             default.append(PushDeliveries(transport, messages, public_url, wake=self._woken.set))
             self._closing.append(transport)
-            default += [Reminders(), Digests()]
+            default.append(Reminders())
         if mail is not None:  # (YOKAI_SMTP_URL) in a thread of its own: notify/mailing.py
             mailer, sender_address, public_url = mail
             default.append(MailDeliveries(mailer, sender_address, public_url, wake=self._woken.set))
+            default.append(Digests())  # digests are mail only: none without a server
         self._sources = list(sources) if sources is not None else default
         self._notes = notes if notes is not None else PgNotes(libpq_conninfo(database_url))
         self._stopping = threading.Event()

@@ -126,3 +126,13 @@ def test_a_redis_url_is_taken_as_given() -> None:
         "rediss://cache:6380/1"
     )
     assert Settings.from_env({}).redis_url is None
+
+
+@pytest.mark.parametrize("subject", ["mailto:", "https:x", "http://ops.example", "ops@example"])
+def test_a_vapid_subject_is_a_mailto_address_or_an_https_url(subject: str) -> None:
+    """A push service refuses a VAPID token without a reachable subject (RFC 8292): the
+    service refuses to start with one, rather than drop every push."""
+    with pytest.raises(ConfigurationError, match="YOKAI_VAPID_SUBJECT"):
+        Settings.from_env({"YOKAI_VAPID_SUBJECT": subject})
+    for good in ("mailto:ops@example.org", "https://example.org/contact"):
+        assert Settings.from_env({"YOKAI_VAPID_SUBJECT": good}).vapid_subject == good

@@ -192,7 +192,9 @@ class SubscribePush(Returns[PushSubscribed]):
     endpoint: str
     p256dh: str
     auth: str
-    expires_at: datetime | None = None
+    # The browser's expirationTime, in milliseconds since the epoch (an int, as the
+    # command's idempotency fingerprint takes it).
+    expiration_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

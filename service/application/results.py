@@ -1,5 +1,7 @@
 """What the application gives back: plain data, no framework types. Commands return the
-game and version they produced; queries return views, feeds and pages."""
+game and version they produced; queries return views, feeds and pages. A little past 300
+lines: every command's result beside the others, as commands.py declares the commands
+(the idempotency records name them: write/sealed.py)."""
 
 from __future__ import annotations
 

@@ -68,13 +68,19 @@ def test_a_player_subscribes_lists_and_deletes_a_subscription(api: Api) -> None:
     assert [(s["id"], s["endpoint"]) for s in listed] == [(made["id"], sub["endpoint"])]
     # Another player's subscriptions are not this player's to see or delete.
     other = new_player(api, "Ren")
-    assert api.get("/v1/me/push-subscriptions", **bearer(other)).get_json() == {"subscriptions": []}
+    assert api.get("/v1/me/push-subscriptions", **bearer(other)).get_json() == {
+        "subscriptions": [],
+        "next_cursor": None,
+    }
+    tag = api.get("/v1/me/push-subscriptions", **bearer(me)).headers["ETag"]
+    assert api.get("/v1/me/push-subscriptions", **bearer(me), If_None_Match=tag).status_code == 304
     path = f"/v1/me/push-subscriptions/{made['id']}"
     r = api.client.delete(path, headers=bearer(other))
     assert (r.status_code, r.get_json()["code"]) == (404, "subscription_not_found")
     assert api.client.delete(path, headers=bearer(me)).status_code == 204
     assert api.client.delete(path, headers=bearer(me)).status_code == 404
-    assert api.get("/v1/me/push-subscriptions", **bearer(me)).get_json()["subscriptions"] == []
+    after = api.get("/v1/me/push-subscriptions", **bearer(me), If_None_Match=tag)
+    assert after.status_code == 200 and after.get_json()["subscriptions"] == []
 
 
 def test_the_endpoint_and_keys_are_sealed_in_the_database(api: Api, sql: Any) -> None:
@@ -213,3 +219,18 @@ def test_the_push_of_a_version_is_queued_once(api: Api, sql: Any) -> None:
         g=game_id,
     )
     assert pushes(sql, game_id) == [("turn", version, mio_sub)]
+
+
+def test_a_subscription_with_an_expiration_is_done_once_per_idempotency_key(api: Api) -> None:
+    """What the web client sends: the browser's expirationTime and an Idempotency-Key
+    (the command's fingerprint takes the expiration as milliseconds)."""
+    me = new_player(api)
+    sub = {**browser_subscription(), "expirationTime": 1_900_000_000_000}
+    key = {**bearer(me), "Idempotency-Key": str(uuid4())}
+    first = api.client.post("/v1/me/push-subscriptions", json=sub, headers=key)
+    again = api.client.post("/v1/me/push-subscriptions", json=sub, headers=key)
+    assert (first.status_code, again.status_code) == (201, 201), first.get_json()
+    assert first.get_json() == again.get_json()
+    too_late = {**browser_subscription(), "expirationTime": 10**16}
+    r = api.post("/v1/me/push-subscriptions", too_late, **bearer(me))
+    assert (r.status_code, r.get_json()["code"]) == (422, "invalid_request")

@@ -97,26 +97,49 @@ def test_an_unverified_address_gets_no_digest(api: Api, sql: Any, container: Con
 
 def _remind(container: Container, now: datetime) -> None:
     with container.deps.uow() as uow:
-        uow.notifications.remind(now)
+        uow.notifications.remind(now, True)
         uow.commit()
 
 
 def test_a_reminder_goes_once_per_turn_by_the_ways_chosen(
     api: Api, sql: Any, container: Container
 ) -> None:
+    """Once per turn: while the others pass, each pass is a new version of the game with
+    the same deadline, and the turn is reminded of once."""
     token, player = _player(api, "Aiko")
     api.client.patch("/v1/me/notifications", json={"reminder_minutes": 5}, headers=bearer(token))
     _verified(sql, player)
-    game_id = _waiting_game(api, token)
-    deadline = datetime.now(UTC) + timedelta(hours=1)
-    sql("UPDATE inbox SET deadline = :d WHERE game_id = :g", d=deadline, g=game_id)
-    _remind(container, deadline - timedelta(minutes=6))  # six minutes left: not yet
+    clock = {"turn_seconds": 3600, "on_timeout": "autoplay"}
+    game_id: str = api.create(3, clock=clock)["id"]
+    api.post(f"/v1/games/{game_id}/seats/0", {}, **bearer(token))
+    other = api.join(game_id, 1)
+    api.join(game_id, 2)  # the deal: everyone passes, with an hour on the clock
+
+    def deadline() -> datetime:
+        (row,) = sql("SELECT deadline FROM inbox WHERE game_id = :g", g=game_id)
+        found: datetime = row[0]
+        return found
+
+    due = deadline()
+    _remind(container, due - timedelta(minutes=6))  # six minutes left: not yet
     assert _mail(sql, player, "reminder") == []
-    _remind(container, deadline - timedelta(minutes=4))
-    _remind(container, deadline - timedelta(minutes=3))  # the same turn: once
+    _remind(container, due - timedelta(minutes=4))
+    hand = api.get(f"/v1/games/{game_id}/view", Authorization=f"Bearer {other}").get_json()
+    r = api.post(
+        f"/v1/games/{game_id}/pass", {"cards": hand["hand"][:3]}, Authorization=f"Bearer {other}"
+    )
+    assert r.status_code == 200, r.get_json()
+    assert deadline() == due  # another seat's pass: a new version, the same turn
+    _remind(container, due - timedelta(minutes=3))
     (mail,) = _mail(sql, player, "reminder")
-    assert mail.payload["version"] == api.public(game_id)["version"]
-    _remind(container, deadline + timedelta(seconds=1))  # the clock ran out: none
+    assert mail.payload["version"] < api.public(game_id)["version"]
+    _remind(container, due + timedelta(seconds=1))  # the clock ran out: none
+    assert len(_mail(sql, player, "reminder")) == 1
+    # Without mail on this server, reminders are pushes only: no message is queued.
+    sql("DELETE FROM reminded WHERE game_id = :g", g=game_id)
+    with container.deps.uow() as uow:
+        uow.notifications.remind(due - timedelta(minutes=2), False)
+        uow.commit()
     assert len(_mail(sql, player, "reminder")) == 1
 
 

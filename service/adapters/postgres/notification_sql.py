@@ -36,33 +36,37 @@ CLAIM_PUSHES = (
     "(SELECT to_jsonb(s) FROM push_subscriptions AS s "
     "WHERE s.id = (o.payload->>'subscription_id')::uuid), "
     "EXISTS (SELECT FROM watchers AS w WHERE w.player_id = (o.payload->>'player_id')::uuid "
-    "AND (w.game_id IS NULL OR w.game_id = o.game_id) AND w.seen_at >= %s)"
+    "AND (w.game_id IS NULL OR w.game_id = o.game_id) AND w.seen_at >= %s), "
+    "EXISTS (SELECT FROM notification_settings AS c "
+    "WHERE c.player_id = (o.payload->>'player_id')::uuid AND NOT c.push)"
 )
 
 REMIND = (
     # Each turn a player must act on whose clock has their reminder's minutes left (the
     # inbox entry: ``my_turn`` with a deadline), found from the players who asked for
     # reminders (the inbox's primary key leads with the player); once per player, game
-    # and version (``reminded``); a push per subscription if pushes are on, a mail if
-    # mail is on and the address verified. Parameters: now, seven times.
+    # and deadline (``reminded``: the versions of a turn while the others pass share its
+    # deadline); a push per subscription if pushes are on, a mail if this server sends
+    # mail and the player's is on and verified. Parameters: whether the server sends
+    # mail, then now, seven times.
     "WITH due AS (SELECT i.player_id, i.game_id, i.version, i.deadline, "
-    "c.push AS by_push, c.mail AND c.email_verified AS by_mail "
+    "c.push AS by_push, %s::boolean AND c.mail AND c.email_verified AS by_mail "
     "FROM notification_settings AS c JOIN inbox AS i ON i.player_id = c.player_id "
     "WHERE c.reminder_minutes IS NOT NULL AND i.my_turn AND i.deadline > %s "
     "AND i.deadline - make_interval(mins => c.reminder_minutes) <= %s), "
-    "fresh AS (INSERT INTO reminded (player_id, game_id, version, at) "
-    "SELECT player_id, game_id, version, %s FROM due ON CONFLICT DO NOTHING "
-    "RETURNING player_id, game_id, version), "
+    "fresh AS (INSERT INTO reminded (player_id, game_id, deadline, at) "
+    "SELECT player_id, game_id, deadline, %s FROM due ON CONFLICT DO NOTHING "
+    "RETURNING player_id, game_id, deadline), "
     "pushes AS (INSERT INTO outbox (kind, game_id, payload, created_at, available_at) "
     "SELECT 'push', d.game_id, jsonb_build_object('type', 'reminder', 'game_id', "
     "d.game_id::text, 'version', d.version, 'urgent', true, 'player_id', d.player_id, "
     "'subscription_id', s.id), %s, %s FROM fresh AS f JOIN due AS d USING "
-    "(player_id, game_id, version) JOIN push_subscriptions AS s ON s.player_id = d.player_id "
+    "(player_id, game_id, deadline) JOIN push_subscriptions AS s ON s.player_id = d.player_id "
     "WHERE d.by_push ON CONFLICT DO NOTHING RETURNING 1), "
     "mails AS (INSERT INTO outbox (kind, game_id, payload, created_at, available_at) "
     "SELECT 'mail', d.game_id, jsonb_build_object('type', 'reminder', 'player_id', "
     "d.player_id, 'version', d.version, 'deadline', d.deadline), %s, %s "
-    "FROM fresh AS f JOIN due AS d USING (player_id, game_id, version) WHERE d.by_mail "
+    "FROM fresh AS f JOIN due AS d USING (player_id, game_id, deadline) WHERE d.by_mail "
     "RETURNING 1), "
     "told AS (SELECT pg_notify('yokai_jobs', 'outbox') "
     "WHERE EXISTS (SELECT FROM pushes) OR EXISTS (SELECT FROM mails)) "
@@ -93,7 +97,8 @@ CLAIM_MAIL = (
     # is on and it is verified (else null), their language and one-click token.
     "WITH f AS MATERIALIZED (SELECT id FROM outbox WHERE kind = 'mail' AND done_at IS NULL "
     "AND available_at <= %s ORDER BY available_at, id LIMIT %s FOR UPDATE SKIP LOCKED) "
-    "UPDATE outbox AS o SET available_at = %s FROM f WHERE o.id = f.id "
+    # The ids handed on as an array, not joined (webhooks.py's claim says why).
+    "UPDATE outbox AS o SET available_at = %s WHERE o.id = ANY(ARRAY(SELECT id FROM f)) "
     "RETURNING o.id, o.game_id, o.payload, o.created_at, o.attempts, "
     "(SELECT CASE WHEN c.mail AND c.email_verified THEN c.email END "
     "FROM notification_settings AS c WHERE c.player_id = (o.payload->>'player_id')::uuid), "

@@ -219,7 +219,11 @@ class SqlNotifications:
                 (player_id,),
             )
         )
-        self._session.write(Statement("DELETE FROM email_codes WHERE player_id = %s", (player_id,)))
+        # The codes stay (the day's count of codes sent holds: a player cannot reset it
+        # by verifying), none usable any more.
+        self._session.write(
+            Statement("UPDATE email_codes SET tries = 100 WHERE player_id = %s", (player_id,))
+        )
         return True
 
     def unsubscribe_mail(self, token: str) -> bool:
@@ -238,8 +242,8 @@ class SqlNotifications:
         )
         return True
 
-    def remind(self, now: datetime) -> int:
-        rows = self._session.fetch(REMIND, [now] * 7)
+    def remind(self, now: datetime, mail: bool) -> int:
+        rows = self._session.fetch(REMIND, [mail, *[now] * 7])
         return int(rows[0][0]) if rows else 0
 
     def queue_digests(self, now: datetime) -> int:
@@ -293,7 +297,7 @@ class SqlNotifications:
     ) -> list[Push]:
         rows = self._session.fetch(CLAIM_PUSHES, [now, limit, lease_until, watched_since])
         return [
-            Push(r[0], r[1], r[2], r[3], r[4], _record(r[5]), bool(r[6]))
+            Push(r[0], r[1], r[2], r[3], r[4], _record(r[5]), bool(r[6]), bool(r[7]))
             for r in sorted(rows, key=lambda r: r[0])
         ]
 

@@ -529,7 +529,7 @@ reminded = Table(
     metadata,
     Column("player_id", Uuid, ForeignKey("players.id"), nullable=False),
     Column("game_id", Uuid, ForeignKey("games.id"), nullable=False),
-    Column("version", Integer, nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
-    PrimaryKeyConstraint("player_id", "game_id", "version", name="reminded_pkey"),
+    Column("deadline", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("player_id", "game_id", "deadline", name="reminded_pkey"),
 )

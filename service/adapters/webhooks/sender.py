@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC
+from urllib.parse import urlsplit
 
 from service.adapters.webhooks import exchange
 from service.adapters.webhooks.url_policy import UrlForbiddenError, _resolved
@@ -72,6 +73,13 @@ _Then = Callable[[Delivered], None]
 
 
 STOPPED = "the sender stopped"
+
+
+def _where(url: str) -> str:
+    """What a log line names of a URL: its scheme and host only (a push endpoint's path
+    is a subscription's, personal data)."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.hostname}"
 
 
 class Poster:
@@ -171,7 +179,7 @@ class Poster:
                 try:
                     then(Delivered(None, STOPPED, 0.0))
                 except Exception:
-                    log.exception("webhook POST to %s: its outcome could not be handed on", url)
+                    log.exception("POST to %s: its outcome could not be handed on", _where(url))
                 continue
             task = loop.create_task(self._attempt(url, body, headers, then))
             self._tasks.add(task)  # a strong reference until it ends
@@ -190,13 +198,13 @@ class Poster:
         except asyncio.CancelledError:
             status, error = None, STOPPED
         except Exception as failure:  # a bug here must not lose the attempt's outcome
-            log.exception("webhook POST to %s", url)
+            log.exception("POST to %s", _where(url))
             status, error = None, f"{type(failure).__name__}: {failure}"[:300]
         wait = retry_after_seconds(asked, time.time())
         try:
             then(Delivered(status, error, time.monotonic() - started, wait))
         except Exception:
-            log.exception("webhook POST to %s: its outcome could not be handed on", url)
+            log.exception("POST to %s: its outcome could not be handed on", _where(url))
 
     async def _post(
         self, url: str, body: bytes, headers: Mapping[str, str]

@@ -13,6 +13,7 @@ import hashlib
 import json
 import secrets
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from uuid import uuid4
 
 from service.application.commands import ChooseNotifications, DeletePushSubscription, SubscribePush
@@ -72,7 +73,9 @@ def subscribe(cmd: SubscribePush, actor: Actor, tx: Transaction) -> PushSubscrib
         tx.seal_personal(player, cmd.endpoint),
         tx.seal_personal(player, json.dumps(keys, sort_keys=True)),
         tx.now,
-        cmd.expires_at,
+        None
+        if cmd.expiration_ms is None
+        else datetime.fromtimestamp(cmd.expiration_ms / 1000, UTC),
     )
     tx.uow.notifications.subscribe(made, digest)
     return PushSubscribed(made.id, made.created_at, True)

@@ -46,7 +46,7 @@ class Reminders(ByTheClock):
     _next: datetime | None = None
 
     def run_due(self, deps: Deps) -> int:
-        return _queued(self, deps, lambda uow, now: uow.notifications.remind(now))
+        return _queued(self, deps, lambda uow, now: uow.notifications.remind(now, deps.mail))
 
 
 @dataclass
@@ -77,8 +77,11 @@ class MailDeliveries:
     mailer: Mailer
     sender: str  # YOKAI_MAIL_FROM
     public_url: str
-    lease: timedelta = timedelta(minutes=5)  # a batch of 8 at 10 s each, with room
-    batch: int = 8
+    # A message takes several SMTP steps of up to 10 s each (connect, EHLO, STARTTLS,
+    # AUTH, MAIL, RCPT, DATA): a batch of 4, one after another, within 7 minutes at worst,
+    # recorded before the lease of 10 ends (else another worker sends them again).
+    lease: timedelta = timedelta(minutes=10)
+    batch: int = 4
     wake: Callable[[], None] = lambda: None
     _soonest: Soonest = field(default_factory=lambda: Soonest(timedelta(seconds=60)))
     _pool: ThreadPoolExecutor = field(
@@ -165,21 +168,24 @@ class MailDeliveries:
         except MailError as error:
             outcome = self._failed(deps, item, error)
         except Exception as error:  # a bug must not lose the outcome (the row would stay claimed)
-            log.exception("mail %s", item.id)
-            outcome = MailOutcome(item, True, f"{type(error).__name__}: {error}"[:300], None)
+            log.error("mail %s: %s", item.id, type(error).__name__)  # not its text: addresses
+            outcome = MailOutcome(item, True, type(error).__name__, None)
         with self._lock:
             self._sending -= 1
             self._done.append(outcome)
         self.wake()
 
     def _failed(self, deps: Deps, item: Mail, error: MailError) -> MailOutcome:
+        # What is kept and logged of a failure is its SMTP code alone: a server's reply
+        # text often repeats the address (personal data, unsealed in last_error).
+        what = f"SMTP {error.code}" if error.code else "no answer from the SMTP server"
         if not error.temporary:
-            return MailOutcome(item, True, str(error)[:300], None)
+            return MailOutcome(item, True, f"{what}, refused for good", None)
         delay = min(FIRST_RETRY * 2**item.attempts, MAX_RETRY) * self._chance.uniform(0.8, 1.2)
         later = deps.clock.now() + timedelta(seconds=delay)
         if later - item.created_at >= KEEP:
-            return MailOutcome(item, True, f"{error}; given up after {KEEP}"[:300], None)
-        return MailOutcome(item, False, str(error)[:300], later)
+            return MailOutcome(item, True, f"{what}; given up after {KEEP}", None)
+        return MailOutcome(item, False, what, later)
 
     def _record(self, deps: Deps) -> None:
         with self._lock:

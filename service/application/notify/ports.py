@@ -50,8 +50,8 @@ class PushNotice:
 
 @dataclass(frozen=True, slots=True)
 class Push:
-    """A push claimed from the outbox, with its subscription (None once deleted) and
-    whether its player is looking at its game now."""
+    """A push claimed from the outbox, with its subscription (None once deleted),
+    whether its player is looking at its game now, and whether they turned pushes off."""
 
     id: int
     game_id: UUID
@@ -60,6 +60,7 @@ class Push:
     attempts: int
     subscription: Subscription | None
     watched: bool
+    turned_off: bool = False  # the player turned pushes off since it was queued
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,9 +166,10 @@ class Notifications(Protocol):
     def unsubscribe_mail(self, token: str) -> bool: ...
 
     # The worker's side.
-    def remind(self, now: datetime) -> int:
-        """Queue a reminder (push and mail, as each player chose) for every turn whose
-        clock has the player's ``reminder_minutes`` left, once per game and version."""
+    def remind(self, now: datetime, mail: bool) -> int:
+        """Queue a reminder (push, and mail if ``mail``: the server sends it; as each
+        player chose) for every turn whose clock has the player's ``reminder_minutes``
+        left, once per turn (its deadline)."""
         ...
 
     def queue_digests(self, now: datetime) -> int:

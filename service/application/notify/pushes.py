@@ -140,8 +140,9 @@ class PushDeliveries:
         skipped: list[PushOutcome] = []
         for push in claimed:
             sub = push.subscription
-            if sub is None or push.watched:
-                skipped.append(PushOutcome(push, True, "watching" if sub else "unsubscribed", None))
+            if sub is None or push.watched or push.turned_off:
+                why = "unsubscribed" if sub is None else "watching" if push.watched else "off"
+                skipped.append(PushOutcome(push, True, why, None))
                 continue
             endpoint = sub.endpoint if revealer is None else revealer.value(sub.endpoint)
             keys = sub.keys if revealer is None else revealer.value(sub.keys)
@@ -195,7 +196,7 @@ class PushDeliveries:
         for o in done:
             if not o.done and o.retry_at is not None:
                 self._soonest.sooner(o.retry_at)
-            elif o.error and o.error not in ("watching", "unsubscribed"):
+            elif o.error and o.error not in ("watching", "unsubscribed", "off"):
                 log.info("push %s: %s", o.push.id, o.error)
 
     def next_due(self, deps: Deps) -> datetime | None:

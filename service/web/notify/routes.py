@@ -3,7 +3,7 @@ subscriptions and their notification choices."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import hashlib
 from typing import Any
 from uuid import UUID
 
@@ -23,7 +23,7 @@ from service.application.notify.choices import SubscriptionNotFoundError
 from service.application.notify.ports import Choices, Subscription
 from service.application.write.registry import execute
 from service.web.api import BEARER, Blueprint
-from service.web.fields import IDEMPOTENCY_KEY
+from service.web.fields import IDEMPOTENCY_KEY, IF_NONE_MATCH_INBOX
 from service.web.notify.schemas import (
     EmailCodeSchema,
     EmailSchema,
@@ -36,7 +36,7 @@ from service.web.notify.schemas import (
     UnsubscribedSchema,
     UnsubscribeQuerySchema,
 )
-from service.web.render import json_response
+from service.web.render import json_response, tagged_response
 from service.web.request import command_context, deps, principal
 
 blp = Blueprint(
@@ -91,12 +91,8 @@ def subscribe(body: dict[str, Any]) -> Response:
     when it becomes their turn, when they are invited, when a seek of theirs is matched
     and before a turn clock runs out, unless they look at the game at that moment.
     Subscribing the same endpoint again answers 200 with the same id."""
-    expires = body.get("expirationTime")
     command = SubscribePush(
-        body["endpoint"],
-        body["keys"]["p256dh"],
-        body["keys"]["auth"],
-        None if expires is None else datetime.fromtimestamp(expires / 1000, UTC),
+        body["endpoint"], body["keys"]["p256dh"], body["keys"]["auth"], body["expirationTime"]
     )
     done = execute(deps(), command, command_context(_PLAYER_TOKEN)).result
     answer = {
@@ -108,13 +104,16 @@ def subscribe(body: dict[str, Any]) -> Response:
 
 
 @blp.route("/me/push-subscriptions", methods=["GET"])
-@blp.response(200, SubscriptionListSchema)
-@blp.doc(security=BEARER, operationId="list_push_subscriptions")
-@blp.problems(401, 403, 429)
+@blp.response(200, SubscriptionListSchema, headers={"ETag": {"schema": {"type": "string"}}})
+@blp.doc(security=BEARER, operationId="list_push_subscriptions", parameters=[IF_NONE_MATCH_INBOX])
+@blp.problems(304, 401, 403, 429)
 def subscriptions() -> Response:
-    """The player's push subscriptions, oldest first."""
+    """The player's push subscriptions, oldest first, in one page (a player has at most
+    20: `next_cursor` is null), with an `ETag` (`If-None-Match` → 304)."""
     found = choices.mine(deps(), principal()).subscriptions
-    return json_response(SUBSCRIPTIONS, {"subscriptions": [_subscription(s) for s in found]})
+    body = {"subscriptions": [_subscription(s) for s in found], "next_cursor": None}
+    etag = hashlib.sha256(" ".join(str(s.id) for s in found).encode()).hexdigest()[:20]
+    return tagged_response(SUBSCRIPTIONS, etag, lambda: body)
 
 
 @blp.route("/me/push-subscriptions/<subscription_id>", methods=["DELETE"])

@@ -33,9 +33,10 @@ class SubscribeSchema(ma.Schema):
         metadata={"description": "https; http on loopback when YOKAI_PUSH_ALLOW_HTTP=1"},
     )
     keys = fields.Nested(SubscriptionKeysSchema, required=True)
-    expirationTime = fields.Integer(
+    expirationTime = JsonInteger(
         allow_none=True,
         load_default=None,
+        validate=validate.Range(min=0, max=253402300799999),  # up to the year 9999
         metadata={"description": "milliseconds since the epoch, or null"},
     )
 
@@ -50,6 +51,10 @@ class SubscriptionSchema(ma.Schema):
 @always_present
 class SubscriptionListSchema(ma.Schema):
     subscriptions = fields.List(fields.Nested(SubscriptionSchema))
+    next_cursor = fields.String(
+        allow_none=True,
+        metadata={"description": "always null: a player's subscriptions fit one page"},
+    )
 
 
 @always_present

@@ -127,7 +127,8 @@ class FakeNotifications:
         def write(c: Commit) -> None:
             had = c.db.notification_choices[player_id]
             c.db.notification_choices[player_id] = replace(had, email_verified=True)
-            c.db.email_codes.pop(player_id, None)
+            codes = c.db.email_codes.get(player_id, [])
+            codes[:] = [replace(x, tries=100) for x in codes]
 
         self._uow.queue(write)
         return True
@@ -135,7 +136,7 @@ class FakeNotifications:
     def unsubscribe_mail(self, token: str) -> bool:
         raise NotImplementedError("tokens are the adapter's: tested against PostgreSQL")
 
-    def remind(self, now: datetime) -> int:
+    def remind(self, now: datetime, mail: bool) -> int:
         raise NotImplementedError("the worker's reminders are tested against PostgreSQL")
 
     def queue_digests(self, now: datetime) -> int:
