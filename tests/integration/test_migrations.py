@@ -50,6 +50,7 @@ TABLES = {
     "watchers",
     "reminded",
     "reviews",
+    "chat_messages",
 }
 TRIGGERS = {"events_append_only", "events_no_truncate"}
 

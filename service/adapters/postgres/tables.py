@@ -533,3 +533,23 @@ reminded = Table(
     Column("deadline", DateTime(timezone=True), nullable=False),
     PrimaryKeyConstraint("player_id", "game_id", "deadline", name="reminded_pkey"),
 )
+
+chat_messages = Table(
+    "chat_messages",
+    metadata,
+    Column("id", BigInteger, Identity(always=True), primary_key=True),
+    Column("game_id", Uuid, ForeignKey("games.id"), nullable=False),
+    Column("channel", Text, nullable=False),
+    Column("seat", SmallInteger, nullable=True),
+    Column("player_id", Uuid, ForeignKey("players.id"), nullable=True),
+    Column("name", Text, nullable=False),
+    Column("text", Text, nullable=True),
+    Column("preset", Text, nullable=True),
+    Column("sender", Text, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    CheckConstraint("channel IN ('table', 'spectators')", name="chat_messages_channel"),
+    CheckConstraint("(text IS NULL) <> (preset IS NULL)", name="chat_messages_one_of"),
+    Index("chat_by_game", "game_id", "id"),
+    Index("chat_by_sender", "sender", "at"),
+    Index("chat_by_player", "player_id", postgresql_where=text("player_id IS NOT NULL")),
+)
