@@ -59,8 +59,7 @@ def test_a_seek_is_paired_at_its_time_while_the_worker_plays_a_long_bot_game(
     # room: one basic-scoring game can end within ten seconds here, and under load even
     # one advanced game once ended before the pairing (CI failed so, twice).
     games = [setup.api.create(4, bots=bots, scoring="advanced")["id"] for _ in range(3)]
-    for game_id in games:
-        wait_for(lambda g=game_id: status(setup, g) == "playing", "the bots to have passed")
+    wait_for(lambda: all(status(setup, g) == "playing" for g in games), "the bots to have passed")
     token = new_player(setup.api, "Mio")[1]
     asked = [(token, seek(setup.api, token, bots_after_seconds=5))]
     (found,) = wait_for(lambda: matched(setup.api, asked), "the seek to be matched", 120)
