@@ -19,6 +19,7 @@ from service.application.results import (
     Acted,
     Advanced,
     BanLifted,
+    ChatPosted,
     Created,
     EmailSet,
     EmailVerified,
@@ -301,6 +302,16 @@ class RequestReview(Returns[ReviewRequested]):
 
 
 @dataclass(frozen=True, slots=True)
+class PostChat(Returns[ChatPosted]):
+    """A seat (the table channel) or a player without a seat (the spectators channel)
+    writes in a game's chat (docs/api.md "Table talk"): a text or a preset."""
+
+    game_id: UUID
+    text: str | None = None
+    preset: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class DeclineSeat(Returns[Acted]):
     """The player a seat was reserved for declines it."""
 
@@ -348,6 +359,7 @@ class PairSeeks(Returns[Paired]):
 
 Command = (
     CreateGame
+    | PostChat
     | JoinSeat
     | PassCards
     | PlayCard

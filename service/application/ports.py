@@ -14,6 +14,7 @@ from types import TracebackType
 from typing import Any, Protocol, Self
 from uuid import UUID
 
+from service.application.chat.ports import ChatStore
 from service.application.games.ports import GameIndex, Inbox, SnapshotStore, Wakeups
 from service.application.identity.ports import (
     Credentials,
@@ -193,6 +194,9 @@ class UnitOfWork(Protocol):
 
     @property
     def reviews(self) -> Reviews: ...
+
+    @property
+    def chat(self) -> ChatStore: ...
 
     @property
     def wakeups(self) -> Wakeups: ...

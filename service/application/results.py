@@ -158,6 +158,21 @@ class ReviewRequested:
 
 
 @dataclass(frozen=True, slots=True)
+class ChatPosted:
+    """A chat message as written (its name and text sealed when a player wrote them)."""
+
+    id: int
+    game_id: UUID
+    posted_at: datetime
+    channel: str
+    seat: int | None
+    player_id: UUID | None
+    name: str
+    text: str | None
+    preset: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class BanLifted:
     player_id: UUID
     name: str
@@ -220,6 +235,7 @@ Result = (
     | PlayerSuspended
     | BanLifted
     | ReviewRequested
+    | ChatPosted
     | PlayerErased
     | WebhookCreated
     | WebhookDeleted

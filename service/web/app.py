@@ -26,6 +26,7 @@ from service.bootstrap import Container, build, reapply_erasures
 from service.settings import MAX_BODY_BYTES, Settings
 from service.web import client, errors, headers
 from service.web.api import Api
+from service.web.chat import routes as chat
 from service.web.games import routes as games
 from service.web.games.feed_schemas import document_event_types
 from service.web.live import routes as live
@@ -129,6 +130,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     api.register_blueprint(notify.blp)
     api.register_blueprint(records.blp)
     api.register_blueprint(reviews.blp)
+    api.register_blueprint(chat.blp)
     api.register_blueprint(sessions.blp)
     api.register_blueprint(lobby.blp)
     api.register_blueprint(seeks.blp)

@@ -7,6 +7,7 @@ from typing import Self
 
 from sqlalchemy import Engine
 
+from service.adapters.postgres.chat import SqlChat
 from service.adapters.postgres.engine import connections_of
 from service.adapters.postgres.events import SqlEventStore
 from service.adapters.postgres.games import SqlCredentials, SqlGameIndex
@@ -58,6 +59,7 @@ class SqlUnitOfWork:
     ratings: SqlRatings
     reputations: SqlReputations
     reviews: SqlReviews
+    chat: SqlChat
     wakeups: SqlWakeups
     webhooks: SqlWebhooks
     notifications: SqlNotifications
@@ -80,6 +82,7 @@ class SqlUnitOfWork:
         self.ratings = SqlRatings(self._session)
         self.reputations = SqlReputations(self._session)
         self.reviews = SqlReviews(self._session)
+        self.chat = SqlChat(self._session)
         self.wakeups = SqlWakeups(self._session)
         self.webhooks = SqlWebhooks(self._session)
         self.notifications = SqlNotifications(self._session)

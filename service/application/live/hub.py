@@ -29,6 +29,11 @@ def player_key(player_id: UUID) -> str:
     return f"p {player_id}"
 
 
+def chat_key(game_id: UUID) -> str:
+    """Announced with each chat message of the game, with the message's id."""
+    return f"c {game_id}"
+
+
 DEAF_POLL = 1.0
 """While the hub is deaf, how often its waiters look at the store (seconds)."""
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from service.application.chat import posting as chat
 from service.application.commands import (
     Advance,
     CancelSeek,
@@ -29,6 +30,7 @@ from service.application.commands import (
     PairSeeks,
     PassCards,
     PlayCard,
+    PostChat,
     Rematch,
     RenamePlayer,
     RequestReview,
@@ -113,6 +115,7 @@ HANDLERS: dict[type[Returns[Any]], Registered[Any, Any]] = dict(
         _entry(DeclineSeat, invitations.authorize_decline, invitations.decline),
         _entry(Rematch, rematching.authorize_rematch, rematching.rematch),
         _entry(RequestReview, reviews.authorize, reviews.request),
+        _entry(PostChat, chat.authorize, chat.post),
         _entry(CreateSeek, seeks.authorize_player, seeks.create),
         _entry(CancelSeek, seeks.authorize_player, seeks.cancel),
         _entry(PairSeeks, seeks.authorize_pair, seeks.pair),

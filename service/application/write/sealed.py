@@ -32,6 +32,7 @@ from service.application.results import (
     Acted,
     Advanced,
     BanLifted,
+    ChatPosted,
     Created,
     EmailSet,
     EmailVerified,
@@ -90,6 +91,7 @@ _RESULTS: dict[str, type[Result]] = {
     "paired": Paired,
     "ban_lifted": BanLifted,
     "review_requested": ReviewRequested,
+    "chat_posted": ChatPosted,
 }
 
 # Fields commands gained after keys were first stored, with their defaults: left out

@@ -149,6 +149,12 @@ class Transaction:
         sealer = self._deps.sealer
         return value if sealer is None else sealer.personal(player_id, value)
 
+    def seal_text(self, player_id: UUID, value: str) -> str:
+        """A text the player wrote (a chat message), as stored: "[erased]" once they are
+        erased."""
+        sealer = self._deps.sealer
+        return value if sealer is None else sealer.text(player_id, value)
+
     def destroy_keys(self, subjects: list[str]) -> None:
         """Destroy the keys of these subjects now, ahead of the commit
         (service/application/privacy/erasure.py says why)."""

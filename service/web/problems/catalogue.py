@@ -296,7 +296,22 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
     "unknown_player": ProblemType(
         "There is no such player to invite", "Check the invited players' ids."
     ),
+    "text_or_preset": ProblemType(
+        "A message is a text or a preset", "Send exactly one of text and preset."
+    ),
+    "invalid_text": ProblemType(
+        "That message cannot be sent",
+        "Write 1 to 280 characters, without control characters.",
+    ),
+    "unknown_preset": ProblemType("There is no such preset", "Choose one of GET /v1/chat/presets."),
+    "presets_only": ProblemType(
+        "This table takes presets only",
+        "In a rated four-player game, partners talk with the presets alone.",
+    ),
     # 429
+    "chat_too_fast": ProblemType(
+        "Too many messages at once", "Wait a few seconds before the next message."
+    ),
     "rate_limited": ProblemType(
         "Too many requests", "Wait for the seconds of the Retry-After header, then retry."
     ),

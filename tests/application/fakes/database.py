@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 from uuid import UUID
 
+from service.application.chat.ports import ChatMessage
 from service.application.live.hub import Hub
 from service.application.notify.ports import Choices, EmailCode, Subscription
 from service.application.ports import StoredEvent
@@ -66,6 +67,8 @@ class Database:
         self.seek_notes = 0
         # Players' rating ordinals, for pairing's tests (else the ratings' own).
         self.ordinals: dict[UUID, float] = {}
+        # Chat messages (FakeChat), each with its sender, in order.
+        self.chat: list[tuple[ChatMessage, str]] = []
         # Hand reviews (FakeReviews), and when each was asked for.
         self.reviews: dict[UUID, StoredReview] = {}
         self.review_order: dict[UUID, datetime] = {}

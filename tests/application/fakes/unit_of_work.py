@@ -13,6 +13,7 @@ from service.application.identity.ports import (
 )
 from service.application.live.hub import LOBBY_KEY, game_key, player_key, token_key
 from service.application.ports import StoredEvent
+from tests.application.fakes.chat import FakeChat
 from tests.application.fakes.credentials import FakeCredentials
 from tests.application.fakes.erasures import FakeErasures
 from tests.application.fakes.events import FakeEventStore
@@ -74,6 +75,7 @@ class FakeUnitOfWork:
         self.ratings = FakeRatings(self)
         self.reputations = FakeReputations(self)
         self.reviews = FakeReviews(self)
+        self.chat = FakeChat(self)
         self.wakeups = FakeWakeups(self)
         self.webhooks = FakeWebhooks(self)
         self.notifications = FakeNotifications(self)

@@ -1,0 +1,59 @@
+"""The store of chat messages (migration 0022): one row per message, in a game's order.
+
+A message's ``id`` is global and grows with the order its game's messages were written:
+a message is added under a lock of its game taken before its id is drawn, so a reader of
+the messages after an id misses none committed later (see :meth:`ChatStore.draw`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+from uuid import UUID
+
+TABLE = "table"
+SPECTATORS = "spectators"
+CHANNELS = (TABLE, SPECTATORS)
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMessage:
+    """A message as stored: ``name`` and ``text`` sealed when a player wrote them."""
+
+    id: int
+    game_id: UUID
+    at: datetime
+    channel: str
+    seat: int | None
+    player_id: UUID | None
+    name: str
+    text: str | None
+    preset: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """What posting a message reads first: its id, and the sender's messages in the
+    rate limit's window."""
+
+    id: int
+    recent: int
+
+
+class ChatStore(Protocol):
+    def draw(self, game_id: UUID, sender: str, since: datetime) -> Drawn:
+        """Lock the game's chat until commit, draw the next message id, and count the
+        sender's messages since ``since``."""
+        ...
+
+    def add(self, message: ChatMessage, sender: str) -> None:
+        """Write a message drawn by :meth:`draw` and announce it to the game's
+        readers."""
+        ...
+
+    def page(
+        self, game_id: UUID, channels: tuple[str, ...], after: int | None, limit: int
+    ) -> list[ChatMessage]:
+        """The game's messages of ``channels`` after the message ``after``, oldest
+        first."""
+        ...

@@ -1,0 +1,86 @@
+"""Posting a chat message (POST /v1/games/{id}/chat), a command of the write path like
+every other (write/registry.py: idempotency keys, one transaction).
+
+A seat's token (or the token of the player holding the seat) writes on the ``table``
+channel; a player's token without a seat in the game, on the ``spectators`` channel. The
+sender's messages are counted over a sliding window (5 in 10 s: 429 ``chat_too_fast``);
+the game's chat is locked from the id's draw to the commit, so ids grow in the order the
+game's messages commit and a reader after an id misses none."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from service.application.chat import texts
+from service.application.chat.ports import SPECTATORS, TABLE, ChatMessage
+from service.application.commands import PostChat
+from service.application.errors import ForbiddenError, InvalidInputError, TooManyError
+from service.application.games.seating import held_seat
+from service.application.identity.principals import (
+    Operator,
+    PlayerHolder,
+    Principal,
+    SeatHolder,
+    actor_of,
+    require_player,
+    require_valid,
+)
+from service.application.ports import Actor
+from service.application.results import ChatPosted
+from service.application.write.transaction import Transaction
+
+WINDOW = timedelta(seconds=10)
+PER_WINDOW = 5
+
+
+def authorize(cmd: PostChat, principal: Principal) -> Actor:
+    """A seat of the game, or a player (a spectator); not an operator."""
+    require_valid(principal)
+    if isinstance(principal, Operator):
+        raise ForbiddenError("the chat is the players': a seat's or a player's token")
+    if not isinstance(principal, SeatHolder):
+        require_player(principal)
+    elif principal.game_id != cmd.game_id:
+        raise ForbiddenError("this token belongs to another game")
+    return actor_of(principal, game_id=cmd.game_id)
+
+
+def post(cmd: PostChat, actor: Actor, tx: Transaction) -> ChatPosted:
+    if (cmd.text is None) == (cmd.preset is None):
+        raise InvalidInputError("a message is a text or a preset, exactly one", "text_or_preset")
+    state = tx.load(cmd.game_id).state
+    principal = tx.principal
+    if isinstance(principal, SeatHolder):
+        held_seat(state, principal.seat)
+        channel, seat, player = TABLE, principal.seat, principal.player_id
+        name = state.names[seat] or f"Seat {seat + 1}"
+    else:
+        assert isinstance(principal, PlayerHolder)
+        channel, seat, player = SPECTATORS, None, principal.player_id
+        record = tx.uow.players.get(player)
+        if record is None:
+            raise ForbiddenError("this player is no more")
+        name = record.name
+    config = state.config
+    text = None if cmd.text is None else texts.checked_text(cmd.text)
+    preset = None if cmd.preset is None else texts.checked_preset(cmd.preset)
+    rated_four = config is not None and config.rated and config.players == 4
+    if text is not None and channel == TABLE and rated_four:
+        raise InvalidInputError(
+            "a rated four-player table takes presets only: partners must not signal",
+            "presets_only",
+        )
+    sender = f"p{player.hex}" if player is not None else f"s{cmd.game_id.hex}:{seat}"
+    drawn = tx.uow.chat.draw(cmd.game_id, sender, tx.now - WINDOW)
+    if drawn.recent >= PER_WINDOW:
+        raise TooManyError(
+            f"at most {PER_WINDOW} messages in {WINDOW.seconds} s", "chat_too_fast", 2
+        )
+    if player is not None:
+        name = tx.seal_name(player, name)
+        text = None if text is None else tx.seal_text(player, text)
+    message = ChatMessage(drawn.id, cmd.game_id, tx.now, channel, seat, player, name, text, preset)
+    tx.uow.chat.add(message, sender)
+    return ChatPosted(
+        message.id, cmd.game_id, message.at, channel, seat, player, name, text, preset
+    )

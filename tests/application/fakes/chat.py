@@ -1,0 +1,40 @@
+"""Chat messages, kept beside the tables (as FakeReviews keeps reviews)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING
+from uuid import UUID
+
+from service.application.chat.ports import ChatMessage, Drawn
+from tests.application.fakes.tables import Commit
+
+if TYPE_CHECKING:
+    from tests.application.fakes.unit_of_work import FakeUnitOfWork
+
+
+class FakeChat:
+    def __init__(self, uow: FakeUnitOfWork) -> None:
+        self._uow = uow
+        self._db = uow.db
+
+    def draw(self, game_id: UUID, sender: str, since: datetime) -> Drawn:
+        kept = self._db.chat
+        recent = sum(1 for m, s in kept if s == sender and m.at > since)
+        return Drawn(len(kept) + 1, recent)
+
+    def add(self, message: ChatMessage, sender: str) -> None:
+        def write(c: Commit) -> None:
+            c.db.chat.append((message, sender))
+
+        self._uow.queue(write)
+
+    def page(
+        self, game_id: UUID, channels: tuple[str, ...], after: int | None, limit: int
+    ) -> list[ChatMessage]:
+        found = [
+            m
+            for m, _ in self._db.chat
+            if m.game_id == game_id and m.channel in channels and m.id > (after or 0)
+        ]
+        return found[:limit]
