@@ -81,3 +81,11 @@ class SqlChat:
             order="id",
         )
         return [message(r) for r in rows]
+
+    def newest(self, game_id: UUID) -> int:
+        rows = self._session.fetch(
+            "SELECT coalesce(max(id), 0) FROM chat_messages WHERE game_id = %s",
+            (game_id,),
+            one_row=True,
+        )
+        return int(rows[0][0])

@@ -57,3 +57,7 @@ class ChatStore(Protocol):
         """The game's messages of ``channels`` after the message ``after``, oldest
         first."""
         ...
+
+    def newest(self, game_id: UUID) -> int:
+        """The id of the game's newest message (0: none)."""
+        ...

@@ -51,13 +51,19 @@ class Subscription:
     in the keys of what would end it (``ending``: a revoked token's), each of which only
     marks it :attr:`ended` when published."""
 
-    def __init__(self, hub: Hub, key: str, ending: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, hub: Hub, key: str, ending: tuple[str, ...] = (), also: tuple[str, ...] = ()
+    ) -> None:
         self.key = key
-        self.keys = (key, *ending)
+        self.also = also
+        """Keys that wake it as ``key`` does (a game's chat, for its stream)."""
+        self.keys = (key, *also, *ending)
         self._hub = hub
         self._woken = threading.Event()
         self.ended = False
         """What would end it was announced (its token was revoked)."""
+        self.woken: set[str | None] = set()
+        """The keys that woke it since :meth:`taken` (None: everything, a reconnect)."""
         self.recheck = False
         """Announcements may have been missed (the listener reconnected): whether it
         should end is for the store to say."""
@@ -85,11 +91,17 @@ class Subscription:
 
     def wake(self, key: str | None = None) -> None:
         """Wake for a change of ``key`` (None: of anything, after a reconnect)."""
+        self.woken.add(key)
         if key is None:
             self.recheck = True
-        elif key != self.key:
+        elif key != self.key and key not in self.also:
             self.ended = True
         self._woken.set()
+
+    def taken(self) -> set[str | None]:
+        """The keys that woke it since the last call (and forget them)."""
+        woken, self.woken = self.woken, set()
+        return woken
 
     def close(self) -> None:
         self._hub._remove(self)
@@ -122,9 +134,12 @@ class Hub:
         """Call ``start`` (the listener's) when the first waiter subscribes."""
         self._start = start
 
-    def subscribe(self, key: str, ending: tuple[str, ...] = ()) -> Subscription:
-        """Wait on ``key``; the keys of ``ending`` end the subscription when published."""
-        subscription = Subscription(self, key, ending)
+    def subscribe(
+        self, key: str, ending: tuple[str, ...] = (), also: tuple[str, ...] = ()
+    ) -> Subscription:
+        """Wait on ``key`` (and the keys of ``also``); the keys of ``ending`` end the
+        subscription when published."""
+        subscription = Subscription(self, key, ending, also)
         start = None
         with self._lock:
             for each in subscription.keys:

@@ -35,15 +35,18 @@ from service.application.games.queries.feeds import feed_event
 from service.application.games.seating import held_seat, viewer_of
 from service.application.games.turnclocks import present
 from service.application.identity.principals import (
+    Anonymous,
+    PlayerHolder,
     Principal,
     guard,
 )
+from service.application.live.chat_stream import ChatStreamMessage, Talk, talk_of
 from service.application.live.ending import ending_keys, token_gone
-from service.application.live.hub import DEAF_POLL, Subscription, game_key
+from service.application.live.hub import DEAF_POLL, Subscription, chat_key, game_key
 from service.application.ports import StoreUnavailableError
 from service.application.results import FeedEvent, Versioned
 from service.application.seeks.ports import Seek
-from service.rules import SeatViewer, Viewer, public_status
+from service.rules import PUBLIC, SeatViewer, Viewer, public_status
 
 KEEPALIVE_SECONDS = 15.0
 
@@ -85,7 +88,7 @@ class MatchedMessage:
     seek: Seek
 
 
-GameStreamMessage = ViewMessage | EventMessage | EndMessage | KeepAlive
+GameStreamMessage = ViewMessage | EventMessage | EndMessage | ChatStreamMessage | KeepAlive
 PlayerStreamMessage = InboxMessage | GameMessage | MatchedMessage | KeepAlive
 M = TypeVar("M")
 
@@ -190,8 +193,11 @@ def game_stream(
     iterator, which waits for commits and ends with the game, when the process shuts
     down, or when its consumer closes it.
     """
-    viewer = viewer_of(game_id, principal)
-    subscription = deps.changes.subscribe(game_key(game_id), ending_keys(principal))
+    # A player without a seat watches: the public view, and the spectators' chat.
+    viewer = PUBLIC if isinstance(principal, PlayerHolder) else viewer_of(game_id, principal)
+    talks = not isinstance(principal, Anonymous)
+    also = (chat_key(game_id),) if talks else ()
+    subscription = deps.changes.subscribe(game_key(game_id), ending_keys(principal), also)
     # The hub's epoch before the read: a listener reconnect after this point makes
     # recent.after() read the store, so a commit nobody heard while the stream opened
     # is not left waiting for the next one.
@@ -207,16 +213,19 @@ def game_stream(
                 )
             missed = [] if after is None else uow.events.load(game_id, after=after, upto=version)
             loaded = load_at(uow, deps.cache, game_id, version)
-        if isinstance(viewer, SeatViewer):
-            held_seat(loaded.state, viewer.seat)
+            if isinstance(viewer, SeatViewer):
+                held_seat(loaded.state, viewer.seat)
+            talk = talk_of(uow, game_id, principal, loaded, epoch) if talks else None
     except BaseException:
         subscription.close()
         raise
     first: list[GameStreamMessage] = [EventMessage(feed_event(r, viewer)) for r in missed]
     deps.recent.watch(game_id, epoch, loaded)
-    unwatch = _once(lambda: deps.recent.unwatch(game_id))
+    if talk is not None:
+        deps.recent_chat.watch(game_id, talk.last)
+    unwatch = _once(lambda: _unwatch(deps, game_id, talk))
     messages = _game_messages(
-        deps, game_id, viewer, subscription, first, loaded, keepalive, unwatch, principal
+        deps, game_id, viewer, subscription, first, loaded, keepalive, unwatch, principal, talk
     )
     stream = Stream(messages, subscription, unwatch)
     stream.complete = after == loaded.version and _finished(loaded)
@@ -233,10 +242,16 @@ def _game_messages(
     keepalive: float,
     unwatch: Callable[[], None],
     principal: Principal,
+    talk: Talk | None,
 ) -> Iterator[GameStreamMessage]:
 
     def read() -> Generator[GameStreamMessage, None, bool]:
         nonlocal loaded
+        woken = subscription.taken()
+        if talk is not None:
+            yield from talk.heard(deps, game_id, subscription, loaded)
+            if woken == {chat_key(game_id)} and not subscription.deaf:
+                return False  # a message, not a commit: the events are not read
         commits = deps.recent.after(deps.uow, deps.changes, game_id, loaded)
         for commit in commits:
             loaded = commit.loaded
@@ -268,3 +283,9 @@ def _game_messages(
 
 def _finished(loaded: Loaded) -> bool:
     return public_status(loaded.state) == "finished"
+
+
+def _unwatch(deps: Deps, game_id: UUID, talk: Talk | None) -> None:
+    deps.recent.unwatch(game_id)
+    if talk is not None:
+        deps.recent_chat.unwatch(game_id)

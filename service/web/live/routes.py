@@ -17,8 +17,10 @@ from uuid import UUID
 
 from flask import Response, request
 
+from service.application.chat.reading import as_json
 from service.application.identity.principals import PlayerHolder, SeatHolder
 from service.application.live import streams
+from service.application.live.chat_stream import ChatStreamMessage
 from service.application.live.lobby_stream import LobbyMessage, TableMessage
 from service.application.live.player_stream import player_stream as open_player_stream
 from service.application.live.streams import (
@@ -34,6 +36,7 @@ from service.application.live.streams import (
 from service.application.privacy import reveal
 from service.application.privacy.ports import KeyVault
 from service.web.api import BEARER, Blueprint
+from service.web.chat.schemas import ChatMessageSchema
 from service.web.errors import RequestProblemError
 from service.web.fields import LAST_EVENT_ID
 from service.web.live.holding import held_open, open_streams
@@ -47,6 +50,7 @@ blp = Blueprint("live", __name__, url_prefix="/v1", description="Live delivery: 
 
 INBOX_ENTRY = InboxEntrySchema()  # as GET /v1/me/games gives an entry
 LOBBY_GAME = LobbyGameSchema()  # as GET /v1/lobby gives a table
+CHAT_MESSAGE = ChatMessageSchema()  # as GET /v1/games/{id}/chat gives a message
 _LAST_EVENT_ID = re.compile(r"^\d{1,10}$")
 
 
@@ -78,6 +82,8 @@ def encode(message: Any) -> bytes:
             return _sse("lobby", None, {"games": LOBBY_GAME.dump(games, many=True)})
         case TableMessage(entry=entry):
             return _sse("table", None, LOBBY_GAME.dump(entry))
+        case ChatStreamMessage(message=chat):
+            return _sse("chat", None, CHAT_MESSAGE.dump(as_json(chat)))
         case KeepAlive():
             return KEEPALIVE_LINE
     raise TypeError(f"not a stream message: {message!r}")  # pragma: no cover
@@ -186,6 +192,7 @@ _GAME_STREAM_EVENT = {
             },
             numbered=False,
         ),
+        sse_event_doc("chat", "ChatMessage"),
     ]
 }
 _PLAYER_STREAM_EVENT = {
@@ -213,7 +220,9 @@ _STREAM_DOC = {
     "operator) give it at that version); `event: game_event` (`id`: the seq; `data`: the "
     "event as the viewer's `/events` feed gives it; the public sees what no seat hides); "
     '`event: end` (`data`: `{"version": n}`) after the view of a finished game, then the '
-    "stream closes; `: keep-alive` comments at least every 15 s.",
+    "stream closes; `event: chat` (`data`: a message as `GET /v1/games/{id}/chat` gives "
+    "it) for each chat message the viewer may read, from the stream's opening on; "
+    "`: keep-alive` comments at least every 15 s.",
     "content": {
         "text/event-stream": {
             "schema": _GAME_STREAM_EVENT,
@@ -244,7 +253,8 @@ def game_stream(query: dict[str, Any], game_id: str) -> Response:
     """A game as it happens: the viewer's view, then each command's events and the new view.
 
     No token: the public view; a seat's token (or the token of the player holding it):
-    that seat; an operator's token: everything.
+    that seat and the table's chat; a player's token without a seat: the public view and
+    the spectators' chat; an operator's token: everything.
     """
     after = _resume_after(query)
     release = held_open()

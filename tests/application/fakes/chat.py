@@ -38,3 +38,6 @@ class FakeChat:
             if m.game_id == game_id and m.channel in channels and m.id > (after or 0)
         ]
         return found[:limit]
+
+    def newest(self, game_id: UUID) -> int:
+        return max((m.id for m, _ in self._db.chat if m.game_id == game_id), default=0)

@@ -1,0 +1,67 @@
+"""A game stream's side of the chat (docs/api.md "Table talk"): from the game's newest
+message when the stream opens, each message announced since that the viewer may read
+(``event: chat``), the channels following the game (a seat reads the spectators once it
+is over) and never a player the viewer blocked."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from uuid import UUID
+
+from service.application.chat.ports import ChatMessage
+from service.application.chat.reading import blocked_by, reader_of, shown
+from service.application.deps import Deps
+from service.application.games.cache import Loaded
+from service.application.identity.principals import Principal
+from service.application.live.hub import Subscription, chat_key
+from service.application.ports import UnitOfWork
+
+
+@dataclass(frozen=True, slots=True)
+class ChatStreamMessage:
+    """A chat message the stream's viewer may read."""
+
+    message: ChatMessage
+
+
+class Talk:
+    """What a game stream's viewer reads of the chat: the last message id it went past,
+    the players it blocked, and the hub's epoch it last read the store in."""
+
+    def __init__(
+        self, principal: Principal, last: int, blocked: frozenset[UUID], epoch: int
+    ) -> None:
+        self.principal = principal
+        self.last = last
+        self.blocked = blocked
+        self.epoch = epoch
+
+    def heard(
+        self, deps: Deps, game_id: UUID, subscription: Subscription, loaded: Loaded
+    ) -> Iterator[ChatStreamMessage]:
+        """The messages announced since the last look (read from the process's recent
+        chat, which reads the store once for the game's streams); nothing is read when
+        nothing newer was announced, unless announcements may have been missed."""
+        hub = deps.changes
+        announced = hub.announced(chat_key(game_id))
+        unsure = subscription.deaf or hub.epoch != self.epoch
+        if not unsure and (announced is None or announced <= self.last):
+            return
+        self.epoch = hub.epoch
+        found = deps.recent_chat.after(deps.uow, game_id, self.last, None if unsure else announced)
+        if not found:
+            return
+        self.last = found[-1].id
+        channels = reader_of(self.principal, loaded.state).channels
+        for m in shown(found, channels, self.blocked):
+            yield ChatStreamMessage(m)
+
+
+def talk_of(
+    uow: UnitOfWork, game_id: UUID, principal: Principal, loaded: Loaded, epoch: int
+) -> Talk:
+    """The chat's side of a stream opened now: from the game's newest message on."""
+    reader = reader_of(principal, loaded.state)  # refuses as GET .../chat does
+    blocked = blocked_by(uow, reader.player_id)
+    return Talk(principal, uow.chat.newest(game_id), blocked, epoch)
