@@ -117,6 +117,12 @@ class Table:
             f"/v1/games/{self.game_id}/events?after={after}", headers=self.headers(seat)
         )
 
+    def chat(self, seat: int | None, token: str | None = None) -> TestResponse:
+        headers = bearer(token) if seat is None and token else self.headers(seat or 0)
+        return self.api.client.post(
+            f"/v1/games/{self.game_id}/chat", json={"text": "well played"}, headers=headers
+        )
+
     def inbox(self, seat: int) -> TestResponse:
         return self.api.client.get("/v1/me/games", headers=self.headers(seat))
 
@@ -161,6 +167,13 @@ def costs(table: Table, measure: Callable[[Callable[[], TestResponse]], Cost]) -
     for seat, card in middle[1:]:
         assert table.play(seat, card).status_code == 200
     found["play_ending_a_trick"] = measure(lambda: table.play(*last))
+    # Table talk (issue 47): a seat's message, and a spectator's (a player with no seat),
+    # each once the same kind of message was posted before.
+    assert table.chat(1).status_code == 201
+    found["chat"] = measure(lambda: table.chat(2))
+    watcher = table.api.post("/v1/players", {"name": "Watcher"}).get_json()["token"]
+    assert table.chat(None, watcher).status_code == 201
+    found["spectator_chat"] = measure(lambda: table.chat(None, watcher))
     return found
 
 

@@ -23,7 +23,8 @@ from service.application.live.hub import chat_key
 _COLUMNS = "id, game_id, at, channel, seat, player_id, name, text, preset"
 _DRAW = (
     "SELECT nextval(pg_get_serial_sequence('chat_messages', 'id')), "
-    "(SELECT count(*) FROM chat_messages WHERE sender = %s AND at > %s)"
+    "(SELECT count(*) FROM chat_messages WHERE sender = %s AND at > %s), "
+    "(SELECT name FROM players WHERE id = %s)"
 )
 _ADD = (
     f"INSERT INTO chat_messages ({_COLUMNS}, sender) OVERRIDING SYSTEM VALUE "
@@ -46,10 +47,10 @@ class SqlChat:
     def __init__(self, session: Session) -> None:
         self._session = session
 
-    def draw(self, game_id: UUID, sender: str, since: datetime) -> Drawn:
+    def draw(self, game_id: UUID, sender: str, since: datetime, named: UUID | None = None) -> Drawn:
         self._session.hold(Statement("SELECT pg_advisory_xact_lock(%s)", (chat_lock_id(game_id),)))
-        ((drawn, recent),) = self._session.fetch(_DRAW, (sender, since), one_row=True)
-        return Drawn(int(drawn), int(recent))
+        ((drawn, recent, name),) = self._session.fetch(_DRAW, (sender, since, named), one_row=True)
+        return Drawn(int(drawn), int(recent), name)
 
     def add(self, m: ChatMessage, sender: str) -> None:
         self._session.write(

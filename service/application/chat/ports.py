@@ -33,17 +33,19 @@ class ChatMessage:
 
 @dataclass(frozen=True, slots=True)
 class Drawn:
-    """What posting a message reads first: its id, and the sender's messages in the
-    rate limit's window."""
+    """What posting a message reads first: its id, the sender's messages in the rate
+    limit's window, and a spectator's name."""
 
     id: int
     recent: int
+    name: str | None  # the name of the player asked for, as stored (None: not asked)
 
 
 class ChatStore(Protocol):
-    def draw(self, game_id: UUID, sender: str, since: datetime) -> Drawn:
-        """Lock the game's chat until commit, draw the next message id, and count the
-        sender's messages since ``since``."""
+    def draw(self, game_id: UUID, sender: str, since: datetime, named: UUID | None = None) -> Drawn:
+        """Lock the game's chat until commit, draw the next message id, count the
+        sender's messages since ``since`` and read the name of the player ``named`` (a
+        spectator's: one round trip for all of it)."""
         ...
 
     def add(self, message: ChatMessage, sender: str) -> None:

@@ -53,14 +53,10 @@ def post(cmd: PostChat, actor: Actor, tx: Transaction) -> ChatPosted:
     if isinstance(principal, SeatHolder):
         held_seat(state, principal.seat)
         channel, seat, player = TABLE, principal.seat, principal.player_id
-        name = state.names[seat] or f"Seat {seat + 1}"
+        name: str | None = state.names[seat] or f"Seat {seat + 1}"
     else:
         assert isinstance(principal, PlayerHolder)
-        channel, seat, player = SPECTATORS, None, principal.player_id
-        record = tx.uow.players.get(player)
-        if record is None:
-            raise ForbiddenError("this player is no more")
-        name = record.name
+        channel, seat, player, name = SPECTATORS, None, principal.player_id, None
     config = state.config
     text = None if cmd.text is None else texts.checked_text(cmd.text)
     preset = None if cmd.preset is None else texts.checked_preset(cmd.preset)
@@ -71,7 +67,11 @@ def post(cmd: PostChat, actor: Actor, tx: Transaction) -> ChatPosted:
             "presets_only",
         )
     sender = f"p{player.hex}" if player is not None else f"s{cmd.game_id.hex}:{seat}"
-    drawn = tx.uow.chat.draw(cmd.game_id, sender, tx.now - WINDOW)
+    spectator = player if name is None else None
+    drawn = tx.uow.chat.draw(cmd.game_id, sender, tx.now - WINDOW, spectator)
+    name = name or drawn.name
+    if name is None:
+        raise ForbiddenError("this player is no more")
     if drawn.recent >= PER_WINDOW:
         raise TooManyError(
             f"at most {PER_WINDOW} messages in {WINDOW.seconds} s", "chat_too_fast", 2

@@ -9,6 +9,7 @@ no OS thread, no database connection.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -17,6 +18,7 @@ from uuid import UUID
 
 from flask import Response, request
 
+from service.application.chat.ports import ChatMessage
 from service.application.chat.reading import as_json
 from service.application.identity.principals import PlayerHolder, SeatHolder
 from service.application.live import streams
@@ -62,6 +64,13 @@ def _sse(event: str, ident: int | None, data: Any) -> bytes:
 KEEPALIVE_LINE = b": keep-alive\n\n"
 
 
+@functools.lru_cache(maxsize=256)
+def _chat_sse(message: ChatMessage) -> bytes:
+    """A chat message's SSE bytes, made once per process for all the streams it goes to
+    (its sealed name and text are opened by each stream as it sends them)."""
+    return _sse("chat", None, CHAT_MESSAGE.dump(as_json(message)))
+
+
 def encode(message: Any) -> bytes:
     """One stream message as SSE bytes."""
     match message:
@@ -83,7 +92,7 @@ def encode(message: Any) -> bytes:
         case TableMessage(entry=entry):
             return _sse("table", None, LOBBY_GAME.dump(entry))
         case ChatStreamMessage(message=chat):
-            return _sse("chat", None, CHAT_MESSAGE.dump(as_json(chat)))
+            return _chat_sse(chat)
         case KeepAlive():
             return KEEPALIVE_LINE
     raise TypeError(f"not a stream message: {message!r}")  # pragma: no cover

@@ -18,10 +18,11 @@ class FakeChat:
         self._uow = uow
         self._db = uow.db
 
-    def draw(self, game_id: UUID, sender: str, since: datetime) -> Drawn:
+    def draw(self, game_id: UUID, sender: str, since: datetime, named: UUID | None = None) -> Drawn:
         kept = self._db.chat
         recent = sum(1 for m, s in kept if s == sender and m.at > since)
-        return Drawn(len(kept) + 1, recent)
+        record = None if named is None else self._uow.players.get(named)
+        return Drawn(len(kept) + 1, recent, None if record is None else record.name)
 
     def add(self, message: ChatMessage, sender: str) -> None:
         def write(c: Commit) -> None:
