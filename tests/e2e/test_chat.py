@@ -159,3 +159,19 @@ def test_seated_players_read_the_spectators_once_the_game_is_over(api: Api) -> N
     r = api.post(f"/v1/games/{game.id}/resign", None, **game.seat_headers(0))
     assert r.status_code == 200, r.get_json()
     assert texts(read(api, game.id, game.tokens[1])) == ["what a game"]
+
+
+def test_a_revoked_token_writes_nothing(api: Api) -> None:
+    """The token's check runs in the message's own statement: revoked, nothing is
+    written (with or without an Idempotency-Key)."""
+    game = api.start(3)
+    token = new_player(api, "Kai")
+    (made,) = api.get("/v1/me/tokens", **bearer(token)).get_json()["tokens"]
+    gone = api.client.delete(f"/v1/me/tokens/{made['id']}", headers=bearer(token))
+    assert gone.status_code == 204
+    path = f"/v1/games/{game.id}/chat"
+    assert_problem(api.post(path, {"text": "still here?"}, **bearer(token)), 401)
+    keyed = {"Idempotency-Key": "revoked-chat-0001"}
+    assert_problem(api.post(path, {"text": "still here?"}, **bearer(token), **keyed), 401)
+    assert read(api, game.id, game.tokens[0])["messages"] == []
+    assert read(api, game.id, OPERATOR["Authorization"].removeprefix("Bearer "))["messages"] == []

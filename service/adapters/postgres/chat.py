@@ -1,12 +1,15 @@
 """Chat messages (migration 0022).
 
-Posting reads once and writes once: :meth:`SqlChat.draw` takes the game's chat lock
-(``pg_advisory_xact_lock``, held until commit), draws the id from the table's sequence
-and counts the sender's recent messages in one round trip; :meth:`SqlChat.add` writes the
-row and announces ``c <game id> <message id>`` with the commit (on the commits' channel,
-or the Redis bus with YOKAI_REDIS_URL), which wakes the game's streams. Ids drawn under
-the game's lock commit in their order, so reading a game's messages after an id never
-skips one that commits later."""
+Posting is one statement (:meth:`SqlChat.post`), which commits with itself: it runs the
+unit of work's checks (the token still valid), takes the game's chat lock
+(``pg_advisory_xact_lock``, held until it commits), counts the sender's recent messages,
+and, under the limit, draws the id from the table's sequence, writes the row and
+announces ``c <game id> <message id>`` (``pg_notify``, sent as it commits; or on the
+Redis bus with YOKAI_REDIS_URL, once it has), which wakes the game's streams. Ids drawn
+under the game's lock commit in their order, so reading a game's messages after an id
+never skips one that commits later. With an Idempotency-Key it runs in the unit of
+work's transaction instead, which stores the outcome under the key before it commits
+(the lock is held until then)."""
 
 from __future__ import annotations
 
@@ -16,20 +19,21 @@ from typing import Any
 from uuid import UUID
 
 from service.adapters.postgres.events import CHANNEL
-from service.adapters.postgres.session import Session, Statement
-from service.application.chat.ports import ChatMessage, Drawn
+from service.adapters.postgres.session import Session
+from service.application.chat.ports import ChatMessage, Posted
 from service.application.live.hub import chat_key
 
 _COLUMNS = "id, game_id, at, channel, seat, player_id, name, text, preset"
-_DRAW = (
-    "SELECT nextval(pg_get_serial_sequence('chat_messages', 'id')), "
-    "(SELECT count(*) FROM chat_messages WHERE sender = %s AND at > %s), "
-    "(SELECT name FROM players WHERE id = %s)"
+_POST = (
+    "locked AS (SELECT pg_advisory_xact_lock(%s)), "
+    "recent AS (SELECT count(*) AS n FROM chat_messages WHERE sender = %s AND at > %s), "
+    f"written AS (INSERT INTO chat_messages ({_COLUMNS}, sender) OVERRIDING SYSTEM VALUE "
+    "SELECT nextval(pg_get_serial_sequence('chat_messages', 'id')), %s::uuid, "
+    "%s::timestamptz, %s::text, %s::smallint, %s::uuid, "
+    "coalesce((SELECT name FROM players WHERE id = %s::uuid), %s::text), %s::text, "
+    "%s::text, %s::text FROM locked, recent WHERE recent.n < %s RETURNING id, name)"
 )
-_ADD = (
-    f"INSERT INTO chat_messages ({_COLUMNS}, sender) OVERRIDING SYSTEM VALUE "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
-)
+_TOLD = ", told AS (SELECT pg_notify(%s, %s::text || ' ' || id) FROM written)"
 
 
 def chat_lock_id(game_id: UUID) -> int:
@@ -47,30 +51,38 @@ class SqlChat:
     def __init__(self, session: Session) -> None:
         self._session = session
 
-    def draw(self, game_id: UUID, sender: str, since: datetime, named: UUID | None = None) -> Drawn:
-        self._session.hold(Statement("SELECT pg_advisory_xact_lock(%s)", (chat_lock_id(game_id),)))
-        ((drawn, recent, name),) = self._session.fetch(_DRAW, (sender, since, named), one_row=True)
-        return Drawn(int(drawn), int(recent), name)
-
-    def add(self, m: ChatMessage, sender: str) -> None:
-        self._session.write(
-            Statement(
-                _ADD,
-                (
-                    m.id,
-                    m.game_id,
-                    m.at,
-                    m.channel,
-                    m.seat,
-                    m.player_id,
-                    m.name,
-                    m.text,
-                    m.preset,
-                    sender,
-                ),
-            )
-        )
-        self._session.notify(CHANNEL, f"{chat_key(m.game_id)} {m.id}")
+    def post(
+        self,
+        m: ChatMessage,
+        sender: str,
+        since: datetime,
+        limit: int,
+        *,
+        named: UUID | None,
+        atomic: bool,
+    ) -> Posted:
+        session = self._session
+        if atomic:
+            session.begin()
+        key = chat_key(m.game_id)
+        bused = session.on_the_bus(CHANNEL)
+        checks = session.take_checks()
+        parts = [f"c{i} AS ({c.sql})" for i, c in enumerate(checks)]
+        params: list[Any] = [p for c in checks for p in c.params]
+        parts.append(_POST)
+        params += [chat_lock_id(m.game_id), sender, since, m.game_id, m.at, m.channel, m.seat]
+        params += [m.player_id, named, m.name, m.text, m.preset, sender, limit]
+        sql = "WITH " + ", ".join(parts)
+        if not bused:
+            sql += _TOLD
+            params += [CHANNEL, key]
+        passed = [f"(SELECT count(*) FROM c{i})" for i in range(len(checks))]
+        told = [] if bused else ["(SELECT count(*) FROM told)"]
+        columns = ["(SELECT id FROM written)", "(SELECT name FROM written)", *passed, *told]
+        ((drawn, name, *_),) = session.fetch(f"{sql} SELECT {', '.join(columns)}", params)
+        if drawn is not None and bused:
+            session.post_committed(CHANNEL, f"{key} {drawn}")
+        return Posted(drawn, name)
 
     def page(
         self, game_id: UUID, channels: tuple[str, ...], after: int | None, limit: int

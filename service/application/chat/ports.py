@@ -2,7 +2,7 @@
 
 A message's ``id`` is global and grows with the order its game's messages were written:
 a message is added under a lock of its game taken before its id is drawn, so a reader of
-the messages after an id misses none committed later (see :meth:`ChatStore.draw`)."""
+the messages after an id misses none committed later (see :meth:`ChatStore.post`)."""
 
 from __future__ import annotations
 
@@ -32,25 +32,32 @@ class ChatMessage:
 
 
 @dataclass(frozen=True, slots=True)
-class Drawn:
-    """What posting a message reads first: its id, the sender's messages in the rate
-    limit's window, and a spectator's name."""
+class Posted:
+    """What writing a message gave: its id and the name it was written under (None: the
+    sender had written ``limit`` messages in the window already, and nothing was
+    written)."""
 
-    id: int
-    recent: int
-    name: str | None  # the name of the player asked for, as stored (None: not asked)
+    id: int | None
+    name: str | None
 
 
 class ChatStore(Protocol):
-    def draw(self, game_id: UUID, sender: str, since: datetime, named: UUID | None = None) -> Drawn:
-        """Lock the game's chat until commit, draw the next message id, count the
-        sender's messages since ``since`` and read the name of the player ``named`` (a
-        spectator's: one round trip for all of it)."""
-        ...
-
-    def add(self, message: ChatMessage, sender: str) -> None:
-        """Write a message drawn by :meth:`draw` and announce it to the game's
-        readers."""
+    def post(
+        self,
+        message: ChatMessage,
+        sender: str,
+        since: datetime,
+        limit: int,
+        *,
+        named: UUID | None,
+        atomic: bool,
+    ) -> Posted:
+        """Write ``message`` (its id drawn here; its name the player ``named``'s as stored,
+        when one is given: a spectator's) unless ``sender`` wrote ``limit`` messages
+        since ``since``, and announce it to the game's readers. One statement, which
+        takes the game's chat lock before the id is drawn and commits with itself, unless
+        ``atomic`` (the unit of work's transaction then holds the lock until it
+        commits)."""
         ...
 
     def page(

@@ -67,20 +67,19 @@ def post(cmd: PostChat, actor: Actor, tx: Transaction) -> ChatPosted:
             "presets_only",
         )
     sender = f"p{player.hex}" if player is not None else f"s{cmd.game_id.hex}:{seat}"
+    if player is not None:
+        text = None if text is None else tx.seal_text(player, text)
+        if name is not None:
+            name = tx.seal_name(player, name)
     spectator = player if name is None else None
-    drawn = tx.uow.chat.draw(cmd.game_id, sender, tx.now - WINDOW, spectator)
-    name = name or drawn.name
-    if name is None:
-        raise ForbiddenError("this player is no more")
-    if drawn.recent >= PER_WINDOW:
+    message = ChatMessage(0, cmd.game_id, tx.now, channel, seat, player, name or "", text, preset)
+    posted = tx.uow.chat.post(
+        message, sender, tx.now - WINDOW, PER_WINDOW, named=spectator, atomic=tx.keyed
+    )
+    if posted.id is None or posted.name is None:
         raise TooManyError(
             f"at most {PER_WINDOW} messages in {WINDOW.seconds} s", "chat_too_fast", 2
         )
-    if player is not None:
-        name = tx.seal_name(player, name)
-        text = None if text is None else tx.seal_text(player, text)
-    message = ChatMessage(drawn.id, cmd.game_id, tx.now, channel, seat, player, name, text, preset)
-    tx.uow.chat.add(message, sender)
     return ChatPosted(
-        message.id, cmd.game_id, message.at, channel, seat, player, name, text, preset
+        posted.id, cmd.game_id, tx.now, channel, seat, player, posted.name, text, preset
     )

@@ -68,6 +68,12 @@ class Transaction:
         self._told: dict[UUID, list[WebhookEvent]] = {}  # webhook events besides the game's
 
     @property
+    def keyed(self) -> bool:
+        """Whether the command came with an Idempotency-Key (its outcome is stored in the
+        same transaction as what it writes)."""
+        return self._key_digest is not None
+
+    @property
     def principal(self) -> Principal:
         return self._ctx.principal
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 from uuid import UUID
 
-from service.application.chat.ports import ChatMessage, Drawn
+from service.application.chat.ports import ChatMessage, Posted
 from tests.application.fakes.tables import Commit
 
 if TYPE_CHECKING:
@@ -18,17 +19,28 @@ class FakeChat:
         self._uow = uow
         self._db = uow.db
 
-    def draw(self, game_id: UUID, sender: str, since: datetime, named: UUID | None = None) -> Drawn:
+    def post(
+        self,
+        message: ChatMessage,
+        sender: str,
+        since: datetime,
+        limit: int,
+        *,
+        named: UUID | None,
+        atomic: bool,
+    ) -> Posted:
         kept = self._db.chat
-        recent = sum(1 for m, s in kept if s == sender and m.at > since)
+        if sum(1 for m, s in kept if s == sender and m.at > since) >= limit:
+            return Posted(None, None)
         record = None if named is None else self._uow.players.get(named)
-        return Drawn(len(kept) + 1, recent, None if record is None else record.name)
+        name = message.name if record is None else record.name
+        written = replace(message, id=len(kept) + 1, name=name)
 
-    def add(self, message: ChatMessage, sender: str) -> None:
         def write(c: Commit) -> None:
-            c.db.chat.append((message, sender))
+            c.db.chat.append((written, sender))
 
         self._uow.queue(write)
+        return Posted(written.id, name)
 
     def page(
         self, game_id: UUID, channels: tuple[str, ...], after: int | None, limit: int
