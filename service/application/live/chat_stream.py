@@ -12,6 +12,7 @@ from uuid import UUID
 from service.application.chat.ports import ChatMessage
 from service.application.chat.reading import blocked_by, reader_of, shown
 from service.application.deps import Deps
+from service.application.errors import ForbiddenError
 from service.application.games.cache import Loaded
 from service.application.identity.principals import Principal
 from service.application.live.hub import Subscription, chat_key
@@ -53,7 +54,10 @@ class Talk:
         if not found:
             return
         self.last = found[-1].id
-        channels = reader_of(self.principal, loaded.state).channels
+        try:
+            channels = reader_of(self.principal, loaded.state).channels
+        except ForbiddenError:  # its seat's player left: the stream ends with the view
+            return
         for m in shown(found, channels, self.blocked):
             yield ChatStreamMessage(m)
 
