@@ -46,6 +46,8 @@ from service.application.results import (
     PushSubscribed,
     PushUnsubscribed,
     Rematched,
+    ReportFiled,
+    ReportResolved,
     Result,
     ReviewRequested,
     SeekCancelled,
@@ -90,6 +92,8 @@ _RESULTS: dict[str, type[Result]] = {
     "paired": Paired,
     "ban_lifted": BanLifted,
     "review_requested": ReviewRequested,
+    "report_filed": ReportFiled,
+    "report_resolved": ReportResolved,
 }
 
 # Fields commands gained after keys were first stored, with their defaults: left out
