@@ -3,7 +3,8 @@
 // a timeline, with a slider that rebuilds the table at any event (`state?at=N`, every
 // hand shown) and the hash-chain check (`/verify`); and a player's page: their audit
 // (suspensions, bans lifted, renames, revoked tokens), suspending them (with a reason) or
-// lifting it, and their running ban with why, and lifting it.
+// lifting it, and their running ban with why, and lifting it. The moderation queue is
+// reports.js's.
 //
 // The pages wire the console's state (state/ops.js: pure) and its view (view/ops.js) to
 // the API; a slider moved on aborts the state it asked for before.
@@ -29,7 +30,7 @@ import { gamesTable, markCurrent, playerAuditItems, playerLookup, signOutButton,
  * @param {HTMLElement} main
  * @param {() => void} again
  */
-function tokenOr(main, again) {
+export function tokenOr(main, again) {
   const token = operatorToken();
   if (!token) {
     tokenForm(main, async (entered) => {
@@ -41,7 +42,8 @@ function tokenOr(main, again) {
   return token;
 }
 
-function signOut() {
+/** The console's "forget the token" button. */
+export function signOut() {
   return signOutButton(() => {
     setOperatorToken(null);
     if (location.hash === "#/ops") window.dispatchEvent(new HashChangeEvent("hashchange"));
@@ -84,7 +86,7 @@ export function opsListPage(main, params) {
     main,
     h("h1", {}, t("ops_title")),
     signInOff,
-    h("div", { class: "ops-bar" }, h("label", { for: "ops-status" }, t("ops_status")), " ", filter, " ", signOut()),
+    h("div", { class: "ops-bar" }, h("label", { for: "ops-status" }, t("ops_status")), " ", filter, " ", h("a", { href: "#/ops/reports", id: "ops-reports" }, t("ops_reports_link")), " ", signOut()),
     body,
     playerLookup(""),
   );
