@@ -62,8 +62,6 @@ export function opsListPage(main, params) {
   const token = tokenOr(main, () => opsListPage(main, params));
   if (!token) return () => {};
   const status = listStatus(params);
-  /** @type {Pages} */
-  let pages = FIRST_PAGE;
   const body = h("div");
   const filter = h(
     "select",
@@ -91,32 +89,54 @@ export function opsListPage(main, params) {
     playerLookup(""),
   );
 
-  /** @param {Pages} shown */
-  async function load(shown) {
-    pages = shown;
-    const cursor = pages[pages.length - 1];
+  /** @param {string | null} cursor */
+  function pathOf(cursor) {
     const query = new URLSearchParams({ limit: "20" });
     if (status) query.set("status", status);
     if (cursor) query.set("cursor", cursor);
+    return `/v1/games?${query}`;
+  }
+  pagedList(body, pathOf, token, leaving.signal, (/** @type {{games: GameSummary[], next_cursor: string | null}} */ page, moves) => gamesTable(page.games, moves));
+  return () => leaving.abort();
+}
+
+/**
+ * A list of the console shown a page at a time in `body`: each page asked at
+ * `pathOf(its cursor)` and drawn by `draw` with its moves to the previous and next pages
+ * (null: none); a refusal shown in its place (a 401 or 403 forgets the token).
+ * @template {{next_cursor: string | null}} P
+ * @param {HTMLElement} body
+ * @param {(cursor: string | null) => string} pathOf
+ * @param {string} token
+ * @param {AbortSignal} signal
+ * @param {(page: P, moves: {previous: (() => void) | null, next: (() => void) | null}) => import("./dom.js").Child} draw
+ * @returns {() => Promise<void>} the page shown, asked again
+ */
+export function pagedList(body, pathOf, token, signal, draw) {
+  /** @type {Pages} */
+  let pages = FIRST_PAGE;
+  /** @param {Pages} shown */
+  async function load(shown) {
+    pages = shown;
     try {
-      /** @type {{games: GameSummary[], next_cursor: string | null}} */
-      const page = await get(`/v1/games?${query}`, { token, signal: leaving.signal });
+      /** @type {P} */
+      const page = await get(pathOf(pages[pages.length - 1]), { token, signal });
       const next = page.next_cursor;
       fill(
         body,
-        gamesTable(page.games, {
+        draw(page, {
           previous: pages.length > 1 ? () => load(paged(pages, "previous")) : null,
           next: next ? () => load(paged(pages, { next })) : null,
         }),
       );
     } catch (err) {
-      if (leaving.signal.aborted) return;
+      if (signal.aborted) return;
       if (err instanceof ApiError && (err.status === 401 || err.status === 403)) setOperatorToken(null);
       fill(body, problemBox(refusalOf(err)));
     }
   }
   load(pages);
-  return () => leaving.abort();
+  return () => load(pages);
 }
 
 /**

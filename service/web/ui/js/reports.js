@@ -3,17 +3,15 @@
 // one it names, and an open one resolved with an action (none, warn, mute for minutes,
 // suspend) and a note. The console's token is ops.js's.
 
-import { ApiError, get, post } from "./api.js";
+import { post } from "./api.js";
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
-import { signOut, tokenOr } from "./ops.js";
-import { setOperatorToken } from "./player.js";
+import { pagedList, signOut, tokenOr } from "./ops.js";
 import { problemBox, refusalOf } from "./problem.js";
-import { FIRST_PAGE, REPORT_STATUSES, paged, reportStatus, resolution } from "./state/ops.js";
+import { REPORT_STATUSES, reportStatus, resolution } from "./state/ops.js";
 import { reportCard } from "./view/reports.js";
 
 /** @typedef {import("./view/reports.js").Report} Report */
-/** @typedef {import("./state/ops.js").Pages} Pages */
 
 /**
  * @param {HTMLElement} main
@@ -25,8 +23,6 @@ export function opsReportsPage(main, params) {
   const token = tokenOr(main, () => opsReportsPage(main, params));
   if (!token) return () => {};
   const status = reportStatus(params);
-  /** @type {Pages} */
-  let pages = FIRST_PAGE;
   const body = h("div", { id: "reports" });
   const said = h("p", { id: "reports-said", "aria-live": "polite" });
   const filter = h(
@@ -50,34 +46,7 @@ export function opsReportsPage(main, params) {
       return;
     }
     said.textContent = t("ops_report_done", { player: report.player.name, action: t(`ops_action.${action}`) });
-    await load(pages);
-  }
-
-  /** @param {Pages} shown */
-  async function load(shown) {
-    pages = shown;
-    const cursor = pages[pages.length - 1];
-    const query = new URLSearchParams({ status, limit: "10" });
-    if (cursor) query.set("cursor", cursor);
-    try {
-      /** @type {{reports: Report[], next_cursor: string | null}} */
-      const page = await get(`/v1/reports?${query}`, { token, signal: leaving.signal });
-      const next = page.next_cursor;
-      fill(
-        body,
-        page.reports.length === 0 ? h("p", { class: "none" }, t(`ops_reports_none_${status}`)) : page.reports.map((r) => reportCard(r, resolve)),
-        h(
-          "div",
-          { class: "pager" },
-          h("button", { type: "button", disabled: pages.length < 2, onclick: () => load(paged(pages, "previous")) }, t("previous")),
-          h("button", { type: "button", disabled: !next, onclick: () => next && load(paged(pages, { next })) }, t("next")),
-        ),
-      );
-    } catch (err) {
-      if (leaving.signal.aborted) return;
-      if (err instanceof ApiError && (err.status === 401 || err.status === 403)) setOperatorToken(null);
-      fill(body, problemBox(refusalOf(err)));
-    }
+    await reload();
   }
 
   fill(
@@ -87,6 +56,20 @@ export function opsReportsPage(main, params) {
     said,
     body,
   );
-  load(pages);
+  /** @param {string | null} cursor */
+  function pathOf(cursor) {
+    const query = new URLSearchParams({ status, limit: "10" });
+    if (cursor) query.set("cursor", cursor);
+    return `/v1/reports?${query}`;
+  }
+  const reload = pagedList(body, pathOf, token, leaving.signal, (/** @type {{reports: Report[], next_cursor: string | null}} */ page, moves) => [
+    page.reports.length === 0 ? h("p", { class: "none" }, t(`ops_reports_none_${status}`)) : page.reports.map((r) => reportCard(r, resolve)),
+    h(
+      "div",
+      { class: "pager" },
+      h("button", { type: "button", disabled: !moves.previous, onclick: moves.previous }, t("previous")),
+      h("button", { type: "button", disabled: !moves.next, onclick: moves.next }, t("next")),
+    ),
+  ]);
   return () => leaving.abort();
 }
