@@ -225,7 +225,7 @@ def test_operators_alone_resolve_and_each_report_once(api: Api) -> None:
     problem(resolve(api, made, "warn", minutes=5), 422, "invalid_minutes")
     problem(resolve(api, made, "ban"), 422, "invalid_request")
     problem(resolve(api, str(uuid4()), "warn"), 404, "report_not_found")
-    problem(resolve(api, "not-an-id", "warn"), 404, "report_not_found")
+    problem(resolve(api, "not-an-id", "warn"), 404, "not_found")
     done = resolve(api, made, "warn")
     assert done.status_code == 200, done.get_json()
     resolution = done.get_json()["resolution"]

@@ -12,7 +12,6 @@ from service.application.commands import FileReport, ResolveReport
 from service.application.moderation import queries
 from service.application.moderation.ports import Listed, Message, Report
 from service.application.moderation.queries import ReportPage
-from service.application.moderation.reports import ReportNotFoundError
 from service.application.write.registry import execute
 from service.web.api import BEARER, Blueprint
 from service.web.fields import IDEMPOTENCY_KEY, IF_NONE_MATCH_TAG
@@ -128,7 +127,7 @@ def list_reports(query: dict[str, Any]) -> Response:
     )
 
 
-@blp.route("/reports/<report_id>/resolve", methods=["POST"])
+@blp.route("/reports/<id:report_id>/resolve", methods=["POST"])
 @blp.arguments(ResolveSchema())
 @blp.response(200, OperatorReportSchema)
 @blp.doc(security=BEARER, operationId="resolve_report", parameters=[IDEMPOTENCY_KEY])
@@ -140,10 +139,7 @@ def resolve_report(body: dict[str, Any], report_id: str) -> Response:
     /v1/players/{id}/suspend`, until an operator lifts it). 404 `report_not_found`;
     409 `report_closed`; 422 `invalid_minutes` (a mute without minutes or past the cap,
     minutes with another action), `invalid_note`."""
-    try:
-        wanted = UUID(report_id)
-    except ValueError:
-        raise ReportNotFoundError("no such report") from None
+    wanted = UUID(report_id)
     command = ResolveReport(wanted, body["action"], body["note"], body["minutes"])
     execute(deps(), command, command_context(_OPERATOR_TOKEN))
     page = queries.one(deps(), principal(), wanted)
