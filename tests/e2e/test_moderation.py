@@ -4,7 +4,8 @@ when something does not exist or fit, once per Idempotency-Key); operators list 
 reports, each reported message with the messages around it in its game and channel,
 opened; they resolve each once with an action that the player's audit records (a mute
 refuses chat: tests/application/moderation/test_reports.py; a suspension, every
-request); erasure removes the reports about a player and the reasons of a reporter.
+request), reasons and notes stored sealed; erasure removes the reports about a player
+and the reasons of a reporter.
 
 The chat's messages are rows of ``chat_messages`` written here as the chat writes them
 (its name and text sealed under the author's key): the chat's endpoints are not this
@@ -239,7 +240,7 @@ def test_operators_alone_resolve_and_each_report_once(api: Api) -> None:
     assert one(api, made, "closed")["resolution"]["action"] == "warn"
 
 
-def test_each_action_is_in_the_players_audit(api: Api, container: Container) -> None:
+def test_each_action_is_in_the_players_audit(api: Api, container: Container, sql: Any) -> None:
     mio, bo = Player(api, "Mio"), Player(api, "Bo")
     reports = {a: filed(api, mio, bo)["id"] for a in ("none", "warn", "mute")}
     resolve(api, reports["none"], "none")
@@ -250,6 +251,12 @@ def test_each_action_is_in_the_players_audit(api: Api, container: Container) -> 
     assert {e["actor"]["kind"] for e in entries} == {"operator"}
     assert entries[2]["reason"].startswith(f"report {reports['mute']}: mute for 30 minutes")
     assert entries[2]["reason"].endswith("; mute: seen the log")
+    # Stored sealed: the reason under the reporter's key, the note under the player's.
+    stored = sql("SELECT reason, note FROM reports WHERE player_id = :p", p=bo.id)
+    stored += sql("SELECT reason, NULL FROM player_audit WHERE player_id = :p", p=bo.id)
+    assert len(stored) == 6
+    assert all(r[0].startswith("pd1.") and "rude" not in r[0] for r in stored)
+    assert all("seen the log" not in r[0] and (r[1] is None or "seen" not in r[1]) for r in stored)
     until = datetime.fromisoformat(muted["until"])
     with container.deps.uow() as uow, pytest.raises(PlayerMutedError) as refused:
         check_may_chat(uow, UUID(bo.id), until - timedelta(seconds=1))
