@@ -18,6 +18,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 import pytest
+from flask import Flask, Response
 
 from service.application.moderation.reports import PlayerMutedError, check_may_chat
 from service.bootstrap import Container
@@ -297,3 +298,14 @@ def test_erasure_takes_the_reports_about_a_player_and_the_reasons_of_a_reporter(
     assert api.post(f"/v1/players/{kai.id}/erase", **OPERATOR).status_code == 204
     assert about_kai not in [r["id"] for r in listed(api)]
     assert about_kai not in [r["id"] for r in listed(api, "closed")]
+
+
+def test_a_muted_players_refusal_says_until_when(app: Flask) -> None:
+    """What the chat answers a muted player (its route raises PlayerMutedError)."""
+    until = datetime(2026, 11, 28, 13, 30, tzinfo=UTC)
+    with app.test_request_context("/v1/games"):
+        answer = app.handle_user_exception(PlayerMutedError(until))
+    assert isinstance(answer, Response) and answer.status_code == 403
+    body = answer.get_json()
+    assert (body["code"], body["muted_until"]) == ("player_muted", "2026-11-28T13:30:00+00:00")
+    assert body["title"] == "This player may not chat for now"

@@ -4,7 +4,7 @@ before a player's message: :func:`check_may_chat`.
 
 A report's reason is personal data of the reporter's: sealed under their key. The
 operator's note is about the reported player: sealed under theirs, in the report and in
-the player's audit. ``suspend`` is the account suspension of docs/api.md "Players"
+the player's audit. ``suspend`` is the account suspension of docs/api.md "Accounts"
 (every token of the player refused until an operator lifts it), so it holds wherever
 that does."""
 
