@@ -36,6 +36,8 @@ from service.application.results import (
     PushUnsubscribed,
     R_co,
     Rematched,
+    ReportFiled,
+    ReportResolved,
     ReviewRequested,
     SeekCancelled,
     SeekCreated,
@@ -294,6 +296,27 @@ class LiftBan(Returns[BanLifted]):
 
 
 @dataclass(frozen=True, slots=True)
+class FileReport(Returns[ReportFiled]):
+    """A player reports another (docs/api.md "Reports and moderation"), naming a game or
+    one of their chat messages, or neither."""
+
+    player_id: UUID
+    reason: str
+    game_id: UUID | None = None
+    message_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResolveReport(Returns[ReportResolved]):
+    """An operator closes a report with an action (``minutes``: a mute's)."""
+
+    report_id: UUID
+    action: str
+    note: str
+    minutes: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class RequestReview(Returns[ReviewRequested]):
     """Anyone who may read a finished game asks for its hand review (docs/api.md "Hand
     review"): queued for the worker once; asked again after a failure, queued again."""
@@ -392,6 +415,8 @@ Command = (
     | CancelSeek
     | PairSeeks
     | RequestReview
+    | FileReport
+    | ResolveReport
 )
 
 

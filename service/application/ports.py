@@ -26,6 +26,7 @@ from service.application.identity.ports import (
     PlayerTokens,
 )
 from service.application.lobby.ports import Lobby
+from service.application.moderation.ports import Reports
 from service.application.notify.ports import Notifications
 from service.application.privacy.ports import Erasures
 from service.application.ratings.ports import Ratings
@@ -206,6 +207,9 @@ class UnitOfWork(Protocol):
 
     @property
     def notifications(self) -> Notifications: ...
+
+    @property
+    def reports(self) -> Reports: ...
 
     @property
     def operators(self) -> Operators: ...

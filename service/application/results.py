@@ -180,6 +180,16 @@ class BanLifted:
 
 
 @dataclass(frozen=True, slots=True)
+class ReportFiled:
+    report_id: UUID
+
+
+@dataclass(frozen=True, slots=True)
+class ReportResolved:
+    report_id: UUID
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerErased:
     player_id: UUID
     games: int  # the games that now record the erasure
@@ -248,6 +258,8 @@ Result = (
     | SeekCreated
     | SeekCancelled
     | Paired
+    | ReportFiled
+    | ReportResolved
 )
 
 

@@ -32,6 +32,7 @@ from service.web.games.feed_schemas import document_event_types
 from service.web.live import routes as live
 from service.web.live.holding import OpenStreams
 from service.web.lobby import routes as lobby
+from service.web.moderation import routes as moderation
 from service.web.notify import routes as notify
 from service.web.ops import routes as ops
 from service.web.players import routes as players
@@ -135,6 +136,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     api.register_blueprint(lobby.blp)
     api.register_blueprint(seeks.blp)
     api.register_blueprint(ratings.blp)
+    api.register_blueprint(moderation.blp)
     api.register_blueprint(problems.blp)
     api.spec.components.schemas["SignIn"].update(EXACTLY_ONE_WAY)
     document_event_types(api.spec)

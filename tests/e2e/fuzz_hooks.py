@@ -34,6 +34,9 @@ BEYOND_SCHEMA: dict[tuple[int, str], str] = {
     (422, "seat_taken"): "a bot's or an invitation's seat is named once",
     (422, "unknown_player"): "an invitation names a player who exists",
     (422, "invited_twice"): "an invitation names each player once",
+    (422, "invalid_minutes"): "a resolution's minutes go with a mute, and only with it",
+    (422, "message_not_theirs"): "a reported message is the reported player's",
+    (422, "message_not_in_game"): "a reported message is of the game the report names",
     # The game's state or its variant.
     (422, "unknown_card"): "a second seven (`-7b`) in a standard game",
     (422, "at_out_of_range"): "`at` beyond the game's version",
@@ -47,9 +50,12 @@ BEYOND_SCHEMA: dict[tuple[int, str], str] = {
     (422, "too_many_webhooks"): "the owner's webhooks are at their limit",
     # Who sends it.
     (422, "name_required"): "a name is needed without a player token",
+    (422, "cannot_report_yourself"): "a player reports another player",
     (400, "weak_idempotency_key"): "without a token a key needs 32 characters",
     # What no pattern says: a record's text, the address a host name resolves to.
     (422, "invalid_record"): "a record's text follows docs/record-format.md",
+    (422, "invalid_reason"): "a report's reason is not blank, without control characters",
+    (422, "invalid_note"): "a resolution's note is not blank, without control characters",
     (422, "record_mismatch"): "a record's results are what the rules give",
     (422, "illegal_move"): "a record's moves follow the rules",
     (422, "webhook_url_forbidden"): "the host resolves to a public address",

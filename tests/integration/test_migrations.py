@@ -51,6 +51,7 @@ TABLES = {
     "reminded",
     "reviews",
     "chat_messages",
+    "reports",
 }
 TRIGGERS = {"events_append_only", "events_no_truncate"}
 

@@ -553,3 +553,28 @@ chat_messages = Table(
     Index("chat_by_sender", "sender", "at"),
     Index("chat_by_player", "player_id", postgresql_where=text("player_id IS NOT NULL")),
 )
+
+reports = Table(
+    "reports",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("reporter_id", Uuid, ForeignKey("players.id"), nullable=False),
+    Column("player_id", Uuid, ForeignKey("players.id"), nullable=False),
+    Column("game_id", Uuid, ForeignKey("games.id"), nullable=True),
+    Column("message_id", BigInteger, ForeignKey("chat_messages.id"), nullable=True),
+    Column("reason", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("resolved_at", DateTime(timezone=True), nullable=True),
+    Column("resolved_by", Text, nullable=True),
+    Column("action", Text, nullable=True),
+    Column("minutes", Integer, nullable=True),
+    Column("until", DateTime(timezone=True), nullable=True),
+    Column("note", Text, nullable=True),
+    CheckConstraint("action IN ('none', 'warn', 'mute', 'suspend')", name="reports_action"),
+    CheckConstraint("(resolved_at IS NULL) = (action IS NULL)", name="reports_closed"),
+    Index("reports_open", "created_at", "id", postgresql_where=text("resolved_at IS NULL")),
+    Index("reports_resolved", "created_at", "id", postgresql_where=text("resolved_at IS NOT NULL")),
+    Index("reports_by_reporter", "reporter_id", "created_at"),
+    Index("reports_about", "player_id"),
+    Index("reports_mutes", "player_id", "until", postgresql_where=text("action = 'mute'")),
+)

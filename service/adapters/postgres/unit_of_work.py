@@ -18,6 +18,7 @@ from service.adapters.postgres.operators import SqlOperators
 from service.adapters.postgres.players import SqlInbox, SqlPlayers
 from service.adapters.postgres.privacy import SqlErasures
 from service.adapters.postgres.ratings import SqlRatings
+from service.adapters.postgres.reports import SqlReports
 from service.adapters.postgres.reputations import SqlReputations
 from service.adapters.postgres.reviews import SqlReviews
 from service.adapters.postgres.seeks import SqlSeeks
@@ -63,6 +64,7 @@ class SqlUnitOfWork:
     wakeups: SqlWakeups
     webhooks: SqlWebhooks
     notifications: SqlNotifications
+    reports: SqlReports
 
     def __init__(self, engine: Engine, *, snapshot: bool = False) -> None:
         self._session = Session(connections_of(engine), snapshot=snapshot)
@@ -86,6 +88,7 @@ class SqlUnitOfWork:
         self.wakeups = SqlWakeups(self._session)
         self.webhooks = SqlWebhooks(self._session)
         self.notifications = SqlNotifications(self._session)
+        self.reports = SqlReports(self._session)
         self.operators = SqlOperators(self._session)
         self.erasures = SqlErasures(self._session)
 

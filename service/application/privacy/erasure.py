@@ -6,8 +6,10 @@ moment, in every event and projection, without a byte of history rewritten); the
 tokens stop, their linked identities and link codes go, their open seeks end; and each
 game of theirs records the erasure (SeatErased: a new version, so every cached view is
 stale), after a bot takes over a seat they still played (as on leave), while a seat of
-a game still waiting, or one they were invited to, is freed. The player's audit keeps
-who erased them and when, not what.
+a game still waiting, or one they were invited to, is freed. The reports about them go
+(``Erasures.erase``: nothing is left to moderate, and the operators' notes are about
+them); the reports they made stay, their reasons sealed under the destroyed key. The
+player's audit keeps who erased them and when, not what.
 
 The key is destroyed before the transaction commits, and the erasure list outside the
 database (service/adapters/privacy/erasure_list.py) has it before that: a crash in

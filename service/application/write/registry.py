@@ -23,6 +23,7 @@ from service.application.commands import (
     DeleteWebhook,
     ErasePlayer,
     ExpireGame,
+    FileReport,
     ImportRecord,
     JoinSeat,
     Leave,
@@ -35,6 +36,7 @@ from service.application.commands import (
     RenamePlayer,
     RequestReview,
     Resign,
+    ResolveReport,
     Returns,
     RevokeToken,
     SeatBot,
@@ -53,6 +55,7 @@ from service.application.games.handlers import advance, create, play, seats
 from service.application.handrecords import importing
 from service.application.identity import players, sessions
 from service.application.identity.principals import Principal
+from service.application.moderation import reports
 from service.application.notify import choices as notify
 from service.application.notify import email
 from service.application.ports import Actor
@@ -119,6 +122,8 @@ HANDLERS: dict[type[Returns[Any]], Registered[Any, Any]] = dict(
         _entry(CreateSeek, seeks.authorize_player, seeks.create),
         _entry(CancelSeek, seeks.authorize_player, seeks.cancel),
         _entry(PairSeeks, seeks.authorize_pair, seeks.pair),
+        _entry(FileReport, reports.authorize_file, reports.file),
+        _entry(ResolveReport, reports.authorize_resolve, reports.resolve),
         _handles(ErasePlayer, erasure.HANDLER),
     ]
 )

@@ -47,6 +47,8 @@ from service.application.results import (
     PushSubscribed,
     PushUnsubscribed,
     Rematched,
+    ReportFiled,
+    ReportResolved,
     Result,
     ReviewRequested,
     SeekCancelled,
@@ -92,6 +94,8 @@ _RESULTS: dict[str, type[Result]] = {
     "ban_lifted": BanLifted,
     "review_requested": ReviewRequested,
     "chat_posted": ChatPosted,
+    "report_filed": ReportFiled,
+    "report_resolved": ReportResolved,
 }
 
 # Fields commands gained after keys were first stored, with their defaults: left out

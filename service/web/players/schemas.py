@@ -156,7 +156,17 @@ class PlayerAuditActorSchema(ma.Schema):
 class PlayerAuditEntrySchema(ma.Schema):
     at = fields.DateTime()
     action = fields.String(
-        metadata={"enum": ["suspended", "unsuspended", "renamed", "token_revoked"]}
+        metadata={
+            "enum": [
+                "suspended",
+                "unsuspended",
+                "renamed",
+                "token_revoked",
+                "report_dismissed",
+                "warned",
+                "muted",
+            ]
+        }
     )
     actor = fields.Nested(PlayerAuditActorSchema)
     reason = fields.String(allow_none=True)

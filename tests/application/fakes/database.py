@@ -10,6 +10,7 @@ from uuid import UUID
 
 from service.application.chat.ports import ChatMessage
 from service.application.live.hub import Hub
+from service.application.moderation.ports import Report
 from service.application.notify.ports import Choices, EmailCode, Subscription
 from service.application.ports import StoredEvent
 from service.application.ratings.model import Rating
@@ -89,6 +90,8 @@ class Database:
         self.pushes: dict[tuple[UUID, UUID, int], str] = {}
         self.email_codes: dict[UUID, list[EmailCode]] = {}
         self.mails: list[dict[str, Any]] = []  # messages queued (their payloads)
+        # Reports (FakeReports), by id.
+        self.reports: dict[UUID, Report] = {}
 
     def unit_of_work(self, *, snapshot: bool = False) -> FakeUnitOfWork:
         """The UnitOfWorkFactory: a write transaction, or a read-only snapshot."""

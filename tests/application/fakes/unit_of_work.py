@@ -26,6 +26,7 @@ from tests.application.fakes.notifications import FakeNotifications
 from tests.application.fakes.operators import FakeOperators
 from tests.application.fakes.players import FakePlayerAudit, FakePlayers
 from tests.application.fakes.ratings import FakeRatings
+from tests.application.fakes.reports import FakeReports
 from tests.application.fakes.reputations import FakeReputations
 from tests.application.fakes.reviews import FakeReviews
 from tests.application.fakes.seeks import FakeSeeks
@@ -79,6 +80,7 @@ class FakeUnitOfWork:
         self.wakeups = FakeWakeups(self)
         self.webhooks = FakeWebhooks(self)
         self.notifications = FakeNotifications(self)
+        self.reports = FakeReports(self)
         self.erasures = FakeErasures()
         self.operators = FakeOperators(self)
 

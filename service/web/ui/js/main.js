@@ -4,6 +4,7 @@
 //   #/game/<id>/review a finished game's hand review, move by move
 //   #/ops              operators' list    #/ops/<id>    a game's audit, state and check
 //   #/ops/players/<id> a player's audit, suspension
+//   #/ops/reports?status=  the moderation queue (open reports), or the closed ones
 //   #/players/<id>     a player's profile #/leaderboards?ladder=  the players ranked
 //   #/notifications    the player's turn notifications (push, e-mail, reminders)
 
@@ -14,6 +15,7 @@ import { notificationsPage } from "./notifications.js";
 import { keepLanguage, registerWorker } from "./notify/push.js";
 import { opsGamePage, opsListPage, opsPlayerPage } from "./ops.js";
 import { player } from "./player.js";
+import { opsReportsPage } from "./reports.js";
 import { leaderboardPage, profilePage } from "./profile.js";
 import { reviewPage } from "./review.js";
 import { completeSignIn, returningFromProvider } from "./signin.js";
@@ -45,6 +47,7 @@ function route() {
   else if (parts[0] === "leaderboards") leave = leaderboardPage(main, params);
   else if (parts[0] === "notifications") leave = notificationsPage(main);
   else if (parts[0] === "ops" && parts[1] === "players") leave = opsPlayerPage(main, parts[2] || "");
+  else if (parts[0] === "ops" && parts[1] === "reports") leave = opsReportsPage(main, params);
   else if (parts[0] === "ops" && parts[1]) leave = opsGamePage(main, parts[1]);
   else if (parts[0] === "ops") leave = opsListPage(main, params);
   else leave = lobbyPage(main, params);
