@@ -175,3 +175,27 @@ def test_a_revoked_token_writes_nothing(api: Api) -> None:
     assert_problem(api.post(path, {"text": "still here?"}, **bearer(token), **keyed), 401)
     assert read(api, game.id, game.tokens[0])["messages"] == []
     assert read(api, game.id, OPERATOR["Authorization"].removeprefix("Bearer "))["messages"] == []
+
+
+def test_a_player_an_operator_muted_cannot_chat_until_it_ends(api: Api) -> None:
+    game = api.start(3)
+    loud, other = new_player(api, "Loud"), new_player(api, "Calm")
+    say(api, game.id, loud, text="first")
+    me = api.get("/v1/me", **bearer(loud)).get_json()["id"]
+    r = api.post("/v1/reports", {"player_id": me, "reason": "spam"}, **bearer(other))
+    assert r.status_code == 201, r.get_json()
+    done = api.post(
+        f"/v1/reports/{r.get_json()['id']}/resolve",
+        {"action": "mute", "minutes": 30, "note": "spam in the stands"},
+        **OPERATOR,
+    )
+    assert done.status_code == 200, done.get_json()
+    path = f"/v1/games/{game.id}/chat"
+    refused = assert_problem(
+        api.post(path, {"preset": "hello"}, **bearer(loud)), 403, "player_muted"
+    )
+    assert refused["muted_until"]
+    keyed = {"Idempotency-Key": "muted-chat-0001"}
+    assert_problem(api.post(path, {"text": "hi"}, **bearer(loud), **keyed), 403, "player_muted")
+    say(api, game.id, other, text="the others still talk")
+    assert texts(read(api, game.id, other)) == ["first", "the others still talk"]

@@ -3,7 +3,8 @@
 Posting is one statement (:meth:`SqlChat.post`), which commits with itself: it runs the
 unit of work's checks (the token still valid), takes the game's chat lock
 (``pg_advisory_xact_lock``, held until it commits), counts the sender's recent messages,
-and, under the limit, draws the id from the table's sequence, writes the row and
+reads whether an operator's mute of the sender runs, and, under the limit and unmuted,
+draws the id from the table's sequence, writes the row and
 announces ``c <game id> <message id>`` (``pg_notify``, sent as it commits; or on the
 Redis bus with YOKAI_REDIS_URL, once it has), which wakes the game's streams. Ids drawn
 under the game's lock commit in their order, so reading a game's messages after an id
@@ -27,11 +28,14 @@ _COLUMNS = "id, game_id, at, channel, seat, player_id, name, text, preset"
 _POST = (
     "locked AS (SELECT pg_advisory_xact_lock(%s)), "
     "recent AS (SELECT count(*) AS n FROM chat_messages WHERE sender = %s AND at > %s), "
+    "muted AS (SELECT max(until) AS until FROM reports WHERE player_id = %s::uuid "
+    "AND action = 'mute' AND until > %s::timestamptz), "
     f"written AS (INSERT INTO chat_messages ({_COLUMNS}, sender) OVERRIDING SYSTEM VALUE "
     "SELECT nextval(pg_get_serial_sequence('chat_messages', 'id')), %s::uuid, "
     "%s::timestamptz, %s::text, %s::smallint, %s::uuid, "
     "coalesce((SELECT name FROM players WHERE id = %s::uuid), %s::text), %s::text, "
-    "%s::text, %s::text FROM locked, recent WHERE recent.n < %s RETURNING id, name)"
+    "%s::text, %s::text FROM locked, recent, muted WHERE recent.n < %s AND muted.until IS NULL "
+    "RETURNING id, name)"
 )
 _TOLD = ", told AS (SELECT pg_notify(%s, %s::text || ' ' || id) FROM written)"
 
@@ -70,7 +74,8 @@ class SqlChat:
         parts = [f"c{i} AS ({c.sql})" for i, c in enumerate(checks)]
         params: list[Any] = [p for c in checks for p in c.params]
         parts.append(_POST)
-        params += [chat_lock_id(m.game_id), sender, since, m.game_id, m.at, m.channel, m.seat]
+        params += [chat_lock_id(m.game_id), sender, since, m.player_id, m.at]
+        params += [m.game_id, m.at, m.channel, m.seat]
         params += [m.player_id, named, m.name, m.text, m.preset, sender, limit]
         sql = "WITH " + ", ".join(parts)
         if not bused:
@@ -78,11 +83,12 @@ class SqlChat:
             params += [CHANNEL, key]
         passed = [f"(SELECT count(*) FROM c{i})" for i in range(len(checks))]
         told = [] if bused else ["(SELECT count(*) FROM told)"]
-        columns = ["(SELECT id FROM written)", "(SELECT name FROM written)", *passed, *told]
-        ((drawn, name, *_),) = session.fetch(f"{sql} SELECT {', '.join(columns)}", params)
+        columns = ["(SELECT id FROM written)", "(SELECT name FROM written)"]
+        columns += ["(SELECT until FROM muted)", *passed, *told]
+        ((drawn, name, muted, *_),) = session.fetch(f"{sql} SELECT {', '.join(columns)}", params)
         if drawn is not None and bused:
             session.post_committed(CHANNEL, f"{key} {drawn}")
-        return Posted(drawn, name)
+        return Posted(drawn, name, muted)
 
     def page(
         self, game_id: UUID, channels: tuple[str, ...], after: int | None, limit: int

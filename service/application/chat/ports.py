@@ -34,11 +34,12 @@ class ChatMessage:
 @dataclass(frozen=True, slots=True)
 class Posted:
     """What writing a message gave: its id and the name it was written under (None: the
-    sender had written ``limit`` messages in the window already, and nothing was
-    written)."""
+    sender was muted, or had written ``limit`` messages in the window already, and
+    nothing was written)."""
 
     id: int | None
     name: str | None
+    muted_until: datetime | None = None  # an operator's mute of the sender runs: nothing
 
 
 class ChatStore(Protocol):
@@ -54,10 +55,10 @@ class ChatStore(Protocol):
     ) -> Posted:
         """Write ``message`` (its id drawn here; its name the player ``named``'s as stored,
         when one is given: a spectator's) unless ``sender`` wrote ``limit`` messages
-        since ``since``, and announce it to the game's readers. One statement, which
-        takes the game's chat lock before the id is drawn and commits with itself, unless
-        ``atomic`` (the unit of work's transaction then holds the lock until it
-        commits)."""
+        since ``since`` or an operator's mute of the sender runs, and announce it to the
+        game's readers. One statement, which takes the game's chat lock before the id is
+        drawn and commits with itself, unless ``atomic`` (the unit of work's transaction
+        then holds the lock until it commits)."""
         ...
 
     def page(

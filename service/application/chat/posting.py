@@ -4,6 +4,7 @@ every other (write/registry.py: idempotency keys, one transaction).
 A seat's token (or the token of the player holding the seat) writes on the ``table``
 channel; a player's token without a seat in the game, on the ``spectators`` channel. The
 sender's messages are counted over a sliding window (5 in 10 s: 429 ``chat_too_fast``);
+a player an operator muted is refused (403 ``player_muted``) until the mute ends;
 the game's chat is locked from the id's draw to the commit, so ids grow in the order the
 game's messages commit and a reader after an id misses none."""
 
@@ -25,6 +26,7 @@ from service.application.identity.principals import (
     require_player,
     require_valid,
 )
+from service.application.moderation.reports import PlayerMutedError
 from service.application.ports import Actor
 from service.application.results import ChatPosted
 from service.application.write.transaction import Transaction
@@ -76,6 +78,8 @@ def post(cmd: PostChat, actor: Actor, tx: Transaction) -> ChatPosted:
     posted = tx.uow.chat.post(
         message, sender, tx.now - WINDOW, PER_WINDOW, named=spectator, atomic=tx.keyed
     )
+    if posted.muted_until is not None:
+        raise PlayerMutedError(posted.muted_until)
     if posted.id is None or posted.name is None:
         raise TooManyError(
             f"at most {PER_WINDOW} messages in {WINDOW.seconds} s", "chat_too_fast", 2

@@ -30,6 +30,10 @@ class FakeChat:
         atomic: bool,
     ) -> Posted:
         kept = self._db.chat
+        player = message.player_id
+        muted = None if player is None else self._uow.reports.muted_until(player, message.at)
+        if muted is not None:
+            return Posted(None, None, muted)
         if sum(1 for m, s in kept if s == sender and m.at > since) >= limit:
             return Posted(None, None)
         record = None if named is None else self._uow.players.get(named)

@@ -30,7 +30,7 @@ class Counting:
             self.reads += 1
             return page(game_id, *args)
 
-        unit.chat.page = counted  # type: ignore[method-assign]
+        unit.chat.page = counted  # type: ignore[method-assign,assignment]
         return unit
 
 
