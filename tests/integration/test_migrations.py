@@ -51,6 +51,9 @@ TABLES = {
     "reminded",
     "reviews",
     "chat_messages",
+    "blocks",
+    "follows",
+    "public_games",
 }
 TRIGGERS = {"events_append_only", "events_no_truncate"}
 

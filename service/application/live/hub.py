@@ -29,6 +29,12 @@ def player_key(player_id: UUID) -> str:
     return f"p {player_id}"
 
 
+def follow_key(player_id: UUID) -> str:
+    """Announced when the player takes a seat of a public game: the streams of those who
+    follow them look again (service/application/live/player_stream.py)."""
+    return f"f {player_id}"
+
+
 DEAF_POLL = 1.0
 """While the hub is deaf, how often its waiters look at the store (seconds)."""
 
