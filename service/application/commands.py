@@ -34,6 +34,7 @@ from service.application.results import (
     PushSubscribed,
     PushUnsubscribed,
     R_co,
+    Related,
     Rematched,
     ReviewRequested,
     SeekCancelled,
@@ -346,6 +347,22 @@ class PairSeeks(Returns[Paired]):
     order: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class SetBlock(Returns[Related]):
+    """A player blocks another (``on``), or lifts their block."""
+
+    player_id: UUID
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SetFollow(Returns[Related]):
+    """A player follows another (``on``), or no longer does."""
+
+    player_id: UUID
+    on: bool
+
+
 Command = (
     CreateGame
     | JoinSeat
@@ -380,6 +397,8 @@ Command = (
     | CancelSeek
     | PairSeeks
     | RequestReview
+    | SetBlock
+    | SetFollow
 )
 
 

@@ -36,7 +36,9 @@ from service.application.commands import (
     Returns,
     RevokeToken,
     SeatBot,
+    SetBlock,
     SetEmail,
+    SetFollow,
     SignIn,
     SignInWithCode,
     SubscribePush,
@@ -59,6 +61,7 @@ from service.application.reputation import bans
 from service.application.results import Executed
 from service.application.review import handlers as reviews
 from service.application.seeks import handlers as seeks
+from service.application.social import handlers as social
 from service.application.webhooks import endpoints
 from service.application.write import idempotency
 from service.application.write.idempotency import C, R, Registered
@@ -116,6 +119,8 @@ HANDLERS: dict[type[Returns[Any]], Registered[Any, Any]] = dict(
         _entry(CreateSeek, seeks.authorize_player, seeks.create),
         _entry(CancelSeek, seeks.authorize_player, seeks.cancel),
         _entry(PairSeeks, seeks.authorize_pair, seeks.pair),
+        _entry(SetBlock, social.authorize, social.block),
+        _entry(SetFollow, social.authorize, social.follow),
         _handles(ErasePlayer, erasure.HANDLER),
     ]
 )

@@ -45,6 +45,7 @@ from service.application.results import (
     PlayerSuspended,
     PushSubscribed,
     PushUnsubscribed,
+    Related,
     Rematched,
     Result,
     ReviewRequested,
@@ -90,6 +91,7 @@ _RESULTS: dict[str, type[Result]] = {
     "paired": Paired,
     "ban_lifted": BanLifted,
     "review_requested": ReviewRequested,
+    "related": Related,
 }
 
 # Fields commands gained after keys were first stored, with their defaults: left out
