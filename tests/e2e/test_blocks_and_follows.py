@@ -1,17 +1,22 @@
 """Blocks and follows over HTTP (docs/api.md "Blocks and follows", issue 47): a player
 blocks and follows others and lists them (paged, with an ETag; names revealed as they
 leave); a block refuses invitations either way (403 ``blocked``); a follow lists the
-friend's public games and whether they are online; an erasure removes the player's blocks
+friend's public games and whether they are online, and brings each public game they sit
+at to the follower's stream (``event: follow``); an erasure removes the player's blocks
 and follows, and everyone's of them."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
 from typing import Any
 from uuid import uuid4
 
 import pytest
 
 from tests.support.api import Api, bearer
+from tests.support.postgres import AppUnderTest, MakeApp
+from tests.support.sse import SseStream, served
 
 
 def new_player(api: Api, name: str) -> tuple[str, str]:
@@ -143,3 +148,38 @@ def test_an_erasure_removes_the_players_blocks_and_follows_and_others_of_them(
         assert listed(api, f"/v1/me/{kind}", mio).get_json()["players"] == []
         r = put(api, f"/v1/me/{kind}/{ren_id}", mio)  # an erased player is no more
         assert (r.status_code, r.get_json()["code"]) == (404, "player_not_found")
+
+
+@pytest.fixture
+def streaming(make_app: MakeApp) -> Iterator[tuple[AppUnderTest, str, Api]]:
+    app = make_app(keepalive_seconds=1)
+    with served(app.flask) as host:
+        yield app, host, make_app().api()
+
+
+def test_a_public_game_a_followed_player_joins_reaches_the_followers_stream(
+    streaming: tuple[AppUnderTest, str, Api],
+) -> None:
+    app, host, other = streaming
+    _, mio = new_player(other, "Mio")
+    ren_id, ren = new_player(other, "Ren")
+    assert put(other, f"/v1/me/follows/{ren_id}", mio).status_code == 204
+    stream = SseStream(host, "/v1/me/stream", bearer(mio))
+    try:
+        assert stream.status == 200
+        first = stream.next()
+        assert first is not None and first.event == "inbox"
+        assert app.container.listener.listening.wait(10)
+        private = other.create(3)["id"]
+        assert other.post(f"/v1/games/{private}/seats/0", {}, **bearer(ren)).status_code == 201
+        made = other.post("/v1/games", {"players": 3, "visibility": "public"}, **bearer(ren))
+        game_id = made.get_json()["id"]
+        r = other.post(f"/v1/games/{game_id}/seats/2", {}, **bearer(ren))  # another process
+        assert r.status_code == 201, r.get_json()
+        deadline = time.monotonic() + 10
+        while (message := stream.next(deadline)) is not None and message.event != "follow":
+            pass
+        assert message is not None, "the follow never came"
+        assert message.data == {"game_id": game_id, "player_id": ren_id}
+    finally:
+        stream.close()

@@ -47,16 +47,26 @@ def token_key(token_sha256: str) -> str:
     return f"t {token_sha256}"
 
 
+_NOTHING: frozenset[str] = frozenset()
+
+
 class Subscription:
     """One waiter's interest in one key, until closed (use it as a context manager); and
     in the keys of what would end it (``ending``: a revoked token's), each of which only
-    marks it :attr:`ended` when published."""
+    marks it :attr:`ended` when published; and in the ``also`` keys, each of which wakes
+    it too and marks it :attr:`heard` (a player stream's followed players: ``follow_key``)."""
 
-    def __init__(self, hub: Hub, key: str, ending: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, hub: Hub, key: str, ending: tuple[str, ...] = (), also: tuple[str, ...] = ()
+    ) -> None:
         self.key = key
-        self.keys = (key, *ending)
+        self.also = frozenset(also) if also else _NOTHING  # (a call saved per long-poll)
+        self.keys = (key, *also, *ending)
         self._hub = hub
         self._woken = threading.Event()
+        self.heard = False
+        """One of the ``also`` keys was announced, or anything may have been (the
+        listener reconnected): the waiter clears it as it looks."""
         self.ended = False
         """What would end it was announced (its token was revoked)."""
         self.recheck = False
@@ -87,7 +97,9 @@ class Subscription:
     def wake(self, key: str | None = None) -> None:
         """Wake for a change of ``key`` (None: of anything, after a reconnect)."""
         if key is None:
-            self.recheck = True
+            self.recheck = self.heard = True
+        elif key in self.also:
+            self.heard = True
         elif key != self.key:
             self.ended = True
         self._woken.set()
@@ -123,9 +135,12 @@ class Hub:
         """Call ``start`` (the listener's) when the first waiter subscribes."""
         self._start = start
 
-    def subscribe(self, key: str, ending: tuple[str, ...] = ()) -> Subscription:
-        """Wait on ``key``; the keys of ``ending`` end the subscription when published."""
-        subscription = Subscription(self, key, ending)
+    def subscribe(
+        self, key: str, ending: tuple[str, ...] = (), also: tuple[str, ...] = ()
+    ) -> Subscription:
+        """Wait on ``key`` (and on ``also``); the keys of ``ending`` end the subscription
+        when published."""
+        subscription = Subscription(self, key, ending, also)
         start = None
         with self._lock:
             for each in subscription.keys:

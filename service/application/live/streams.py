@@ -85,8 +85,16 @@ class MatchedMessage:
     seek: Seek
 
 
+@dataclass(frozen=True, slots=True)
+class FollowMessage:
+    """A player this player follows took a seat of a public game."""
+
+    player_id: UUID
+    game_id: UUID
+
+
 GameStreamMessage = ViewMessage | EventMessage | EndMessage | KeepAlive
-PlayerStreamMessage = InboxMessage | GameMessage | MatchedMessage | KeepAlive
+PlayerStreamMessage = InboxMessage | GameMessage | MatchedMessage | FollowMessage | KeepAlive
 M = TypeVar("M")
 
 

@@ -1,9 +1,11 @@
 """Blocks and follows through the handlers, on the fakes (docs/api.md "Blocks and
 follows"): the commands and their refusals, the lists, and what a block keeps apart
-(invitations either way, a table of quick play)."""
+(invitations either way, a table of quick play) and a follow tells (the player stream's
+``follow`` when a followed player sits at a public table)."""
 
 from __future__ import annotations
 
+import itertools
 from uuid import UUID, uuid4
 
 import pytest
@@ -12,6 +14,7 @@ from service.application.commands import (
     CreateGame,
     CreateSeek,
     Invitation,
+    JoinSeat,
     PairSeeks,
     SetBlock,
     SetFollow,
@@ -19,11 +22,19 @@ from service.application.commands import (
 from service.application.errors import InvalidInputError
 from service.application.identity.players import PlayerNotFoundError
 from service.application.identity.principals import Operator, PlayerHolder
+from service.application.live import player_stream
+from service.application.live.streams import (
+    FollowMessage,
+    InboxMessage,
+    KeepAlive,
+    PlayerStreamMessage,
+    Stream,
+)
 from service.application.results import Created, Paired, Related
 from service.application.seeks.ports import Pool
 from service.application.social import handlers, queries
 from service.application.social.blocking import BlockedError
-from service.rules import Scoring, Variant
+from service.rules import Scoring, Variant, Visibility
 from tests.application.identity.test_players import player
 from tests.application.table import Table, ordered_deal
 
@@ -145,3 +156,34 @@ def test_quick_play_never_seats_two_players_of_a_block_together(table: Table) ->
     seek(table, sora)
     second = pair(table)
     assert seated(table, second.game_id) == {ren.player_id, rin.player_id, sora.player_id}
+
+
+def quiet(stream: Stream[PlayerStreamMessage]) -> list[PlayerStreamMessage]:
+    """The messages before the next keep-alive (the stream's keep-alive is short)."""
+    return list(itertools.takewhile(lambda m: m != KeepAlive(), stream))
+
+
+def test_a_followed_players_seat_at_a_public_table_reaches_the_followers_stream(
+    table: Table,
+) -> None:
+    mio, ren, aiko = player(table), player(table, "Ren"), player(table, "Aiko")
+    table.run(SetFollow(ren.player_id, True), mio)
+    before = table.create(3, visibility=Visibility.PUBLIC)
+    table.run(JoinSeat(before, 0, None), ren)  # before the stream opens: not told
+    table.clock.advance()
+    stream = player_stream.player_stream(table.deps, mio, keepalive=0.01)
+    assert next(stream) == InboxMessage([])
+    private = table.create(3)
+    table.run(JoinSeat(private, 0, None), ren)
+    public = table.create(3, visibility=Visibility.PUBLIC)
+    table.run(JoinSeat(public, 1, None), aiko)  # a player not followed
+    assert quiet(stream) == []
+    table.run(JoinSeat(public, 0, None), ren)
+    assert quiet(stream) == [FollowMessage(ren.player_id, public)]
+    table.run(CreateGame(3, Scoring.BASIC, visibility=Visibility.PUBLIC), ren)
+    assert quiet(stream) == []  # created, not seated: nothing yet
+    stream.close()
+    page = queries.follows(table.deps, mio, None, 10)
+    assert [(p.player_id, p.online, p.playing) for p in page.players] == [
+        (ren.player_id, False, (before, public))
+    ]
