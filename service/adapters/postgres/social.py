@@ -46,12 +46,6 @@ class _Choices:
             )
         )
 
-    def count(self, player_id: UUID) -> int:
-        rows = self._session.fetch(
-            f"SELECT count(*) FROM {self.table} WHERE player_id = %s", [player_id], one_row=True
-        )
-        return int(rows[0][0])
-
     def forget(self, player_id: UUID) -> None:
         self._session.write(
             Statement(

@@ -8,6 +8,7 @@ the player themself (422 ``cannot_block_self``, ``cannot_follow_self``), and pas
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from uuid import UUID
 
 from service.application.commands import SetBlock, SetFollow
@@ -21,6 +22,7 @@ from service.application.identity.principals import (
 )
 from service.application.ports import Actor
 from service.application.results import Related
+from service.application.social.ports import Blocks, Follows
 from service.application.write.transaction import Transaction
 
 MOST = 1000
@@ -35,23 +37,34 @@ def authorize(cmd: SetBlock | SetFollow, principal: Principal) -> Actor:
 
 def block(cmd: SetBlock, actor: Actor, tx: Transaction) -> Related:
     me = _other(tx, cmd.player_id, "block")
-    blocks = tx.uow.blocks
-    if not cmd.on:
-        blocks.remove(me, cmd.player_id)
-    elif cmd.player_id not in (mine := blocks.blocked_by(me)):
-        _room(len(mine), "blocks")
-        blocks.add(me, cmd.player_id, tx.now)
-    return Related(cmd.player_id, cmd.on)
+    held = tx.uow.blocks.blocked_by(me) if cmd.on else frozenset()
+    return _set(tx, tx.uow.blocks, held, me, cmd, "blocks")
 
 
 def follow(cmd: SetFollow, actor: Actor, tx: Transaction) -> Related:
     me = _other(tx, cmd.player_id, "follow")
-    follows = tx.uow.follows
+    held = tx.uow.follows.followed(me) if cmd.on else []
+    return _set(tx, tx.uow.follows, held, me, cmd, "follows")
+
+
+def _set(
+    tx: Transaction,
+    store: Blocks | Follows,
+    held: Collection[UUID],
+    me: UUID,
+    cmd: SetBlock | SetFollow,
+    what: str,
+) -> Related:
+    """Add or remove the row; ``held``: the players ``me`` has such rows of (read only
+    to add one, for the most a player has)."""
     if not cmd.on:
-        follows.remove(me, cmd.player_id)
-    elif cmd.player_id not in (mine := follows.followed(me)):
-        _room(len(mine), "follows")
-        follows.add(me, cmd.player_id, tx.now)
+        store.remove(me, cmd.player_id)
+    elif cmd.player_id not in held:
+        if len(held) >= MOST:
+            raise InvalidInputError(
+                f"at most {MOST} {what} each: remove one first", f"too_many_{what}"
+            )
+        store.add(me, cmd.player_id, tx.now)
     return Related(cmd.player_id, cmd.on)
 
 
@@ -64,8 +77,3 @@ def _other(tx: Transaction, other: UUID, verb: str) -> UUID:
     if record is None or record.erased_at is not None:
         raise PlayerNotFoundError("no such player")
     return me
-
-
-def _room(held: int, what: str) -> None:
-    if held >= MOST:
-        raise InvalidInputError(f"at most {MOST} {what} each: remove one first", f"too_many_{what}")

@@ -40,10 +40,6 @@ class Blocks(Protocol):
         """(Queued.) The block, if any, is lifted."""
         ...
 
-    def count(self, player_id: UUID) -> int:
-        """How many players ``player_id`` blocked."""
-        ...
-
     def blocked_by(self, player_id: UUID) -> frozenset[UUID]:
         """The players ``player_id`` blocked (whose chat messages they never see)."""
         ...
@@ -72,8 +68,6 @@ class Follows(Protocol):
     def remove(self, player_id: UUID, other_id: UUID) -> None:
         """(Queued.) ``player_id`` no longer follows ``other_id``."""
         ...
-
-    def count(self, player_id: UUID) -> int: ...
 
     def followed(self, player_id: UUID) -> list[UUID]:
         """The players ``player_id`` follows."""

@@ -36,9 +36,6 @@ class _FakeChoices:
 
         self._uow.queue(write)
 
-    def count(self, player_id: UUID) -> int:
-        return len(self._others(player_id))
-
     def forget(self, player_id: UUID) -> None:
         def write(c: Commit) -> None:
             for pair in [p for p in self._rows if player_id in p]:
