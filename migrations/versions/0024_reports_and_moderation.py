@@ -8,7 +8,7 @@ reporter's reports of the last day (the limit); the open queue is read oldest fi
 ``reports_open``.
 
 Revision ID: 0024
-Revises: 0022
+Revises: 0023
 Create Date: 2026-11-28
 """
 
@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0024"
-down_revision: str | None = "0022"
+down_revision: str | None = "0023"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

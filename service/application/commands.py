@@ -35,6 +35,7 @@ from service.application.results import (
     PushSubscribed,
     PushUnsubscribed,
     R_co,
+    Related,
     Rematched,
     ReportFiled,
     ReportResolved,
@@ -380,6 +381,22 @@ class PairSeeks(Returns[Paired]):
     order: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class SetBlock(Returns[Related]):
+    """A player blocks another (``on``), or lifts their block."""
+
+    player_id: UUID
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SetFollow(Returns[Related]):
+    """A player follows another (``on``), or no longer does."""
+
+    player_id: UUID
+    on: bool
+
+
 Command = (
     CreateGame
     | PostChat
@@ -417,6 +434,8 @@ Command = (
     | RequestReview
     | FileReport
     | ResolveReport
+    | SetBlock
+    | SetFollow
 )
 
 

@@ -1,8 +1,8 @@
 """What every capability shares of the outside world: who acted (Actor), the event store
 and its rows, the clock, and the unit of work, one transaction whose properties are the
 stores of every capability (their ports live beside each capability: games/ports.py,
-identity/ports.py, write/ports.py, webhooks/ports.py, lobby/ports.py, seeks/ports.py).
-Adapters implement them."""
+identity/ports.py, write/ports.py, webhooks/ports.py, lobby/ports.py, seeks/ports.py,
+social/ports.py). Adapters implement them."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from service.application.ratings.ports import Ratings
 from service.application.reputation.ports import Reputations
 from service.application.review.ports import Reviews
 from service.application.seeks.ports import Seeks
+from service.application.social.ports import Blocks, Follows
 from service.application.webhooks.ports import Webhooks
 from service.application.write.ports import IdempotencyStore
 
@@ -216,6 +217,12 @@ class UnitOfWork(Protocol):
 
     @property
     def erasures(self) -> Erasures: ...
+
+    @property
+    def blocks(self) -> Blocks: ...
+
+    @property
+    def follows(self) -> Follows: ...
 
     def __enter__(self) -> Self: ...
 

@@ -95,6 +95,14 @@ class PushUnsubscribed:
 
 
 @dataclass(frozen=True, slots=True)
+class Related:
+    """A player's block or follow of ``other_id`` is now ``on`` (or off)."""
+
+    other_id: UUID
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
 class NotificationsChosen:
     player_id: UUID
 
@@ -260,6 +268,7 @@ Result = (
     | Paired
     | ReportFiled
     | ReportResolved
+    | Related
 )
 
 

@@ -52,6 +52,7 @@ from service.web.reviews import routes as reviews
 from service.web.seeks import routes as seeks
 from service.web.sessions import routes as sessions
 from service.web.sessions.schemas import EXACTLY_ONE_WAY
+from service.web.social import routes as social
 from service.web.webhooks import routes as webhooks
 
 API_TITLE = "Yokai Septet server"
@@ -137,6 +138,7 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     api.register_blueprint(seeks.blp)
     api.register_blueprint(ratings.blp)
     api.register_blueprint(moderation.blp)
+    api.register_blueprint(social.blp)
     api.register_blueprint(problems.blp)
     api.spec.components.schemas["SignIn"].update(EXACTLY_ONE_WAY)
     document_event_types(api.spec)

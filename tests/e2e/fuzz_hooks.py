@@ -43,6 +43,8 @@ BEYOND_SCHEMA: dict[tuple[int, str], str] = {
     (422, "after_out_of_range"): "`after` / Last-Event-ID beyond the game's version",
     (422, "idempotency_key_reused"): "a key already used for another request",
     (422, "invalid_rating_range"): "a rating range's low bound is not above its high one",
+    (422, "cannot_block_self"): "a player blocks another player, not themself",
+    (422, "cannot_follow_self"): "a player follows another player, not themself",
     # What the player has open (409s are the state's, let through by the configuration too).
     (409, "already_seeking"): "the player has an open seek already",
     (409, "seek_matched"): "the seek was paired into a game meanwhile",

@@ -24,6 +24,7 @@ from service.application.live.hub import (
     LOBBY_KEY,
     Hub,
     chat_key,
+    follow_key,
     game_key,
     player_key,
     token_key,
@@ -288,6 +289,36 @@ def test_with_redis_the_lobby_and_a_revoked_token_reach_the_other_node(
             )
             assert gone.status_code == 204
             assert revoked.wait(10), "node two did not hear of the revoked token"
+        assert listen.heard() == []
+    finally:
+        listen.conn.close()
+
+
+def test_with_redis_a_followed_players_seat_at_a_public_table_reaches_the_other_node(
+    make_app: MakeApp, database: str, redis_server: RedisServer
+) -> None:
+    """The announcement a follower's stream waits for (service/application/social/
+    projections.py) goes on the bus like the lobby's, and no NOTIFY is sent."""
+    one = node(make_app, database, redis_server.url)
+    two = node(make_app, database, redis_server.url)
+    api = one.api()
+    player = api.post("/v1/players", {"name": "Ren"}).get_json()
+    listen = Notifications(database)
+    try:
+        with hub(two).subscribe(
+            player_key(UUID(player["id"])), (), (follow_key(UUID(player["id"])),)
+        ) as followed:
+            bus = two.container.bus
+            assert bus is not None
+            wait_for(bus.listening.is_set, "node two to subscribe to the bus", 10)
+            assert followed.wait(10)  # subscribed: every waiter is woken once
+            followed.heard = False
+            listen.heard()
+            game_id = api.create(3, visibility="public")["id"]
+            joined = api.post(f"/v1/games/{game_id}/seats/0", {}, **bearer(player["token"]))
+            assert joined.status_code == 201, joined.get_json()
+            wait_for(lambda: followed.heard, "node two to hear of the seat", 10)
+            assert not followed.ended
         assert listen.heard() == []
     finally:
         listen.conn.close()

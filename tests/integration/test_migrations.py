@@ -52,6 +52,9 @@ TABLES = {
     "reviews",
     "chat_messages",
     "reports",
+    "blocks",
+    "follows",
+    "public_games",
 }
 TRIGGERS = {"events_append_only", "events_no_truncate"}
 

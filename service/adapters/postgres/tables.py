@@ -578,3 +578,27 @@ reports = Table(
     Index("reports_about", "player_id"),
     Index("reports_mutes", "player_id", "until", postgresql_where=text("action = 'mute'")),
 )
+
+
+def _choices_between_players(name: str) -> Table:
+    """A player's choice about another player (migration 0023): ``blocks`` and ``follows``."""
+    return Table(
+        name,
+        metadata,
+        Column("player_id", Uuid, ForeignKey("players.id"), nullable=False),
+        Column("other_id", Uuid, ForeignKey("players.id"), nullable=False),
+        Column("created_at", DateTime(timezone=True), nullable=False),
+        PrimaryKeyConstraint("player_id", "other_id", name=f"{name}_pkey"),
+        CheckConstraint("player_id <> other_id", name=f"{name}_not_oneself"),
+        Index(f"{name}_by_other", "other_id"),
+    )
+
+
+blocks = _choices_between_players("blocks")
+follows = _choices_between_players("follows")
+
+public_games = Table(
+    "public_games",
+    metadata,
+    Column("game_id", Uuid, ForeignKey("games.id"), primary_key=True),
+)

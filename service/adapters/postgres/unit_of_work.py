@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from types import TracebackType
 from typing import Self
 
@@ -24,6 +25,7 @@ from service.adapters.postgres.reviews import SqlReviews
 from service.adapters.postgres.seeks import SqlSeeks
 from service.adapters.postgres.session import Session
 from service.adapters.postgres.snapshots import SqlSnapshotStore
+from service.adapters.postgres.social import SqlBlocks, SqlFollows
 from service.adapters.postgres.tokens import (
     SqlIdentities,
     SqlLinkCodes,
@@ -91,6 +93,16 @@ class SqlUnitOfWork:
         self.reports = SqlReports(self._session)
         self.operators = SqlOperators(self._session)
         self.erasures = SqlErasures(self._session)
+
+    # Made when first used: most units of work (a play, a view) never touch them, and
+    # what every request pays is counted (tests/integration/test_hot_path_budget.py).
+    @cached_property
+    def blocks(self) -> SqlBlocks:
+        return SqlBlocks(self._session)
+
+    @cached_property
+    def follows(self) -> SqlFollows:
+        return SqlFollows(self._session)
 
     def __enter__(self) -> Self:
         return self

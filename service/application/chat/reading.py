@@ -26,6 +26,7 @@ from service.application.identity.principals import (
     require_player,
     require_valid,
 )
+from service.application.ports import UnitOfWork
 from service.rules import GameState, public_status
 
 LONGEST_PAGE = 200
@@ -82,9 +83,9 @@ def page(
     return ChatPage(messages, last)
 
 
-def blocked_by(uow: Any, player_id: UUID | None) -> frozenset[UUID]:
-    """The players ``player_id`` blocked (none yet: blocks come with their own store)."""
-    return frozenset()
+def blocked_by(uow: UnitOfWork, player_id: UUID | None) -> frozenset[UUID]:
+    """The players ``player_id`` blocked (none for a seat no player holds)."""
+    return frozenset() if player_id is None else uow.blocks.blocked_by(player_id)
 
 
 def as_json(m: ChatMessage) -> dict[str, Any]:

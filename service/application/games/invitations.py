@@ -13,9 +13,16 @@ from service.application.commands import DeclineSeat, Invitation
 from service.application.errors import InvalidInputError
 from service.application.games import inbox
 from service.application.games.cache import Loaded
-from service.application.identity.principals import Principal, actor_of, require_player
+from service.application.identity.principals import (
+    PlayerHolder,
+    Principal,
+    SeatHolder,
+    actor_of,
+    require_player,
+)
 from service.application.ports import Actor
 from service.application.results import Acted
+from service.application.social import blocking
 from service.application.write.transaction import Transaction
 
 
@@ -23,8 +30,9 @@ def reserved_seats(
     tx: Transaction, players: int, invite: Sequence[Invitation], taken: Sequence[int]
 ) -> tuple[str | None, ...] | None:
     """The player each seat is reserved for (None: no invitation): the seats asked for,
-    then the next free ones from seat 1 up (seat 0 is the creator's, usually); 422 for a
-    player who does not exist, a seat out of the game or asked for twice."""
+        then the next free ones from seat 1 up (seat 0 is the creator's, usually); 422 for a
+        player who does not exist, a seat out of the game or asked for twice; 403 ``blocked``
+    when the player inviting and one invited blocked the other."""
     if not invite:
         return None
     reserved: list[str | None] = [None] * players
@@ -49,7 +57,21 @@ def reserved_seats(
     for player in set(held):
         if tx.uow.players.get(UUID(player)) is None:
             raise InvalidInputError(f"invite: no player {player}", "unknown_player")
+    inviter = _player_of(tx.principal)
+    if inviter is not None:
+        blocking.refuse_if_apart(tx.uow, inviter, {UUID(p) for p in held})
     return tuple(reserved)
+
+
+def _player_of(principal: Principal) -> UUID | None:
+    """The player who invites: a player's token, or the seat of theirs asking for a
+    rematch (its own token too)."""
+    match principal:
+        case PlayerHolder(player_id=player_id):
+            return player_id
+        case SeatHolder(player_id=player_id, seat_player=seat_player):
+            return player_id or seat_player
+    return None
 
 
 def invited(tx: Transaction, game_id: UUID, game: Loaded) -> list[tuple[int, UUID]]:

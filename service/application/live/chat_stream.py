@@ -14,8 +14,8 @@ from service.application.chat.reading import blocked_by, reader_of, shown
 from service.application.deps import Deps
 from service.application.errors import ForbiddenError
 from service.application.games.cache import Loaded
-from service.application.identity.principals import Principal
-from service.application.live.hub import Subscription, chat_key
+from service.application.identity.principals import PlayerHolder, Principal, SeatHolder
+from service.application.live.hub import Subscription, block_key, chat_key
 from service.application.ports import UnitOfWork
 
 
@@ -38,12 +38,27 @@ class Talk:
         self.blocked = blocked
         self.epoch = epoch
 
+    def keys(self, game_id: UUID) -> tuple[str, ...]:
+        """What wakes the stream for the chat: the game's messages, the viewer's blocks."""
+        player = reader_player(self.principal)
+        return (chat_key(game_id),) + (() if player is None else (block_key(player),))
+
     def heard(
-        self, deps: Deps, game_id: UUID, subscription: Subscription, loaded: Loaded
+        self,
+        deps: Deps,
+        game_id: UUID,
+        subscription: Subscription,
+        loaded: Loaded,
+        woken: set[str | None],
     ) -> Iterator[ChatStreamMessage]:
         """The messages announced since the last look (read from the process's recent
         chat, which reads the store once for the game's streams); nothing is read when
-        nothing newer was announced, unless announcements may have been missed."""
+        nothing newer was announced, unless announcements may have been missed. The
+        viewer's blocks are read again when they announced a change."""
+        player = reader_player(self.principal)
+        if player is not None and (None in woken or block_key(player) in woken):
+            with deps.uow() as uow:
+                self.blocked = blocked_by(uow, player)
         hub = deps.changes
         announced = hub.announced(chat_key(game_id))
         unsure = subscription.deaf or hub.epoch != self.epoch
@@ -69,3 +84,10 @@ def talk_of(
     reader = reader_of(principal, loaded.state)  # refuses as GET .../chat does
     blocked = blocked_by(uow, reader.player_id)
     return Talk(principal, uow.chat.newest(game_id), blocked, epoch)
+
+
+def reader_player(principal: Principal) -> UUID | None:
+    """The player a stream's viewer is, if one (whose blocks hide messages)."""
+    if isinstance(principal, SeatHolder | PlayerHolder):
+        return principal.player_id
+    return None

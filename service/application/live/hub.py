@@ -34,6 +34,18 @@ def chat_key(game_id: UUID) -> str:
     return f"c {game_id}"
 
 
+def block_key(player_id: UUID) -> str:
+    """Announced when the player blocks or unblocks someone: their game streams read
+    their blocks again (service/application/live/chat_stream.py)."""
+    return f"b {player_id}"
+
+
+def follow_key(player_id: UUID) -> str:
+    """Announced when the player takes a seat of a public game: the streams of those who
+    follow them look again (service/application/live/player_stream.py)."""
+    return f"f {player_id}"
+
+
 DEAF_POLL = 1.0
 """While the hub is deaf, how often its waiters look at the store (seconds)."""
 
@@ -46,20 +58,28 @@ def token_key(token_sha256: str) -> str:
     return f"t {token_sha256}"
 
 
+_NOTHING: frozenset[str] = frozenset()
+
+
 class Subscription:
     """One waiter's interest in one key, until closed (use it as a context manager); and
     in the keys of what would end it (``ending``: a revoked token's), each of which only
-    marks it :attr:`ended` when published."""
+    marks it :attr:`ended` when published; and in the ``also`` keys, each of which wakes
+    it too and marks it :attr:`heard` (a player stream's followed players: ``follow_key``)."""
 
     def __init__(
         self, hub: Hub, key: str, ending: tuple[str, ...] = (), also: tuple[str, ...] = ()
     ) -> None:
         self.key = key
-        self.also = also
-        """Keys that wake it as ``key`` does (a game's chat, for its stream)."""
+        self.also = frozenset(also) if also else _NOTHING  # (a call saved per long-poll)
+        # ``also``: keys that wake it as ``key`` does (a game's chat for its stream, the
+        # followed players for a player's stream).
         self.keys = (key, *also, *ending)
         self._hub = hub
         self._woken = threading.Event()
+        self.heard = False
+        """One of the ``also`` keys was announced, or anything may have been (the
+        listener reconnected): the waiter clears it as it looks."""
         self.ended = False
         """What would end it was announced (its token was revoked)."""
         self.woken: set[str | None] = set()
@@ -93,8 +113,10 @@ class Subscription:
         """Wake for a change of ``key`` (None: of anything, after a reconnect)."""
         self.woken.add(key)
         if key is None:
-            self.recheck = True
-        elif key != self.key and key not in self.also:
+            self.recheck = self.heard = True
+        elif key in self.also:
+            self.heard = True
+        elif key != self.key:
             self.ended = True
         self._woken.set()
 

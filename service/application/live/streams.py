@@ -40,9 +40,9 @@ from service.application.identity.principals import (
     Principal,
     guard,
 )
-from service.application.live.chat_stream import ChatStreamMessage, Talk, talk_of
+from service.application.live.chat_stream import ChatStreamMessage, Talk, reader_player, talk_of
 from service.application.live.ending import ending_keys, token_gone
-from service.application.live.hub import DEAF_POLL, Subscription, chat_key, game_key
+from service.application.live.hub import DEAF_POLL, Subscription, block_key, chat_key, game_key
 from service.application.ports import StoreUnavailableError
 from service.application.results import FeedEvent, Versioned
 from service.application.seeks.ports import Seek
@@ -88,8 +88,16 @@ class MatchedMessage:
     seek: Seek
 
 
+@dataclass(frozen=True, slots=True)
+class FollowMessage:
+    """A player this player follows took a seat of a public game."""
+
+    player_id: UUID
+    game_id: UUID
+
+
 GameStreamMessage = ViewMessage | EventMessage | EndMessage | ChatStreamMessage | KeepAlive
-PlayerStreamMessage = InboxMessage | GameMessage | MatchedMessage | KeepAlive
+PlayerStreamMessage = InboxMessage | GameMessage | MatchedMessage | FollowMessage | KeepAlive
 M = TypeVar("M")
 
 
@@ -196,7 +204,9 @@ def game_stream(
     # A player without a seat watches: the public view, and the spectators' chat.
     viewer = PUBLIC if isinstance(principal, PlayerHolder) else viewer_of(game_id, principal)
     talks = not isinstance(principal, Anonymous)
-    also = (chat_key(game_id),) if talks else ()
+    player = reader_player(principal)
+    also: tuple[str, ...] = (chat_key(game_id),) if talks else ()
+    also += (block_key(player),) if talks and player is not None else ()
     subscription = deps.changes.subscribe(game_key(game_id), ending_keys(principal), also)
     # The hub's epoch before the read: a listener reconnect after this point makes
     # recent.after() read the store, so a commit nobody heard while the stream opened
@@ -249,9 +259,9 @@ def _game_messages(
         nonlocal loaded
         woken = subscription.taken()
         if talk is not None:
-            yield from talk.heard(deps, game_id, subscription, loaded)
-            if woken == {chat_key(game_id)} and not subscription.deaf:
-                return False  # a message, not a commit: the events are not read
+            yield from talk.heard(deps, game_id, subscription, loaded, woken)
+            if woken and woken <= set(talk.keys(game_id)) and not subscription.deaf:
+                return False  # a message or a block, not a commit: no event is read
         commits = deps.recent.after(deps.uow, deps.changes, game_id, loaded)
         for commit in commits:
             loaded = commit.loaded

@@ -40,7 +40,9 @@ from service.application.commands import (
     Returns,
     RevokeToken,
     SeatBot,
+    SetBlock,
     SetEmail,
+    SetFollow,
     SignIn,
     SignInWithCode,
     SubscribePush,
@@ -64,6 +66,7 @@ from service.application.reputation import bans
 from service.application.results import Executed
 from service.application.review import handlers as reviews
 from service.application.seeks import handlers as seeks
+from service.application.social import handlers as social
 from service.application.webhooks import endpoints
 from service.application.write import idempotency
 from service.application.write.idempotency import C, R, Registered
@@ -124,6 +127,8 @@ HANDLERS: dict[type[Returns[Any]], Registered[Any, Any]] = dict(
         _entry(PairSeeks, seeks.authorize_pair, seeks.pair),
         _entry(FileReport, reports.authorize_file, reports.file),
         _entry(ResolveReport, reports.authorize_resolve, reports.resolve),
+        _entry(SetBlock, social.authorize, social.block),
+        _entry(SetFollow, social.authorize, social.follow),
         _handles(ErasePlayer, erasure.HANDLER),
     ]
 )

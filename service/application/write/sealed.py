@@ -46,6 +46,7 @@ from service.application.results import (
     PlayerSuspended,
     PushSubscribed,
     PushUnsubscribed,
+    Related,
     Rematched,
     ReportFiled,
     ReportResolved,
@@ -96,6 +97,7 @@ _RESULTS: dict[str, type[Result]] = {
     "chat_posted": ChatPosted,
     "report_filed": ReportFiled,
     "report_resolved": ReportResolved,
+    "related": Related,
 }
 
 # Fields commands gained after keys were first stored, with their defaults: left out

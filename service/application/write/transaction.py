@@ -244,6 +244,9 @@ class Transaction:
         self.uow.events.append(rows)
         for project in projections.following:
             project(self.uow, change, known)
+        if known.bound or change.before.version == 0:
+            for project in projections.seating:
+                project(self.uow, change, known)
 
     def _expect(self, version: int) -> None:
         expected = self._ctx.expected

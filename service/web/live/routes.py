@@ -28,6 +28,7 @@ from service.application.live.player_stream import player_stream as open_player_
 from service.application.live.streams import (
     EndMessage,
     EventMessage,
+    FollowMessage,
     GameMessage,
     InboxMessage,
     KeepAlive,
@@ -87,6 +88,8 @@ def encode(message: Any) -> bytes:
         case MatchedMessage(seek=seek):
             matched = {"seek_id": str(seek.id), "game_id": str(seek.game_id), "seat": seek.seat}
             return _sse("matched", None, matched)
+        case FollowMessage(player_id=player_id, game_id=game_id):
+            return _sse("follow", None, {"game_id": str(game_id), "player_id": str(player_id)})
         case LobbyMessage(games=games):
             return _sse("lobby", None, {"games": LOBBY_GAME.dump(games, many=True)})
         case TableMessage(entry=entry):
@@ -221,6 +224,18 @@ _PLAYER_STREAM_EVENT = {
             },
             numbered=False,
         ),
+        _sse_event(
+            "follow",
+            {
+                "type": "object",
+                "required": ["game_id", "player_id"],
+                "properties": {
+                    "game_id": {"type": "string", "format": "uuid"},
+                    "player_id": {"type": "string", "format": "uuid"},
+                },
+            },
+            numbered=False,
+        ),
     ]
 }
 _STREAM_DOC = {
@@ -306,7 +321,9 @@ _PLAYER_STREAM_DOC = {
     "the active inbox in inbox order) first, then `event: game` (`data`: one inbox entry) "
     "each time one of the player's games changes, and `event: matched` (`data`: "
     '`{"seek_id", "game_id", "seat"}`) when one of the player\'s seeks is paired (before '
-    "its game's `game`); `: keep-alive` comments at least every 15 s.",
+    'its game\'s `game`), `event: follow` (`data`: `{"game_id", "player_id"}`) when a '
+    "player they follow takes a seat of a public game; `: keep-alive` comments at least "
+    "every 15 s.",
     "content": {"text/event-stream": {"schema": _PLAYER_STREAM_EVENT}},
 }
 

@@ -94,6 +94,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         "Rated games are for players only",
         "Join with a player token: create a player or sign in first.",
     ),
+    "blocked": ProblemType(
+        "One of you blocked the other",
+        "A player cannot invite, nor be invited by, a player either of them blocked.",
+    ),
     # 404
     "game_not_found": ProblemType(
         "There is no such game", "Check the game's id: the whole UUID the API gave."
@@ -267,6 +271,12 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
     "too_many_subscriptions": ProblemType(
         "You have too many push subscriptions", "Delete one you no longer use first."
     ),
+    "cannot_block_self": ProblemType("You cannot block yourself", "Name another player's id."),
+    "cannot_follow_self": ProblemType("You cannot follow yourself", "Name another player's id."),
+    "too_many_blocks": ProblemType(
+        "You have blocked too many players", "Lift a block you no longer need first."
+    ),
+    "too_many_follows": ProblemType("You follow too many players", "Stop following one first."),
     "mail_unavailable": ProblemType(
         "This server sends no mail", "Use pushes, or ask the operators to set up mail."
     ),

@@ -92,6 +92,11 @@ class Database:
         self.mails: list[dict[str, Any]] = []  # messages queued (their payloads)
         # Reports (FakeReports), by id.
         self.reports: dict[UUID, Report] = {}
+        # Blocks and follows (FakeBlocks, FakeFollows): (player, other) -> since when; the
+        # games created public.
+        self.blocks: dict[tuple[UUID, UUID], datetime] = {}
+        self.follows: dict[tuple[UUID, UUID], datetime] = {}
+        self.public_games: set[UUID] = set()
 
     def unit_of_work(self, *, snapshot: bool = False) -> FakeUnitOfWork:
         """The UnitOfWorkFactory: a write transaction, or a read-only snapshot."""
