@@ -199,3 +199,22 @@ def test_a_player_an_operator_muted_cannot_chat_until_it_ends(api: Api) -> None:
     assert_problem(api.post(path, {"text": "hi"}, **bearer(loud), **keyed), 403, "player_muted")
     say(api, game.id, other, text="the others still talk")
     assert texts(read(api, game.id, other)) == ["first", "the others still talk"]
+
+
+def test_a_blocked_players_messages_never_reach_the_blocker(api: Api) -> None:
+    game = api.start(3)
+    watcher, rude, other = new_player(api, "Kai"), new_player(api, "Rude"), new_player(api, "Rin")
+    rude_id = api.get("/v1/me", **bearer(rude)).get_json()["id"]
+    say(api, game.id, rude, text="before the block")
+    r = api.client.put(f"/v1/me/blocks/{rude_id}", headers=bearer(watcher))
+    assert r.status_code == 204, r.get_json()
+    say(api, game.id, rude, text="after the block")
+    say(api, game.id, other, text="still heard")
+    assert texts(read(api, game.id, watcher)) == ["still heard"]
+    page = read(api, game.id, watcher)
+    assert page["next_after"] == read(api, game.id, other)["next_after"]  # skipped, not stuck
+    assert texts(read(api, game.id, other)) == [
+        "before the block",
+        "after the block",
+        "still heard",
+    ]

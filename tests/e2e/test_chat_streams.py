@@ -102,3 +102,23 @@ def test_a_spectator_stream_sees_the_spectators_not_the_table(
         say(api, game.id, game.tokens[0], text="table only")
         say(api, game.id, other, text="from the stands")
         assert said(chats(stream, "from the stands")) == ["from the stands"]
+
+
+def test_a_block_made_while_the_stream_is_open_holds_on_it(
+    two: tuple[AppUnderTest, str, Api],
+) -> None:
+    streaming, host, api = two
+    game = api.start(3)
+    watcher, rude, other = new_player(api, "Kai"), new_player(api, "Rude"), new_player(api, "Rin")
+    rude_id = api.get("/v1/me", **bearer(rude)).get_json()["id"]
+    with SseStream(host, f"/v1/games/{game.id}/stream", bearer(watcher)) as stream:
+        assert stream.status == 200
+        assert stream.until("view")
+        assert listening(streaming)
+        say(api, game.id, rude, text="heard before")
+        assert said(chats(stream, "heard before")) == ["heard before"]
+        r = api.client.put(f"/v1/me/blocks/{rude_id}", headers=bearer(watcher))
+        assert r.status_code == 204
+        say(api, game.id, rude, text="never heard")
+        say(api, game.id, other, text="the next one")
+        assert said(chats(stream, "the next one")) == ["the next one"]
