@@ -13,7 +13,13 @@ from service.application.commands import DeclineSeat, Invitation
 from service.application.errors import InvalidInputError
 from service.application.games import inbox
 from service.application.games.cache import Loaded
-from service.application.identity.principals import Principal, actor_of, require_player
+from service.application.identity.principals import (
+    PlayerHolder,
+    Principal,
+    SeatHolder,
+    actor_of,
+    require_player,
+)
 from service.application.ports import Actor
 from service.application.results import Acted
 from service.application.write.transaction import Transaction
@@ -52,14 +58,33 @@ def reserved_seats(
     return tuple(reserved)
 
 
-def invited(tx: Transaction, game_id: UUID, game: Loaded) -> list[tuple[int, UUID]]:
-    """The invited players of a new game: their inbox entries (to join), and their seats
-    as this commit's webhooks must know them (each hears ``invited``)."""
+def invited(
+    tx: Transaction, game_id: UUID, game: Loaded, rematch_of: UUID | None = None
+) -> list[tuple[int, UUID]]:
+    """The invited players of a new game: their inbox entries (to join; who invites
+    them, and the game it plays again for a rematch), and their seats as this commit's
+    webhooks must know them (each hears ``invited``)."""
     pairs = [(seat, UUID(player)) for seat, player in enumerate(game.state.reserved) if player]
+    by = inviter(tx.principal)
     for seat, player_id in pairs:
-        tx.uow.inbox.add(inbox.entry(player_id, game_id, seat, game, tx.now))
+        tx.uow.inbox.add(
+            inbox.entry(
+                player_id, game_id, seat, game, tx.now, invited_by=by, rematch_of=rematch_of
+            )
+        )
     tx.bound.setdefault(game_id, []).extend(pairs)
     return pairs
+
+
+def inviter(principal: Principal) -> UUID | None:
+    """The player who invites: the token's player (a player's token, or the seat token
+    of a seat a player holds); None for an operator or a seat token no player holds."""
+    match principal:
+        case PlayerHolder(player_id=player_id):
+            return player_id
+        case SeatHolder(player_id=player_id):
+            return player_id
+    return None
 
 
 def authorize_decline(cmd: DeclineSeat, principal: Principal) -> Actor:

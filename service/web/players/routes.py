@@ -117,7 +117,14 @@ def my_games(query: dict[str, Any]) -> Response:
     release = held_open() if wait else None
     try:
         page = longpolls.my_games(
-            deps(), principal(), query["status"], query.get("cursor"), query["limit"], unless, wait
+            deps(),
+            principal(),
+            query["status"],
+            query.get("cursor"),
+            query["limit"],
+            unless,
+            wait,
+            query.get("game"),
         )
     finally:
         if release is not None:
