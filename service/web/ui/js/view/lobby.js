@@ -1,6 +1,6 @@
 // The lobby, drawn: who I am (or the welcome: a name, a provider, a code), the new-game
 // form (the options form with the clock, public, and each seat's choice), opening a game
-// by what was pasted, and my games (invitations answered there). What the person does
+// by what was pasted, and my games (invitations, first, answered there). What the person does
 // goes to lobby.js's actions; their refusals are shown here.
 
 import { accountActions, linkCodeEntry, signInChoices } from "../account.js";
@@ -329,6 +329,23 @@ function invitationButtons(entry, actions) {
   );
 }
 
+/**
+ * Who invites me, and to what: a rematch (of which game) or a game.
+ * @param {InboxEntry} entry
+ */
+function invitationLine(entry) {
+  const rematch = entry.rematch_of ? "rematch" : "game";
+  const said = entry.invited_by
+    ? t(`invitation_from.${rematch}`, { name: entry.invited_by.name })
+    : t(`invitation.${rematch}`);
+  return h(
+    "p",
+    { class: "from" },
+    h("strong", {}, said),
+    entry.rematch_of && [" ", h("a", { href: `#/game/${entry.rematch_of}`, class: "rematch-of" }, t("rematch_of", { id: entry.rematch_of.slice(0, 8) }))],
+  );
+}
+
 /** @param {InboxEntry} entry @param {InvitationActions} actions */
 function entryItem(entry, actions) {
   return h(
@@ -337,6 +354,7 @@ function entryItem(entry, actions) {
       class: `inbox-entry${entry.my_turn ? " my-turn" : ""}${entry.invited ? " invited" : ""}`,
       dataset: { game: entry.game_id, myTurn: entry.my_turn ? "1" : "", invited: entry.invited ? "1" : "" },
     },
+    entry.invited && invitationLine(entry),
     h(
       "a",
       { href: `#/game/${entry.game_id}` },
@@ -351,16 +369,34 @@ function entryItem(entry, actions) {
 }
 
 /**
- * My games: the inbox (my turn first) and the last finished ones. {section, show(games),
- * showFinished(games), failed(error), finishedFailed(error)}.
+ * My games: the inbox (my turn first) and the last finished ones, and the invitations
+ * waiting for an answer in a section of their own (first on the page: an invitation is
+ * looked for). {section, invitations, show(games), showFinished(games), failed(error),
+ * finishedFailed(error)}.
  * @param {InvitationActions} actions
  */
 export function gamesView(actions) {
   const list = h("ul", { class: "inbox", id: "inbox" }, h("li", { class: "none" }, t("loading")));
   const finished = h("ul", { class: "inbox finished", id: "finished-games" });
+  const invited = h("ul", { class: "inbox", id: "invitations-list" });
+  const invitations = h(
+    "section",
+    { class: "panel invitations", id: "invitations", "aria-labelledby": "invitations-title", hidden: true },
+    h("h2", { id: "invitations-title" }, t("invitations")),
+    invited,
+  );
   /** @param {HTMLElement} into @param {readonly InboxEntry[]} games */
   const entries = (into, games) => fill(into, games.length ? games.map((g) => entryItem(g, actions)) : h("li", { class: "none" }, t("no_games")));
+  /** @param {readonly InboxEntry[]} games */
+  const show = (games) => {
+    const sorted = sortedInbox(games);
+    const asked = sorted.filter((g) => g.invited);
+    invitations.hidden = asked.length === 0;
+    fill(invited, asked.map((g) => entryItem(g, actions)));
+    entries(list, sorted.filter((g) => !g.invited));
+  };
   return {
+    invitations,
     section: h(
       "section",
       { class: "panel games", "aria-labelledby": "games-title" },
@@ -369,8 +405,7 @@ export function gamesView(actions) {
       h("h3", {}, t("finished_games")),
       finished,
     ),
-    /** @param {readonly InboxEntry[]} games */
-    show: (games) => entries(list, sortedInbox(games)),
+    show,
     /** @param {readonly InboxEntry[]} games */
     showFinished: (games) => entries(finished, games),
     /** @param {Refusal} error */
