@@ -43,7 +43,7 @@ from service.web.players.schemas import (
     UnbanSchema,
 )
 from service.web.render import json_answer, json_response, shaped_by, tagged_response
-from service.web.request import command_context, deps, principal
+from service.web.request import command_context, deps, game_uuid, principal
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their inbox")
 
@@ -124,7 +124,7 @@ def my_games(query: dict[str, Any]) -> Response:
             query["limit"],
             unless,
             wait,
-            query.get("game"),
+            game_uuid(query["game"]) if "game" in query else None,
         )
     finally:
         if release is not None:
