@@ -16,7 +16,8 @@ import { refusalOf } from "./problem.js";
 import { takeSignInOutcome } from "./signin.js";
 import { openStream } from "./sse.js";
 import { gameRef, joinTarget, shortIdFound, withInboxMessage, withoutGame } from "./state/lobby.js";
-import { createSection, gamesView, identitySection, lobbyLayout, openSection } from "./view/lobby.js";
+import { gamesView } from "./view/games.js";
+import { createSection, identitySection, lobbyLayout, openSection } from "./view/lobby.js";
 
 /** @typedef {import("./types.js").InboxEntry} InboxEntry */
 /** @typedef {import("./types.js").GamesPage<InboxEntry>} InboxPage */
