@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import uuid
 from pathlib import Path
 from typing import Any
 
 from tests.browser.conftest import Served, assert_accessible
+from tests.browser.test_finding_a_game import _become_player
 from tests.browser.test_web_client import PHONE
 from tests.support.serve import OPERATOR_TOKEN
 
@@ -223,16 +223,6 @@ class Watched:
             self.problems.append(f"refused: {response.status} {response.url}")
 
 
-def _become(page: Any, name: str) -> dict[str, Any]:
-    from playwright.sync_api import expect  # noqa: PLC0415 - skipped without it
-
-    page.get_by_label("Your name").fill(name)
-    page.get_by_role("button", name="Start").click()
-    expect(page.locator("#me-name")).to_have_text(f"Playing as {name}")
-    stored: dict[str, Any] = json.loads(page.evaluate("localStorage.getItem('yokai.player')"))
-    return stored
-
-
 def test_a_player_without_a_seat_opens_a_game_without_a_refused_request(
     browser: Any, served: Served
 ) -> None:
@@ -248,7 +238,7 @@ def test_a_player_without_a_seat_opens_a_game_without_a_refused_request(
     watched = Watched(page)
     try:
         page.goto(f"{served.base}/")
-        _become(page, "Dai")
+        _become_player(page, "Dai")
         with page.expect_response(f"**/v1/me/games?status=all&game={game['id']}") as asked:
             page.goto(f"{served.base}/#/game/{game['id']}")
         assert asked.value.json()["games"] == []
@@ -288,7 +278,7 @@ def test_a_rematch_invitation_says_who_invites_first_on_the_lobby(
     seen = inviter.new_page()
     try:
         page.goto(f"{served.base}/")
-        bea = _become(page, "Bea")
+        bea = _become_player(page, "Bea")
         finished, rematch = _finished_then_rematched(served, aiko, bea["token"])
         entry = page.locator(f'#invitations-list .inbox-entry[data-game="{rematch}"]')
         expect(entry.locator(".from strong")).to_have_text(
