@@ -126,6 +126,11 @@ class Table:
     def inbox(self, seat: int) -> TestResponse:
         return self.api.client.get("/v1/me/games", headers=self.headers(seat))
 
+    def inbox_game(self, seat: int) -> TestResponse:
+        """The player's entry of this game alone: what a game page asks first (issue 48)."""
+        query = f"status=all&game={self.game_id}"
+        return self.api.client.get(f"/v1/me/games?{query}", headers=self.headers(seat))
+
 
 def new_table(api: Api) -> Table:
     tokens = []
@@ -161,6 +166,7 @@ def costs(table: Table, measure: Callable[[Callable[[], TestResponse]], Cost]) -
     found["public_view"] = measure(table.public)
     found["events_after"] = measure(lambda: table.events(0, 8))
     found["inbox"] = measure(lambda: table.inbox(0))
+    found["inbox_game"] = measure(lambda: table.inbox_game(0))
     (first, *middle, last) = FIRST_TRICK
     assert table.play(*first).status_code == 200
     found["play"] = measure(lambda: table.play(*middle[0]))

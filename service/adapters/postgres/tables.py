@@ -289,6 +289,8 @@ inbox = Table(
     Column("due_since", DateTime(timezone=True), nullable=True),
     Column("deadline", DateTime(timezone=True), nullable=True),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("invited_by", Uuid, nullable=True),  # migration 0025: the inviting player
+    Column("rematch_of", Uuid, nullable=True),  # migration 0025: the game played again
     PrimaryKeyConstraint("player_id", "game_id", name="inbox_pkey"),
     Index("inbox_by_game", "game_id", "seat"),
 )

@@ -57,31 +57,40 @@ def reserved_seats(
     for player in set(held):
         if tx.uow.players.get(UUID(player)) is None:
             raise InvalidInputError(f"invite: no player {player}", "unknown_player")
-    inviter = _player_of(tx.principal)
-    if inviter is not None:
-        blocking.refuse_if_apart(tx.uow, inviter, {UUID(p) for p in held})
+    by = inviter(tx.principal)
+    if by is not None:
+        blocking.refuse_if_apart(tx.uow, by, {UUID(p) for p in held})
     return tuple(reserved)
 
 
-def _player_of(principal: Principal) -> UUID | None:
-    """The player who invites: a player's token, or the seat of theirs asking for a
-    rematch (its own token too)."""
+def invited(
+    tx: Transaction, game_id: UUID, game: Loaded, rematch_of: UUID | None = None
+) -> list[tuple[int, UUID]]:
+    """The invited players of a new game: their inbox entries (to join; who invites
+    them, and the game it plays again for a rematch), and their seats as this commit's
+    webhooks must know them (each hears ``invited``)."""
+    pairs = [(seat, UUID(player)) for seat, player in enumerate(game.state.reserved) if player]
+    by = inviter(tx.principal)
+    for seat, player_id in pairs:
+        tx.uow.inbox.add(
+            inbox.entry(
+                player_id, game_id, seat, game, tx.now, invited_by=by, rematch_of=rematch_of
+            )
+        )
+    tx.bound.setdefault(game_id, []).extend(pairs)
+    return pairs
+
+
+def inviter(principal: Principal) -> UUID | None:
+    """The player who invites: the token's player (a player's token, or a seat's token,
+    the player's or the seat's own, of a seat a player holds: a rematch); None for an
+    operator or a seat no player holds."""
     match principal:
         case PlayerHolder(player_id=player_id):
             return player_id
         case SeatHolder(player_id=player_id, seat_player=seat_player):
             return player_id or seat_player
     return None
-
-
-def invited(tx: Transaction, game_id: UUID, game: Loaded) -> list[tuple[int, UUID]]:
-    """The invited players of a new game: their inbox entries (to join), and their seats
-    as this commit's webhooks must know them (each hears ``invited``)."""
-    pairs = [(seat, UUID(player)) for seat, player in enumerate(game.state.reserved) if player]
-    for seat, player_id in pairs:
-        tx.uow.inbox.add(inbox.entry(player_id, game_id, seat, game, tx.now))
-    tx.bound.setdefault(game_id, []).extend(pairs)
-    return pairs
 
 
 def authorize_decline(cmd: DeclineSeat, principal: Principal) -> Actor:

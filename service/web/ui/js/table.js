@@ -16,6 +16,7 @@ import {
   TRICK_HOLD_MS,
   TRICK_HOLDS_MS,
   continued,
+  holdsSeat,
   initialTable,
   released,
   restarted,
@@ -29,6 +30,7 @@ import { tableView } from "./view/table.js";
 
 /** @typedef {import("./state/table.js").TableState} TableState */
 /** @typedef {import("./types.js").View} View */
+/** @typedef {import("./types.js").GamesPage<import("./types.js").InboxEntry>} InboxPage */
 
 const REMATCH_POLL_MS = 3000;
 /** Where this browser keeps how long a taken trick stays on the table. */
@@ -196,11 +198,17 @@ export function gamePage(main, gameId) {
     try {
       if (who) {
         try {
-          // The player's token acts for the seat the player holds in this game.
-          /** @type {View} */
-          const mine = await get(`/v1/games/${gameId}/view`, { token: who.token, signal });
-          update(withView({ ...state, token: who.token }, mine));
+          // The player's token acts for the seat the player holds in this game; whether
+          // they hold one is asked first (the seat's view refuses a player without one).
+          /** @type {InboxPage} */
+          const entry = await get(`/v1/me/games?status=all&game=${gameId}`, { token: who.token, signal });
+          if (holdsSeat(entry.games)) {
+            /** @type {View} */
+            const mine = await get(`/v1/games/${gameId}/view`, { token: who.token, signal });
+            update(withView({ ...state, token: who.token }, mine));
+          }
         } catch (err) {
+          // A token refused meanwhile (a seat let go since): the game as the public sees it.
           if (!(err instanceof ApiError) || (err.status !== 403 && err.status !== 401)) throw err;
         }
       }
