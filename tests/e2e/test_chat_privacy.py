@@ -48,10 +48,15 @@ def test_an_authors_texts_read_erased_everywhere_once_they_are_erased(
     game = seat_game(others, person, 2, players=3)
     words = f"meet me at the old mill {uuid.uuid4().hex[:8]}"
     mine = say(others, game.id, person.token, text=words)
+    # The seat's own token (the join's), bound to the person: their words all the same.
+    seat_words = f"by the seat's token {uuid.uuid4().hex[:8]}"
+    say(others, game.id, game.tokens[2], text=seat_words)
     say(others, game.id, game.tokens[0], text="an anonymous seat's words stay")
     assert words.encode() not in dump(chat_url)  # sealed at rest
+    assert seat_words.encode() not in dump(chat_url)
     assert [m["text"] for m in read(others, game.id, game.tokens[0])["messages"]] == [
         words,
+        seat_words,
         "an anonymous seat's words stay",
     ]
     backup = tmp_path / "before.dump"
@@ -60,9 +65,10 @@ def test_an_authors_texts_read_erased_everywhere_once_they_are_erased(
     assert others.post(f"/v1/players/{person.id}/erase", **OPERATOR).status_code == 204
     page = read(others, game.id, game.tokens[0])["messages"]
     assert page[0]["id"] == mine["id"]
-    assert page[0]["text"] == ERASED_TEXT
+    assert page[0]["text"] == page[1]["text"] == ERASED_TEXT
     assert page[0]["from"] == {"seat": 2, "name": ERASED_NAME, "player_id": person.id}
-    assert page[1]["text"] == "an anonymous seat's words stay"
+    assert page[1]["from"] == page[0]["from"]
+    assert page[2]["text"] == "an anonymous seat's words stay"
 
     restored_url = new_database(server_url, "yokai_chat_restored")
     subprocess.run(
@@ -74,6 +80,8 @@ def test_an_authors_texts_read_erased_everywhere_once_they_are_erased(
     assert kept is not None
     restored = make_app(database_url=restored_url, erasure_list=kept.path)
     again = read(Api(restored.client()), game.id, game.tokens[0])["messages"]
-    assert [m["text"] for m in again] == [ERASED_TEXT, "an anonymous seat's words stay"]
+    texts = [m["text"] for m in again]
+    assert texts == [ERASED_TEXT, ERASED_TEXT, "an anonymous seat's words stay"]
     assert again[0]["from"]["name"] == ERASED_NAME
     assert words.encode() not in dump(restored_url)
+    assert seat_words.encode() not in dump(restored_url)

@@ -54,7 +54,10 @@ def post(cmd: PostChat, actor: Actor, tx: Transaction) -> ChatPosted:
     principal = tx.principal
     if isinstance(principal, SeatHolder):
         held_seat(state, principal.seat)
-        channel, seat, player = TABLE, principal.seat, principal.player_id
+        # The seat's player, whether their own token or the seat's acts: their text is
+        # sealed under their key either way (erasure must reach it).
+        player = principal.player_id or principal.seat_player
+        channel, seat = TABLE, principal.seat
         name: str | None = state.names[seat] or f"Seat {seat + 1}"
     else:
         assert isinstance(principal, PlayerHolder)

@@ -51,7 +51,8 @@ def reader_of(principal: Principal, state: GameState) -> Reader:
     if isinstance(principal, SeatHolder):
         held_seat(state, principal.seat)
         over = public_status(state) == "finished"
-        return Reader(CHANNELS if over else (TABLE,), principal.player_id)
+        player = principal.player_id or principal.seat_player
+        return Reader(CHANNELS if over else (TABLE,), player)
     return Reader((SPECTATORS,), require_player(principal).player_id)
 
 

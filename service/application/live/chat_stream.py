@@ -88,6 +88,8 @@ def talk_of(
 
 def reader_player(principal: Principal) -> UUID | None:
     """The player a stream's viewer is, if one (whose blocks hide messages)."""
-    if isinstance(principal, SeatHolder | PlayerHolder):
+    if isinstance(principal, SeatHolder):
+        return principal.player_id or principal.seat_player
+    if isinstance(principal, PlayerHolder):
         return principal.player_id
     return None
