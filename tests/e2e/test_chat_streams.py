@@ -5,24 +5,14 @@ the streams without reading the game's events."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
 from tests.e2e.test_chat import say
+from tests.e2e.test_live_http import two
 from tests.e2e.test_notifications import new_player
 from tests.support.api import OPERATOR, Api, bearer
-from tests.support.postgres import AppUnderTest, MakeApp
-from tests.support.sse import Message, SseStream, served
+from tests.support.postgres import AppUnderTest
+from tests.support.sse import Message, SseStream
 
-
-@pytest.fixture
-def two(make_app: MakeApp) -> Iterator[tuple[AppUnderTest, str, Api]]:
-    """A process serving streams on a socket, and another process's API for commands."""
-    streaming = make_app(keepalive_seconds=1)
-    commands = make_app()
-    with served(streaming.flask) as host:
-        yield streaming, host, commands.api()
+__all__ = ["two"]  # the fixture: a process serving streams, another's API
 
 
 def chats(stream: SseStream, until: str) -> list[Message]:
