@@ -1,7 +1,7 @@
 """Table talk on the game stream (docs/api.md "Table talk"): `event: chat` to whoever may
 read the message, a player without a seat streaming as a spectator, messages written
-through another process delivered through the commits' channel, and a chat that wakes
-the streams without reading the game's events."""
+through another process delivered through the commits' channel, and a block made while
+a stream is open holding on it."""
 
 from __future__ import annotations
 
