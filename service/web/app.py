@@ -12,7 +12,7 @@ from flask import Flask, Request, Response, request
 from flask.ctx import _AppCtxGlobals
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service import logs, metrics
+from service import API_VERSION, logs, metrics
 from service.application.identity.principals import (
     Anonymous,
     BadToken,
@@ -57,7 +57,6 @@ from service.web.webhooks import routes as webhooks
 
 API_TITLE = "Yokai Septet server"
 OPENAPI = "/v1/openapi.json"
-API_VERSION = "1.0.0"
 
 
 _MINTING = frozenset(
