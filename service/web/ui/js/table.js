@@ -5,9 +5,11 @@
 //
 // The page wires the game's state (state/table.js: pure, each view, event and answer
 // giving the next state) and its view (view/table.js: the DOM) to the API: the event
-// stream, the commands, and a finished game read every few seconds for its rematch.
+// stream, the commands, and a finished game read every few seconds for its rematch. The
+// game's chat (chat.js) sits beside the table: it hears the stream's `event: chat`.
 
 import { ApiError, follow, get, post } from "./api.js";
+import { tableChat } from "./chat.js";
 import { player, signedIn } from "./player.js";
 import { refusalOf } from "./problem.js";
 import { profileOf } from "./ratings.js";
@@ -17,6 +19,7 @@ import {
   TRICK_HOLDS_MS,
   continued,
   initialTable,
+  isSeated,
   released,
   restarted,
   started,
@@ -56,6 +59,7 @@ export function gamePage(main, gameId) {
   let rematchWatch = null;
   let finishedShown = false;
   const leaving = new AbortController();
+  const chat = tableChat(gameId, leaving.signal);
   const view = tableView(main, gameId, {
     play: (card) => {
       state = released(state); // the seat's own card shows at once
@@ -71,7 +75,7 @@ export function gamePage(main, gameId) {
       localStorage.setItem(HOLD_KEY, String(ms));
       update({ ...state, holdMs: ms });
     },
-  });
+  }, chat.el);
 
   /** @type {Set<string>} invited players whose profile (their name) is awaited */
   const awaited = new Set();
@@ -90,6 +94,7 @@ export function gamePage(main, gameId) {
       }
     }
     view.render(state, player()?.id ?? null);
+    chat.show(state.view, isSeated(state));
     if (state.view.status === "finished" && !finishedShown) {
       finishedShown = true;
       view.finished(state.view);
@@ -167,9 +172,10 @@ export function gamePage(main, gameId) {
   }
 
   function connect() {
-    // From the game's first event: the trick list shows every trick of the game.
+    // From the game's first event: the trick list shows every trick of the game. A
+    // player without a seat watches with their token: the spectators' chat comes too.
     stream = openStream(`/v1/games/${gameId}/stream`, {
-      token: state.token,
+      token: state.token ?? player()?.token ?? null,
       lastEventId: 0,
       onMessage: (message) => {
         if (message.event === "game_event") {
@@ -182,8 +188,12 @@ export function gamePage(main, gameId) {
           }
         }
         else if (message.event === "view") update(withView(state, message.data));
+        else if (message.event === "chat") chat.heard(message.data);
       },
       onStatus: (status, error) => {
+        // What was said while no stream was open is read; after the end, every few seconds.
+        if (status === "open") chat.catchUp();
+        else if (status === "ended") chat.ended();
         update({ ...state, connection: status, error: error ? refusalOf(error) : state.error });
       },
     });

@@ -1,0 +1,167 @@
+"""The chat panel at the table (docs/web-client.md "Table talk"), in Chromium against a
+real `yokai serve`: two seated players talk (a preset, a text); a spectator's messages
+come on the spectators' channel, which the players do not see, and a spectator past the
+rate limit is told so in the page's language; a muted player's messages are hidden in
+that browser until shown again; axe-core clean; at a phone's width nothing is past the
+screen's edge and the panel is below the table."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import Served, assert_accessible
+
+WAIT = 30_000  # ms
+PHONE = {"width": 390, "height": 844}
+
+
+def _expect() -> Any:
+    from playwright.sync_api import expect  # noqa: PLC0415 - skipped without it
+
+    return expect
+
+
+class Pages:
+    """Browser contexts of one test, closed at the end; each page's uncaught errors."""
+
+    def __init__(self, browser: Any, served: Served) -> None:
+        self.browser = browser
+        self.served = served
+        self.contexts: list[Any] = []
+
+    def open(self, game_id: str, who: dict[str, Any] | None, viewport: Any = None) -> Any:
+        """The game's page; with ``who`` (a player made over HTTP) the browser holds that
+        player, as if it had made them."""
+        context = self.browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+        self.contexts.append(context)
+        if who is not None:
+            kept = json.dumps({"id": who["id"], "name": who["name"], "token": who["token"]})
+            context.add_init_script(f"localStorage.setItem('yokai.player', {json.dumps(kept)});")
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.errors = errors
+        page.goto(f"{self.served.base}/#/game/{game_id}")
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser: Any, served: Served) -> Iterator[Pages]:
+    opened = Pages(browser, served)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def _player(served: Served, name: str) -> dict[str, Any]:
+    made: dict[str, Any] = served.call("POST", "/v1/players", {"name": name})
+    return made
+
+
+def _message(page: Any, words: str) -> Any:
+    return page.locator("#chat .chat-message").filter(has_text=words)
+
+
+def test_players_and_a_spectator_talk_through_the_panel(
+    pages: Pages, served: Served, artifacts: Path
+) -> None:
+    expect = _expect()
+    aiko, bea, carol = (_player(served, n) for n in ("Aiko", "Bea", "Carol"))
+    bots = [{"seat": 2, "level": "basic"}, {"seat": 3, "level": "basic"}]
+    game = served.call("POST", "/v1/games", {"players": 4, "bots": bots, "visibility": "public"})
+    for seat, who in enumerate((aiko, bea)):
+        served.call("POST", f"/v1/games/{game['id']}/seats/{seat}", {}, token=who["token"])
+
+    # A visitor without a player: no chat, and how to get one.
+    visitor = pages.open(game["id"], None)
+    expect(visitor.locator("#chat .chat-sign-in")).to_be_visible(timeout=WAIT)
+    expect(visitor.locator("#chat-text")).to_have_count(0)
+    expect(visitor.locator("#chat .chat-log")).to_be_hidden()
+
+    # Two seated players: a preset and a text, each seen by the other.
+    a = pages.open(game["id"], aiko)
+    b = pages.open(game["id"], bea)
+    expect(a.locator("#chat-title")).to_have_text("Table talk", timeout=WAIT)
+    expect(b.locator('#chat [data-preset="good_luck"]')).to_be_visible(timeout=WAIT)
+    a.locator('#chat [data-preset="good_luck"]').click()
+    expect(_message(b, "Good luck!")).to_have_count(1, timeout=WAIT)
+    b.get_by_label("Your message").fill("  Nice to meet you  ")
+    b.get_by_role("button", name="Send").click()
+    expect(b.locator("#chat-text")).to_have_value("", timeout=WAIT)  # taken: the field empties
+    said = _message(a, "Nice to meet you")
+    expect(said).to_have_count(1, timeout=WAIT)
+    expect(said.locator("summary.name")).to_have_text("Bea")  # another player: a menu
+    expect(_message(a, "Good luck!").locator("summary")).to_have_count(0)  # my own: none
+
+    # A player without a seat: the spectators' channel, which the table does not see.
+    c = pages.open(game["id"], carol, viewport=PHONE)
+    expect(c.locator("#chat-title")).to_have_text("Spectators' chat", timeout=WAIT)
+    expect(c.locator("#chat .chat-none")).to_be_visible()
+    # Carol, new to the chat, says five things at once (over HTTP): each reaches her page
+    # marked as a spectator's; a sixth, written in the panel, is refused, and the
+    # refusal is said in the page's language, the text kept in the field.
+    for n in range(5):
+        served.call(
+            "POST", f"/v1/games/{game['id']}/chat", {"text": f"Go Aiko {n}"}, carol["token"]
+        )
+    mine = _message(c, "Go Aiko 4")
+    expect(mine).to_have_count(1, timeout=WAIT)
+    expect(mine.locator(".badge.spectator")).to_have_text("spectator")
+    expect(_message(c, "Nice to meet you")).to_have_count(0)
+    c.get_by_label("Your message").fill("Go Aiko!")
+    c.get_by_role("button", name="Send").click()
+    refusal = c.locator("#chat .chat-problem")
+    expect(refusal).to_have_attribute("data-code", "chat_too_fast", timeout=WAIT)
+    expect(refusal).to_have_text("Too many messages at once: wait a few seconds.")
+    expect(c.locator("#chat-text")).to_have_value("Go Aiko!")
+    # Said after the spectators' messages, Bea's next one reaches Aiko; theirs never do.
+    b.get_by_label("Your message").fill("Your lead")
+    b.get_by_role("button", name="Send").click()
+    expect(_message(a, "Your lead")).to_have_count(1, timeout=WAIT)
+    expect(_message(a, "Go Aiko")).to_have_count(0)
+
+    # At a phone's width: nothing past the screen's edge, the panel below the table.
+    expect(c.locator(".game .board")).to_be_visible()
+    assert c.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    table = c.locator(".game").bounding_box()
+    panel = c.locator("#chat").bounding_box()
+    assert panel["y"] >= table["y"] + table["height"], (table, panel)
+    assert panel["x"] + panel["width"] <= PHONE["width"], panel
+    c.locator("#chat").screenshot(path=str(artifacts / "chat-phone.png"))
+
+    # Aiko mutes Bea, in this browser only: hidden, kept across a reload, then undone.
+    said.locator("summary").click()
+    expect(said.locator("button.report")).to_be_visible()
+    assert_accessible(a, "the table with its chat panel and a name's menu open")
+    said.locator("button.report").click()
+    said.get_by_label("Why report Bea?").fill("Just checking the form")
+    said.get_by_role("button", name="Send the report").click()
+    # Reports are another part's endpoint: sent, or its refusal shown, never nothing.
+    expect(said.locator(".menu-result")).to_have_text(re.compile(r"\S"), timeout=WAIT)
+    said.locator("button.mute").click()
+    expect(_message(a, "Nice to meet you")).to_be_hidden()
+    expect(_message(a, "Your lead")).to_be_hidden()
+    expect(_message(a, "Good luck!")).to_be_visible()
+    expect(_message(b, "Nice to meet you")).to_be_visible()  # Bea's own browser: unchanged
+    a.reload()
+    expect(a.get_by_role("button", name="Show Bea again")).to_be_visible(timeout=WAIT)
+    expect(_message(a, "Good luck!")).to_be_visible()
+    expect(_message(a, "Your lead")).to_be_hidden()
+    a.screenshot(path=str(artifacts / "chat-table.png"), full_page=True)
+    a.get_by_role("button", name="Show Bea again").click()
+    expect(_message(a, "Your lead")).to_be_visible()
+    assert a.evaluate("localStorage.getItem('yokai.chatMuted')") == "[]"
+
+    for page in (visitor, a, b, c):
+        assert page.errors == []
