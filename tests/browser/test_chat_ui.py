@@ -101,8 +101,8 @@ def test_players_and_a_spectator_talk_through_the_panel(
     expect(b.locator("#chat-text")).to_have_value("", timeout=WAIT)  # taken: the field empties
     said = _message(a, "Nice to meet you")
     expect(said).to_have_count(1, timeout=WAIT)
-    expect(said.locator("summary.name")).to_have_text("Bea")  # another player: a menu
-    expect(_message(a, "Good luck!").locator("summary")).to_have_count(0)  # my own: none
+    expect(said.locator("button.author")).to_have_text("Bea")  # another player: a menu
+    expect(_message(a, "Good luck!").locator("button.author")).to_have_count(0)  # my own: none
 
     # A player without a seat: the spectators' channel, which the table does not see.
     c = pages.open(game["id"], carol, viewport=PHONE)
@@ -141,9 +141,11 @@ def test_players_and_a_spectator_talk_through_the_panel(
     c.locator("#chat").screenshot(path=str(artifacts / "chat-phone.png"))
 
     # Aiko mutes Bea, in this browser only: hidden, kept across a reload, then undone.
-    said.locator("summary").click()
+    said.locator("button.author").click()
+    expect(said.locator("button.author")).to_have_attribute("aria-expanded", "true")
     expect(said.locator("button.report")).to_be_visible()
     assert_accessible(a, "the table with its chat panel and a name's menu open")
+    a.screenshot(path=str(artifacts / "chat-table.png"), full_page=True)
     said.locator("button.report").click()
     said.get_by_label("Why report Bea?").fill("Just checking the form")
     said.get_by_role("button", name="Send the report").click()
@@ -158,7 +160,6 @@ def test_players_and_a_spectator_talk_through_the_panel(
     expect(a.get_by_role("button", name="Show Bea again")).to_be_visible(timeout=WAIT)
     expect(_message(a, "Good luck!")).to_be_visible()
     expect(_message(a, "Your lead")).to_be_hidden()
-    a.screenshot(path=str(artifacts / "chat-table.png"), full_page=True)
     a.get_by_role("button", name="Show Bea again").click()
     expect(_message(a, "Your lead")).to_be_visible()
     assert a.evaluate("localStorage.getItem('yokai.chatMuted')") == "[]"

@@ -40,9 +40,11 @@ export function chatRefusal(error) {
 }
 
 /**
- * The author's menu: Mute, Block, Report (with its reason), each saying how it went.
+ * The author's name as a button, and the menu it opens below the message: Mute, Block,
+ * Report (with its reason), each saying how it went.
  * @param {ChatMessage} message
  * @param {ChatActions} actions
+ * @returns {[HTMLButtonElement, HTMLDivElement]}
  */
 function authorMenu(message, actions) {
   const who = { player_id: /** @type {string} */ (message.from.player_id), name: message.from.name };
@@ -70,58 +72,71 @@ function authorMenu(message, actions) {
     reason,
     h("button", { type: "submit" }, t("chat_report_send")),
   );
-  return h(
-    "details",
-    { class: "author-menu" },
-    h("summary", { class: "name" }, who.name),
+  const menu = h(
+    "div",
+    { class: "menu", id: `chat-menu-${message.id}`, hidden: true },
+    h("button", { type: "button", class: "mute", onclick: () => actions.mute(who, true) }, t("chat_mute")),
     h(
-      "div",
-      { class: "menu" },
-      h("button", { type: "button", class: "mute", onclick: () => actions.mute(who, true) }, t("chat_mute")),
-      h(
-        "button",
-        {
-          type: "button",
-          class: "block",
-          onclick: () =>
-            actions.block(who.player_id).then(
-              () => fill(result, t("chat_blocked", { name: who.name })),
-              (err) => fill(result, chatRefusal(err)),
-            ),
-        },
-        t("chat_block"),
-      ),
-      h(
-        "button",
-        {
-          type: "button",
-          class: "report",
-          onclick: () => {
-            form.hidden = false;
-            reason.focus();
-          },
-        },
-        t("chat_report"),
-      ),
-      form,
-      result,
+      "button",
+      {
+        type: "button",
+        class: "block",
+        onclick: () =>
+          actions.block(who.player_id).then(
+            () => fill(result, t("chat_blocked", { name: who.name })),
+            (err) => fill(result, chatRefusal(err)),
+          ),
+      },
+      t("chat_block"),
     ),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "report",
+        onclick: () => {
+          form.hidden = false;
+          reason.focus();
+        },
+      },
+      t("chat_report"),
+    ),
+    form,
+    result,
   );
+  const name = h(
+    "button",
+    {
+      type: "button",
+      class: "name author",
+      "aria-expanded": "false",
+      "aria-controls": menu.id,
+      onclick: () => {
+        menu.hidden = !menu.hidden;
+        name.setAttribute("aria-expanded", String(!menu.hidden));
+        if (!menu.hidden) menu.scrollIntoView({ block: "nearest" });
+      },
+    },
+    who.name,
+  );
+  return [name, menu];
 }
 
 /** @param {ChatMessage} message @param {ChatState} state @param {string | null} me @param {ChatActions} actions */
 function messageItem(message, state, me, actions) {
   const spectator = message.channel === "spectators";
+  const [name, menu] = hasAuthorMenu(message, me) ? authorMenu(message, actions) : [h("span", { class: "name" }, message.from.name), null];
   return h(
     "li",
     {
       class: `chat-message${spectator ? " from-spectator" : ""}`,
       dataset: { id: message.id, channel: message.channel, player: message.from.player_id ?? "" },
     },
-    hasAuthorMenu(message, me) ? authorMenu(message, actions) : h("span", { class: "name" }, message.from.name),
+    name,
     spectator && [" ", h("span", { class: "badge spectator" }, t("chat_spectator_mark"))],
     " ",
     h("span", { class: "words" }, messageWords(message, state.presets, language())),
+    menu,
   );
 }
 
