@@ -2,8 +2,9 @@
 real `yokai serve`: two seated players talk (a preset, a text); a spectator's messages
 come on the spectators' channel, which the players do not see, and a spectator past the
 rate limit is told so in the page's language; a muted player's messages are hidden in
-that browser until shown again; axe-core clean; at a phone's width nothing is past the
-screen's edge and the panel is below the table."""
+that browser until shown again; once the game is over the players read the spectators'
+messages and what is said after the end; axe-core clean; at a phone's width nothing is
+past the screen's edge and the panel is below the table."""
 
 from __future__ import annotations
 
@@ -163,6 +164,14 @@ def test_players_and_a_spectator_talk_through_the_panel(
     a.get_by_role("button", name="Show Bea again").click()
     expect(_message(a, "Your lead")).to_be_visible()
     assert a.evaluate("localStorage.getItem('yokai.chatMuted')") == "[]"
+
+    # The game over (Aiko resigns), its stream ends: the players now read the spectators'
+    # channel too, and what is said after the end comes by reading it every few seconds.
+    served.call("POST", f"/v1/games/{game['id']}/resign", {}, token=aiko["token"])
+    expect(a.locator("#final")).to_be_visible(timeout=WAIT)
+    expect(_message(a, "Go Aiko 4").locator(".badge.spectator")).to_be_visible(timeout=WAIT)
+    served.call("POST", f"/v1/games/{game['id']}/chat", {"preset": "good_game"}, bea["token"])
+    expect(_message(a, "Good game!")).to_have_count(1, timeout=WAIT)
 
     for page in (visitor, a, b, c):
         assert page.errors == []

@@ -78,9 +78,10 @@ test("the muted list read back from storage drops what it cannot use", () => {
   assert.deepEqual(mutedFrom('[{"player_id": "x", "name": "X"}, {"player_id": 3}, null]'), [{ player_id: "x", name: "X" }]);
 });
 
-test("a visitor without a player has no chat", () => {
-  assert.deepEqual(chatAccess(viewOf({}), { seated: false, signedIn: false }), { channel: null });
-  assert.deepEqual(chatAccess(null, { seated: false, signedIn: true }), { channel: null });
+test("a visitor without a player has no chat, nor a player whose seat a bot took over", () => {
+  assert.deepEqual(chatAccess(viewOf({}), { seated: false, signedIn: false }), { channel: null, why: "sign_in" });
+  assert.deepEqual(chatAccess(null, { seated: false, signedIn: true }), { channel: null, why: "sign_in" });
+  assert.deepEqual(chatAccess(viewOf({}), { seated: false, signedIn: true, left: true }), { channel: null, why: "left" });
 });
 
 test("a seated player talks at the table, with presets only at a rated four-player table", () => {

@@ -35,11 +35,12 @@ const PAGE = 200;
 export function tableChat(gameId, signal) {
   let state = initialChat(mutedFrom(localStorage.getItem(MUTED_KEY)));
   /** @type {Access} */
-  let access = { channel: null };
+  let access = { channel: null, why: "sign_in" };
   let drawn = false;
   /** @type {Promise<void> | null} a read under way */
   let reading = null;
   let readAgain = false;
+  let readFromStart = false;
   let polling = false;
   const token = () => player()?.token ?? null;
 
@@ -85,10 +86,14 @@ export function tableChat(gameId, signal) {
     }
   }
 
-  /** Read what was said after the newest message known, page after page; a read asked
-   * while one is under way is made once it ends (it may have started before the news). */
-  function catchUp() {
+  /** Read what was said after the newest message known (`fromStart`: every message,
+   * as a finished game shows its players the spectators' channel too), page after page;
+   * a read asked while one is under way is made once it ends (it may have started
+   * before the news).
+   * @param {boolean} [fromStart] */
+  function catchUp(fromStart = false) {
     if (access.channel === null || signal.aborted) return Promise.resolve();
+    readFromStart ||= fromStart;
     if (reading) {
       readAgain = true;
       return reading;
@@ -96,17 +101,21 @@ export function tableChat(gameId, signal) {
     reading = (async () => {
       do {
         readAgain = false;
+        /** @type {number | null} */
+        let after = readFromStart ? null : state.after;
+        readFromStart = false;
+        /** @type {string | null} */
+        const channel = access.channel;
         for (;;) {
-          /** @type {string | null} */
-          const channel = access.channel;
-          const after = state.after === null ? "" : `&after=${state.after}`;
+          const from = after === null ? "" : `&after=${after}`;
           /** @type {{messages: ChatMessage[], next_after: number | null}} */
-          const page = await get(`/v1/games/${gameId}/chat?limit=${PAGE}${after}`, { token: token(), signal });
+          const page = await get(`/v1/games/${gameId}/chat?limit=${PAGE}${from}`, { token: token(), signal });
           if (access.channel !== channel) break; // a seat taken meanwhile: read again
           update(withMessages(state, page.messages));
           if (page.messages.length < PAGE) break;
+          after = page.next_after;
         }
-      } while (readAgain && !signal.aborted);
+      } while ((readAgain || readFromStart) && !signal.aborted);
     })()
       .catch((err) => {
         if (!signal.aborted) update({ ...state, error: refusalOf(err) });
@@ -139,11 +148,12 @@ export function tableChat(gameId, signal) {
 
   return {
     el: view.el,
-    /** The table shows `view`, the page seated or not: who may talk, and how. A change of
-     * channel (a seat taken) starts the chat afresh.
-     * @param {View} shown @param {boolean} seated */
-    show(shown, seated) {
-      const next = chatAccess(shown, { seated, signedIn: token() !== null });
+    /** The table shows `view`, the page seated or not (`left`: the player's seat was
+     * taken over by a bot): who may talk, and how. A change of channel (a seat taken)
+     * starts the chat afresh.
+     * @param {View} shown @param {boolean} seated @param {boolean} left */
+    show(shown, seated, left) {
+      const next = chatAccess(shown, { seated, signedIn: token() !== null, left });
       if (drawn && JSON.stringify(next) === JSON.stringify(access)) return;
       drawn = true;
       const channelChanged = next.channel !== access.channel;
@@ -158,10 +168,12 @@ export function tableChat(gameId, signal) {
       update(withMessages(state, [message]));
     },
     catchUp,
-    /** The game stream ended with its game: read the chat every few seconds from now on. */
+    /** The game stream ended with its game: read the chat again from its start (its
+     * players now read the spectators' channel too), then every few seconds. */
     ended() {
       if (polling) return;
       polling = true;
+      catchUp(true);
       poll();
     },
   };

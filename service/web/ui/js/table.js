@@ -58,6 +58,10 @@ export function gamePage(main, gameId) {
   /** @type {AbortController | null} asking the finished game for its rematch */
   let rematchWatch = null;
   let finishedShown = false;
+  /** @type {string | null} the token that watches the game when the page holds no seat */
+  let watcherToken = null;
+  /** whether this browser's player held a seat here that a bot took over */
+  let seatLeft = false;
   const leaving = new AbortController();
   const chat = tableChat(gameId, leaving.signal);
   const view = tableView(main, gameId, {
@@ -94,7 +98,7 @@ export function gamePage(main, gameId) {
       }
     }
     view.render(state, player()?.id ?? null);
-    chat.show(state.view, isSeated(state));
+    chat.show(state.view, isSeated(state), seatLeft);
     if (state.view.status === "finished" && !finishedShown) {
       finishedShown = true;
       view.finished(state.view);
@@ -172,10 +176,9 @@ export function gamePage(main, gameId) {
   }
 
   function connect() {
-    // From the game's first event: the trick list shows every trick of the game. A
-    // player without a seat watches with their token: the spectators' chat comes too.
+    // From the game's first event: the trick list shows every trick of the game.
     stream = openStream(`/v1/games/${gameId}/stream`, {
-      token: state.token ?? player()?.token ?? null,
+      token: state.token ?? watcherToken,
       lastEventId: 0,
       onMessage: (message) => {
         if (message.event === "game_event") {
@@ -203,6 +206,8 @@ export function gamePage(main, gameId) {
     const who = player();
     const { signal } = leaving;
     state = { ...state, token: null };
+    watcherToken = null;
+    seatLeft = false;
     try {
       if (who) {
         try {
@@ -212,6 +217,11 @@ export function gamePage(main, gameId) {
           update(withView({ ...state, token: who.token }, mine));
         } catch (err) {
           if (!(err instanceof ApiError) || (err.status !== 403 && err.status !== 401)) throw err;
+          // A player without a seat watches with their token: the spectators' chat comes
+          // too. One whose seat a bot took over (403 seat_left) watches as the public:
+          // their token no longer opens the game's stream.
+          seatLeft = err.code === "seat_left";
+          if (err.status === 403 && !seatLeft) watcherToken = who.token;
         }
       }
       if (!state.token) update(withView(state, await get(`/v1/games/${gameId}`, { signal })));

@@ -114,15 +114,17 @@ export function shownMessages(state) {
 
 /**
  * Who may talk on this page, and how. A visitor without a player: nobody (the server
- * shows the chat to no one without a token). A seated player: the table's channel,
- * presets only at a rated four-player table (partners must not signal: 422
- * `presets_only`). A player without a seat: the spectators' channel, free text.
+ * shows the chat to no one without a token), nor a player whose seat a bot took over
+ * (403 `seat_left`): `why` says which. A seated player: the table's channel, presets
+ * only at a rated four-player table (partners must not signal: 422 `presets_only`). A
+ * player without a seat: the spectators' channel, free text.
  * @param {View | null} view
- * @param {{seated: boolean, signedIn: boolean}} who
- * @returns {{channel: null} | {channel: "table" | "spectators", freeText: boolean}}
+ * @param {{seated: boolean, signedIn: boolean, left?: boolean}} who
+ * @returns {{channel: null, why: "sign_in" | "left"} | {channel: "table" | "spectators", freeText: boolean}}
  */
-export function chatAccess(view, { seated, signedIn }) {
-  if (!view || !signedIn) return { channel: null };
+export function chatAccess(view, { seated, signedIn, left = false }) {
+  if (!view || !signedIn) return { channel: null, why: "sign_in" };
+  if (left) return { channel: null, why: "left" };
   if (!seated) return { channel: "spectators", freeText: true };
   return { channel: "table", freeText: !(view.rated && view.players === 4) };
 }

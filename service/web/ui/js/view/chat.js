@@ -161,7 +161,12 @@ export function chatView(actions) {
    * @param {ChatState} state @param {Access} access */
   function drawControls(state, access) {
     if (access.channel === null) {
-      fill(controls, h("p", { class: "chat-sign-in" }, t("chat_sign_in"), " ", h("a", { href: "#/" }, t("chat_lobby_link"))));
+      fill(
+        controls,
+        access.why === "left"
+          ? h("p", { class: "chat-left" }, t("problem.seat_left"))
+          : h("p", { class: "chat-sign-in" }, t("chat_sign_in"), " ", h("a", { href: "#/" }, t("chat_lobby_link"))),
+      );
       return;
     }
     const field = h("input", { type: "text", id: "chat-text", maxlength: LONGEST_TEXT, autocomplete: "off" });
