@@ -142,3 +142,27 @@ def test_players_and_a_spectator_talk_through_the_panel(
     for page in (visitor, a, b, c):
         # Reports are another part's endpoint: its absence here is no script error.
         assert [e for e in page.errors if "Failed to load resource" not in e] == []
+
+
+def test_a_rated_four_player_table_offers_presets_only_in_the_pages_language(
+    pages: Pages, served: Served
+) -> None:
+    """Partners must not signal: at a rated four-player table a seated player gets the
+    presets (in the page's language, here German) and no text field, and is told why."""
+    expect = _expect()
+    dora, emil = _player(served, "Dora"), _player(served, "Emil")
+    bots = [{"seat": 2, "level": "basic"}, {"seat": 3, "level": "basic"}]
+    game = served.call("POST", "/v1/games", {"players": 4, "rated": True, "bots": bots})
+    for seat, who in enumerate((dora, emil)):
+        served.call("POST", f"/v1/games/{game['id']}/seats/{seat}", {}, token=who["token"])
+    page = pages.open(dora)
+    page.evaluate("localStorage.setItem('yokai.lang', 'de')")
+    page.goto(f"{served.base}/#/game/{game['id']}")
+    page.reload()  # the language is chosen as the client starts
+    expect(page.locator('#chat [data-preset="good_luck"]')).to_have_text(
+        "Viel Glück!", timeout=WAIT
+    )
+    expect(page.locator("#chat-presets-only")).to_contain_text("Schnellnachrichten")
+    expect(page.locator("#chat-text")).to_have_count(0)
+    page.locator('#chat [data-preset="good_luck"]').click()
+    expect(_message(page, "Viel Glück!")).to_have_count(1, timeout=WAIT)
