@@ -28,7 +28,7 @@ const PAGE = 200;
 
 /**
  * The chat of the game `gameId`, until `signal` aborts (the page is left):
- * {el, show(view, seated), heard(message), catchUp(), ended()}.
+ * {el, show(view, seated, left), heard(message), catchUp(fromStart), ended()}.
  * @param {string} gameId
  * @param {AbortSignal} signal
  */
