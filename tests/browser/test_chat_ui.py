@@ -8,7 +8,6 @@ past the screen's edge and the panel is below the table."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
