@@ -4,6 +4,7 @@ paging with `after` and ETags."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from tests.e2e.test_notifications import new_player
@@ -218,3 +219,50 @@ def test_a_blocked_players_messages_never_reach_the_blocker(api: Api) -> None:
         "after the block",
         "still heard",
     ]
+
+
+def test_another_games_seat_token_reads_nothing_of_this_game(api: Api) -> None:
+    mine, other = api.start(3), api.start(3)
+    say(api, other.id, other.tokens[0], text="secret of the other table")
+    r = api.get(f"/v1/games/{other.id}/chat", **mine.seat_headers(0))
+    assert_problem(r, 403)
+    r = api.post(f"/v1/games/{other.id}/chat", {"text": "hi"}, **mine.seat_headers(0))
+    assert_problem(r, 403)
+
+
+def test_the_texts_and_presets_refusals_are_the_chats_own_whatever_their_length(
+    api: Api,
+) -> None:
+    game = api.start(3)
+    path = f"/v1/games/{game.id}/chat"
+    headers = game.seat_headers(0)
+    assert_problem(api.post(path, {"text": "x" * 5000}, **headers), 422, "invalid_text")
+    assert_problem(api.post(path, {"preset": ""}, **headers), 422, "unknown_preset")
+    assert_problem(api.post(path, {"preset": "p" * 500}, **headers), 422, "unknown_preset")
+    # A text in the form of a sealed value would be opened on its way out: refused.
+    token_like = "pd1.x.p" + "0" * 32 + "." + "A" * 30
+    assert_problem(api.post(path, {"text": f"look {token_like}"}, **headers), 422, "invalid_text")
+
+
+def test_a_sender_racing_with_themself_still_writes_five_in_ten_seconds(api: Api) -> None:
+    """Twelve messages of one player at once: five written, the rest refused (the sender's
+    lock makes each count see the others' rows)."""
+    game = api.start(3)
+    token = new_player(api, "Quick")
+    app = api.client.application
+    statuses: list[int] = []
+    lock = threading.Lock()
+
+    def send(n: int) -> None:
+        client = app.test_client()
+        r = client.post(f"/v1/games/{game.id}/chat", json={"text": f"m{n}"}, headers=bearer(token))
+        with lock:
+            statuses.append(r.status_code)
+
+    threads = [threading.Thread(target=send, args=(n,)) for n in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(statuses) == [201] * 5 + [429] * 7, statuses
+    assert len(read(api, game.id, token)["messages"]) == 5

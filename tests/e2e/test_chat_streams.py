@@ -112,3 +112,30 @@ def test_a_block_made_while_the_stream_is_open_holds_on_it(
         say(api, game.id, rude, text="never heard")
         say(api, game.id, other, text="the next one")
         assert said(chats(stream, "the next one")) == ["the next one"]
+
+
+def test_a_spectator_who_takes_a_seat_is_a_spectator_no_more(
+    two: tuple[AppUnderTest, str, Api],
+) -> None:
+    """A player watching a waiting game (the spectators' channel) who sits down: their
+    stream ends, and reopened it is the seat's, without the spectators' talk."""
+    streaming, host, api = two
+    game = api.create(3)["id"]
+    api.join(game, 1)
+    api.join(game, 2)
+    token, fan = new_player(api, "Kai"), new_player(api, "Fan")
+    with SseStream(host, f"/v1/games/{game}/stream", bearer(token)) as watching:
+        assert watching.status == 200
+        assert watching.until("view")
+        assert listening(streaming)
+        r = api.post(f"/v1/games/{game}/seats/0", {}, **bearer(token))
+        assert r.status_code == 201, r.get_json()
+        rest = []
+        while (m := watching.next()) is not None:  # the server ends it
+            rest.append(m.event)
+        assert "chat" not in rest
+    with SseStream(host, f"/v1/games/{game}/stream", bearer(token)) as seated:
+        assert seated.until("view")[-1].data["seat"] == 0
+        say(api, game, fan, text="from the stands")
+        say(api, game, token, text="at the table")
+        assert said(chats(seated, "at the table")) == ["at the table"]

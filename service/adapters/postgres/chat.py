@@ -1,7 +1,8 @@
 """Chat messages (migration 0022).
 
-Posting is one statement (:meth:`SqlChat.post`), which commits with itself: it runs the
-unit of work's checks (the token still valid), takes the game's chat lock
+Posting is one round trip (:meth:`SqlChat.post`): the sender's lock, then one statement,
+committed with it. The statement runs the unit of work's checks (the token still valid),
+takes the game's chat lock
 (``pg_advisory_xact_lock``, held until it commits), counts the sender's recent messages,
 reads whether an operator's mute of the sender runs, and, under the limit and unmuted,
 draws the id from the table's sequence, writes the row and
@@ -20,7 +21,7 @@ from typing import Any
 from uuid import UUID
 
 from service.adapters.postgres.events import CHANNEL
-from service.adapters.postgres.session import Session
+from service.adapters.postgres.session import Session, Statement
 from service.application.chat.ports import ChatMessage, Posted
 from service.application.live.hub import chat_key
 
@@ -40,10 +41,11 @@ _POST = (
 _TOLD = ", told AS (SELECT pg_notify(%s, %s::text || ' ' || id) FROM written)"
 
 
-def chat_lock_id(game_id: UUID) -> int:
-    """The transaction-scoped advisory lock of a game's chat: 64 bits of a hash (apart
-    from the other advisory locks by its prefix)."""
-    digest = hashlib.sha256(f"chat|{game_id}".encode()).digest()
+def lock_id(kind: str, key: object) -> int:
+    """A transaction-scoped advisory lock of the chat (``game``: a game's messages,
+    ``sender``: a sender's): 64 bits of a hash, apart from the other advisory locks by
+    its prefix."""
+    digest = hashlib.sha256(f"chat {kind}|{key}".encode()).digest()
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
@@ -69,12 +71,16 @@ class SqlChat:
         if atomic:
             session.begin()
         key = chat_key(m.game_id)
+        # The sender's messages are counted by a statement that starts once their lock is
+        # granted, so that it sees their messages committed meanwhile (READ COMMITTED: a
+        # statement's snapshot is taken as it starts).
+        sender_lock = Statement("SELECT pg_advisory_xact_lock(%s)", (lock_id("sender", sender),))
         bused = session.on_the_bus(CHANNEL)
         checks = session.take_checks()
         parts = [f"c{i} AS ({c.sql})" for i, c in enumerate(checks)]
         params: list[Any] = [p for c in checks for p in c.params]
         parts.append(_POST)
-        params += [chat_lock_id(m.game_id), sender, since, m.player_id, m.at]
+        params += [lock_id("game", m.game_id), sender, since, m.player_id, m.at]
         params += [m.game_id, m.at, m.channel, m.seat]
         params += [m.player_id, named, m.name, m.text, m.preset, sender, limit]
         sql = "WITH " + ", ".join(parts)
@@ -85,7 +91,8 @@ class SqlChat:
         told = [] if bused else ["(SELECT count(*) FROM told)"]
         columns = ["(SELECT id FROM written)", "(SELECT name FROM written)"]
         columns += ["(SELECT until FROM muted)", *passed, *told]
-        ((drawn, name, muted, *_),) = session.fetch(f"{sql} SELECT {', '.join(columns)}", params)
+        query = Statement(f"{sql} SELECT {', '.join(columns)}", params)
+        ((drawn, name, muted, *_),) = session.write_now([sender_lock], query)
         if drawn is not None and bused:
             session.post_committed(CHANNEL, f"{key} {drawn}")
         return Posted(drawn, name, muted)

@@ -14,7 +14,7 @@ from uuid import UUID
 
 from service.application.chat.ports import CHANNELS, SPECTATORS, TABLE, ChatMessage
 from service.application.deps import Deps
-from service.application.errors import UnauthenticatedError
+from service.application.errors import ForbiddenError, UnauthenticatedError
 from service.application.games.loading import load
 from service.application.games.seating import held_seat
 from service.application.identity.principals import (
@@ -40,15 +40,17 @@ class Reader:
     player_id: UUID | None
 
 
-def reader_of(principal: Principal, state: GameState) -> Reader:
-    """The channels ``principal`` reads in a game at ``state`` (401/403 as the views
-    refuse)."""
+def reader_of(principal: Principal, game_id: UUID, state: GameState) -> Reader:
+    """The channels ``principal`` reads in the game ``game_id`` at ``state`` (401/403 as
+    the views refuse: another game's seat token is refused)."""
     require_valid(principal)
     if isinstance(principal, Anonymous):
         raise UnauthenticatedError("the chat needs a seat's or a player's token", "missing_token")
     if isinstance(principal, Operator):
         return Reader(CHANNELS, None)
     if isinstance(principal, SeatHolder):
+        if principal.game_id != game_id:
+            raise ForbiddenError("this token belongs to another game")
         held_seat(state, principal.seat)
         over = public_status(state) == "finished"
         player = principal.player_id or principal.seat_player
@@ -73,10 +75,11 @@ def page(
     deps: Deps, game_id: UUID, principal: Principal, after: int | None, limit: int
 ) -> ChatPage:
     """The messages after ``after`` the principal may read, oldest first; ``next_after``
-    the last one's id (``after`` when there is none: kept for polling)."""
+    the last one's id of the reader's channels (``after`` when there is none: kept for
+    polling; None when the reader's channels have none yet)."""
     with deps.uow() as uow:
         guard(uow, principal)
-        reader = reader_of(principal, load(uow, deps.cache, game_id).state)
+        reader = reader_of(principal, game_id, load(uow, deps.cache, game_id).state)
         blocked = blocked_by(uow, reader.player_id)
         found = uow.chat.page(game_id, reader.channels, after, limit)
     messages = shown(found, reader.channels, blocked)

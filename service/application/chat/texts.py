@@ -10,6 +10,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from service.application.errors import InvalidInputError
+from service.application.privacy import sealing
 
 LONGEST = 280
 
@@ -59,6 +60,10 @@ def checked_text(text: str) -> str:
         raise InvalidInputError(f"text: at most {LONGEST} characters", "invalid_text")
     if any(unicodedata.category(c) == "Cc" for c in clean):
         raise InvalidInputError("text: no control characters", "invalid_text")
+    if sealing.TOKEN.search(clean):
+        # It would be opened as the answer leaves (a null, or "[erased]"): a text of a
+        # seat no player holds is kept as written.
+        raise InvalidInputError("text: not the form of a sealed value", "invalid_text")
     return clean
 
 

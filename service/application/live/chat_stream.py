@@ -5,7 +5,7 @@ is over) and never a player the viewer blocked."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -14,8 +14,14 @@ from service.application.chat.reading import blocked_by, reader_of, shown
 from service.application.deps import Deps
 from service.application.errors import ForbiddenError
 from service.application.games.cache import Loaded
-from service.application.identity.principals import PlayerHolder, Principal, SeatHolder
+from service.application.identity.principals import (
+    Anonymous,
+    PlayerHolder,
+    Principal,
+    SeatHolder,
+)
 from service.application.live.hub import Subscription, block_key, chat_key
+from service.application.live.recent import Commit
 from service.application.ports import UnitOfWork
 
 
@@ -39,9 +45,41 @@ class Talk:
         self.epoch = epoch
 
     def keys(self, game_id: UUID) -> tuple[str, ...]:
-        """What wakes the stream for the chat: the game's messages, the viewer's blocks."""
-        player = reader_player(self.principal)
-        return (chat_key(game_id),) + (() if player is None else (block_key(player),))
+        return chat_keys(game_id, self.principal)
+
+    def only_talk(self, game_id: UUID, subscription: Subscription, woken: set[str | None]) -> bool:
+        """Whether only the chat's keys woke the stream (and the hub is not deaf): no
+        commit to read."""
+        return bool(woken) and woken <= set(self.keys(game_id)) and not subscription.deaf
+
+    def after(
+        self,
+        deps: Deps,
+        game_id: UUID,
+        subscription: Subscription,
+        loaded: Loaded,
+        woken: set[str | None],
+        commits: Sequence[Commit],
+    ) -> Generator[ChatStreamMessage, None, bool]:
+        """After a wake-up's commits (the channels are the game's as it stands now): the
+        messages heard; True, with none, when the viewer, a spectator, took a seat (the
+        stream then ends, and reopens as the seat's: the spectators' channel is not a
+        seated player's while the game runs)."""
+        if self.took_a_seat(deps, game_id, commits):
+            return True
+        yield from self.heard(deps, game_id, subscription, loaded, woken)
+        return False
+
+    def took_a_seat(self, deps: Deps, game_id: UUID, commits: Sequence[Commit]) -> bool:
+        """Whether a player who watched without a seat holds one after ``commits`` (read
+        from the store, only after a commit that seated someone)."""
+        principal = self.principal
+        if not isinstance(principal, PlayerHolder):
+            return False
+        if not any(r.type == "SeatJoined" for c in commits for r in c.rows):
+            return False
+        with deps.uow() as uow:
+            return uow.players.seat_in(game_id, principal.player_id) is not None
 
     def heard(
         self,
@@ -70,7 +108,7 @@ class Talk:
             return
         self.last = found[-1].id
         try:
-            channels = reader_of(self.principal, loaded.state).channels
+            channels = reader_of(self.principal, game_id, loaded.state).channels
         except ForbiddenError:  # its seat's player left: the stream ends with the view
             return
         for m in shown(found, channels, self.blocked):
@@ -81,7 +119,7 @@ def talk_of(
     uow: UnitOfWork, game_id: UUID, principal: Principal, loaded: Loaded, epoch: int
 ) -> Talk:
     """The chat's side of a stream opened now: from the game's newest message on."""
-    reader = reader_of(principal, loaded.state)  # refuses as GET .../chat does
+    reader = reader_of(principal, game_id, loaded.state)  # refuses as GET .../chat does
     blocked = blocked_by(uow, reader.player_id)
     return Talk(principal, uow.chat.newest(game_id), blocked, epoch)
 
@@ -93,3 +131,12 @@ def reader_player(principal: Principal) -> UUID | None:
     if isinstance(principal, PlayerHolder):
         return principal.player_id
     return None
+
+
+def chat_keys(game_id: UUID, principal: Principal) -> tuple[str, ...]:
+    """What wakes a game stream for the chat: the game's messages, the viewer's blocks;
+    nothing for the public without a token (it reads no chat)."""
+    if isinstance(principal, Anonymous):
+        return ()
+    player = reader_player(principal)
+    return (chat_key(game_id),) + (() if player is None else (block_key(player),))

@@ -26,16 +26,24 @@ class _Watched:
     def __init__(self, newest: int) -> None:
         self.lock = threading.Lock()
         self.messages: deque[ChatMessage] = deque(maxlen=KEEP)
-        self.newest = newest  # every message up to this id is held (or was dropped)
+        self.newest = newest  # the game's messages up to this id are known
+        # Those after this id (up to ``newest``) are all held: the newest when the first
+        # stream began to watch, then the last one the deque let go. Ids come from one
+        # sequence for every game, so a game's are not consecutive: gaps say nothing.
+        self.floor = newest
         self.streams = 0
 
     def held_after(self, after: int) -> list[ChatMessage] | None:
-        """The held messages after ``after``, or None when some of them are not held."""
-        oldest = self.messages[0].id if self.messages else self.newest + 1
-        if after < oldest - 1 and after < self.newest:
-            # Older than what is held: only the store knows what lies between.
-            return None
+        """The held messages after ``after``, or None when some of them may not be."""
+        if after < self.floor:
+            return None  # older than what is held: only the store knows
         return [m for m in self.messages if m.id > after]
+
+    def add(self, message: ChatMessage) -> None:
+        if len(self.messages) == KEEP:
+            self.floor = self.messages[0].id  # let go: from it on, the store's
+        self.messages.append(message)
+        self.newest = message.id
 
 
 class RecentChat:
@@ -81,8 +89,7 @@ class RecentChat:
             fresh = _read(uow, game_id, start)
             for m in fresh:
                 if m.id > watched.newest:
-                    watched.messages.append(m)
-                    watched.newest = m.id
+                    watched.add(m)
             return [m for m in fresh if m.id > after]
 
 

@@ -34,15 +34,10 @@ from service.application.games.ports import InboxEntry
 from service.application.games.queries.feeds import feed_event
 from service.application.games.seating import held_seat, viewer_of
 from service.application.games.turnclocks import present
-from service.application.identity.principals import (
-    Anonymous,
-    PlayerHolder,
-    Principal,
-    guard,
-)
-from service.application.live.chat_stream import ChatStreamMessage, Talk, reader_player, talk_of
+from service.application.identity.principals import PlayerHolder, Principal, guard
+from service.application.live.chat_stream import ChatStreamMessage, Talk, chat_keys, talk_of
 from service.application.live.ending import ending_keys, token_gone
-from service.application.live.hub import DEAF_POLL, Subscription, block_key, chat_key, game_key
+from service.application.live.hub import DEAF_POLL, Subscription, game_key
 from service.application.ports import StoreUnavailableError
 from service.application.results import FeedEvent, Versioned
 from service.application.seeks.ports import Seek
@@ -203,10 +198,7 @@ def game_stream(
     """
     # A player without a seat watches: the public view, and the spectators' chat.
     viewer = PUBLIC if isinstance(principal, PlayerHolder) else viewer_of(game_id, principal)
-    talks = not isinstance(principal, Anonymous)
-    player = reader_player(principal)
-    also: tuple[str, ...] = (chat_key(game_id),) if talks else ()
-    also += (block_key(player),) if talks and player is not None else ()
+    also = chat_keys(game_id, principal)  # none for the public: it reads no chat
     subscription = deps.changes.subscribe(game_key(game_id), ending_keys(principal), also)
     # The hub's epoch before the read: a listener reconnect after this point makes
     # recent.after() read the store, so a commit nobody heard while the stream opened
@@ -225,7 +217,7 @@ def game_stream(
             loaded = load_at(uow, deps.cache, game_id, version)
             if isinstance(viewer, SeatViewer):
                 held_seat(loaded.state, viewer.seat)
-            talk = talk_of(uow, game_id, principal, loaded, epoch) if talks else None
+            talk = talk_of(uow, game_id, principal, loaded, epoch) if also else None
     except BaseException:
         subscription.close()
         raise
@@ -258,10 +250,9 @@ def _game_messages(
     def read() -> Generator[GameStreamMessage, None, bool]:
         nonlocal loaded
         woken = subscription.taken()
-        if talk is not None:
+        if talk is not None and talk.only_talk(game_id, subscription, woken):
             yield from talk.heard(deps, game_id, subscription, loaded, woken)
-            if woken and woken <= set(talk.keys(game_id)) and not subscription.deaf:
-                return False  # a message or a block, not a commit: no event is read
+            return False  # a message or a block, not a commit: no event is read
         commits = deps.recent.after(deps.uow, deps.changes, game_id, loaded)
         for commit in commits:
             loaded = commit.loaded
@@ -272,6 +263,11 @@ def _game_messages(
                 return True  # the seat's player left: the stream ends (reopening: 403)
         if commits:
             deps.cache.put(game_id, loaded)
+        seated = talk is not None and (
+            yield from talk.after(deps, game_id, subscription, loaded, woken, commits)
+        )
+        if seated:
+            return True  # a spectator who sat down: reopened, it is the seat's stream
         if _finished(loaded):
             yield EndMessage(loaded.version)
             return True

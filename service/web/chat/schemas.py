@@ -14,13 +14,13 @@ class ChatPostSchema(ma.Schema):
     """A text or a preset's id: exactly one."""
 
     text = fields.String(
-        validate=validate.Length(max=4 * LONGEST),
         metadata={
             "description": f"1-{LONGEST} characters once trimmed, NFC, no control characters"
+            " (else 422 `invalid_text`)"
         },
     )
     preset = fields.String(
-        validate=validate.Length(min=1, max=40), metadata={"description": "GET /v1/chat/presets"}
+        metadata={"description": "a preset's id: GET /v1/chat/presets (else 422 `unknown_preset`)"}
     )
 
 

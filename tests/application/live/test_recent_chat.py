@@ -72,3 +72,16 @@ def test_a_reader_behind_what_is_held_reads_the_store_and_the_last_reader_frees_
     recent.unwatch(GAME)
     assert recent.after(store, GAME, newest - 1, newest)[0].id == newest
     assert store.reads == reads + 2  # nobody watches: read each time
+
+
+def test_a_games_ids_with_gaps_are_held_all_the_same() -> None:
+    """Ids come from one sequence for every game: a game's first message may be 1000.
+    The readers that went past the newest when they began still share one read."""
+    db = Database()
+    store = Counting(db)
+    recent = RecentChat()
+    for _ in range(200):
+        recent.watch(GAME, 0)
+    db.chat.append((message(1000), "s"))
+    got = [recent.after(store, GAME, 0, 1000) for _ in range(200)]
+    assert store.reads == 1 and all([m.id for m in g] == [1000] for g in got)
