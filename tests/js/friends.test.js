@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { DEFAULT_MODE, inviteRequest, withPage, withoutFriend } from "../../service/web/ui/js/state/friends.js";
+import { DEFAULT_MODE, inviteRequest, withFirstPage, withPage, withoutFriend } from "../../service/web/ui/js/state/friends.js";
 
 /** @typedef {import("../../service/web/ui/js/state/friends.js").Friend} Friend */
 
@@ -20,6 +20,14 @@ test("the friends a page at a time; a first page starts again; a player listed t
   assert.deepEqual(withPage(friends, [friend("d")], true).map((f) => f.player_id), ["d"]);
   assert.deepEqual(withoutFriend(friends, "b").map((f) => f.player_id), ["a", "c"]);
   assert.equal(friends.length, 3); // the list itself is left as it was
+});
+
+test("the first page read again: the whole list replaces it; a first page of several updates those it lists", () => {
+  const friends = [friend("a"), friend("b"), friend("c")];
+  const online = { ...friend("b"), online: true, playing: ["g-1"] };
+  assert.deepEqual(withFirstPage(friends, { players: [friend("a"), online], next_cursor: null }), [friend("a"), online]);
+  assert.deepEqual(withFirstPage(friends, { players: [friend("a"), online], next_cursor: "x" }), [friend("a"), online, friend("c")]);
+  assert.equal(friends[1].online, false); // the list itself is left as it was
 });
 
 test("an invitation: the last Play now mode (unrated), my seat 0, the friend's seat 1, bots on the rest", () => {

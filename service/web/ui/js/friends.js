@@ -1,5 +1,6 @@
 // The friends page (#/friends, docs/api.md "Blocks and follows"): the players this
-// browser's player follows (GET /v1/me/follows, a page at a time), unfollowing one
+// browser's player follows (GET /v1/me/follows, a page at a time; the first read again
+// every FRIENDS_POLL_MS while the page is open, for who is online), unfollowing one
 // (DELETE /v1/me/follows/{id}), and inviting one to a new game (POST /v1/games with
 // `invite`, then taking my seat and opening the table). Also what a profile's Follow
 // button asks: whether a player is followed, and following or unfollowing them.
@@ -7,12 +8,12 @@
 // The page wires its state (state/friends.js: pure) and view (view/friends.js) to the
 // API; leaving it aborts what it asked for.
 
-import { get, post, request } from "./api.js";
+import { follow, get, post, request } from "./api.js";
 import { fill, h } from "./dom.js";
 import { lastChoice } from "./finding.js";
 import { t } from "./i18n.js";
 import { player } from "./player.js";
-import { inviteRequest, withPage, withoutFriend } from "./state/friends.js";
+import { inviteRequest, withFirstPage, withPage, withoutFriend } from "./state/friends.js";
 import { friendsView } from "./view/friends.js";
 
 /** @typedef {import("./state/friends.js").Friend} Friend */
@@ -22,6 +23,10 @@ import { friendsView } from "./view/friends.js";
 const PAGE = 200;
 /** How many pages are read to find whether a player is followed (1000 follows at most). */
 const FOLLOW_PAGES = 5;
+/** How often the first page is read again (revalidated: an unchanged list costs a 304),
+ * so that online and playing stay true while the page is open; the server's online is
+ * "seen within 90 seconds". */
+export const FRIENDS_POLL_MS = 30_000;
 
 /**
  * Whether this browser's player follows `playerId` (the list read page after page).
@@ -110,5 +115,15 @@ export function friendsPage(main) {
 
   fill(main, view.section);
   load(true);
+  follow(`/v1/me/follows?limit=${PAGE}`, {
+    token,
+    signal,
+    every: FRIENDS_POLL_MS,
+    onChange: (/** @type {FriendsPage} */ page) => {
+      friends = withFirstPage(friends, page);
+      if (page.next_cursor === null) cursor = null;
+      view.show(friends, cursor !== null);
+    },
+  });
   return () => leaving.abort();
 }

@@ -38,6 +38,20 @@ export function withPage(friends, page, first) {
 }
 
 /**
+ * The friends after the first page was read again (to keep online and playing fresh): a
+ * page that is the whole list (no `next_cursor`) replaces it; else the friends it lists
+ * are updated where they stand, and the others are kept as they were.
+ * @param {readonly Friend[]} friends
+ * @param {{players: readonly Friend[], next_cursor: string | null}} page
+ * @returns {Friend[]}
+ */
+export function withFirstPage(friends, page) {
+  if (page.next_cursor === null) return [...page.players];
+  const fresh = new Map(page.players.map((f) => [f.player_id, f]));
+  return friends.map((f) => fresh.get(f.player_id) ?? f);
+}
+
+/**
  * The friends once one is unfollowed.
  * @param {readonly Friend[]} friends
  * @param {string} playerId
