@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from importlib import metadata
 
+from service import API_VERSION
 from service.rules import PUBLIC_STATUSES, BotLevel, Scoring, Variant
 from service.settings import default_data_dir
 from service.worker import ALIVE_SECONDS
@@ -51,7 +52,10 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=_Formatter,
     )
     main.add_argument(
-        "--version", action="version", version=f"%(prog)s {version()}", help="print the version"
+        "--version",
+        action="version",
+        version=f"%(prog)s {version()} (HTTP API {API_VERSION})",
+        help="print the version (the package's, and the HTTP contract's)",
     )
     sub = main.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

@@ -73,7 +73,8 @@ def test_flags_and_unset_options_show_no_default(capsys: pytest.CaptureFixture[s
 
 def test_version_prints_the_packages_version(capsys: pytest.CaptureFixture[str]) -> None:
     text = _help(["--version"], capsys)
-    assert text == f"yokai {metadata.version('yokai-septet-server')}\n"
+    # The package's version, and the contract's (the OpenAPI document's info.version).
+    assert text == f"yokai {metadata.version('yokai-septet-server')} (HTTP API 1.0.0)\n"
 
 
 def test_the_relay_refuses_to_start_without_redis(

@@ -19,6 +19,7 @@ from service.application.results import (
     Acted,
     Advanced,
     BanLifted,
+    ChatPosted,
     Created,
     EmailSet,
     EmailVerified,
@@ -34,7 +35,10 @@ from service.application.results import (
     PushSubscribed,
     PushUnsubscribed,
     R_co,
+    Related,
     Rematched,
+    ReportFiled,
+    ReportResolved,
     ReviewRequested,
     SeekCancelled,
     SeekCreated,
@@ -293,11 +297,42 @@ class LiftBan(Returns[BanLifted]):
 
 
 @dataclass(frozen=True, slots=True)
+class FileReport(Returns[ReportFiled]):
+    """A player reports another (docs/api.md "Reports and moderation"), naming a game or
+    one of their chat messages, or neither."""
+
+    player_id: UUID
+    reason: str
+    game_id: UUID | None = None
+    message_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResolveReport(Returns[ReportResolved]):
+    """An operator closes a report with an action (``minutes``: a mute's)."""
+
+    report_id: UUID
+    action: str
+    note: str
+    minutes: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class RequestReview(Returns[ReviewRequested]):
     """Anyone who may read a finished game asks for its hand review (docs/api.md "Hand
     review"): queued for the worker once; asked again after a failure, queued again."""
 
     game_id: UUID
+
+
+@dataclass(frozen=True, slots=True)
+class PostChat(Returns[ChatPosted]):
+    """A seat (the table channel) or a player without a seat (the spectators channel)
+    writes in a game's chat (docs/api.md "Table talk"): a text or a preset."""
+
+    game_id: UUID
+    text: str | None = None
+    preset: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,8 +381,25 @@ class PairSeeks(Returns[Paired]):
     order: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class SetBlock(Returns[Related]):
+    """A player blocks another (``on``), or lifts their block."""
+
+    player_id: UUID
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SetFollow(Returns[Related]):
+    """A player follows another (``on``), or no longer does."""
+
+    player_id: UUID
+    on: bool
+
+
 Command = (
     CreateGame
+    | PostChat
     | JoinSeat
     | PassCards
     | PlayCard
@@ -380,6 +432,10 @@ Command = (
     | CancelSeek
     | PairSeeks
     | RequestReview
+    | FileReport
+    | ResolveReport
+    | SetBlock
+    | SetFollow
 )
 
 

@@ -13,6 +13,7 @@ from service.application.identity.ports import IdTokens
 from service.application.integrity.chain import ChainKeys
 from service.application.live.hub import Hub
 from service.application.live.recent import RecentCommits
+from service.application.live.recent_chat import RecentChat
 from service.application.notify.watching import Watching
 from service.application.ports import Clock, UnitOfWorkFactory
 from service.application.privacy.ports import KeyVault
@@ -37,6 +38,7 @@ class Deps:
     id_tokens: IdTokens | None = None  # a verifier of OpenID Connect ID tokens, if configured
     changes: Hub = field(default_factory=Hub)  # what streams and long-polls wait on
     recent: RecentCommits = field(default_factory=RecentCommits)  # shared by streams
+    recent_chat: RecentChat = field(default_factory=RecentChat)  # shared by game streams
     seek_ttl: timedelta = timedelta(hours=24)  # a seek expires after this (YOKAI_SEEK_HOURS)
     bot_move_ms: float | None = None  # the expert bot's time per move (YOKAI_BOT_MOVE_MS)
     takeover: BotLevel = BotLevel.BASIC  # the bot for a seat whose player leaves

@@ -1,8 +1,8 @@
 """What every capability shares of the outside world: who acted (Actor), the event store
 and its rows, the clock, and the unit of work, one transaction whose properties are the
 stores of every capability (their ports live beside each capability: games/ports.py,
-identity/ports.py, write/ports.py, webhooks/ports.py, lobby/ports.py, seeks/ports.py).
-Adapters implement them."""
+identity/ports.py, write/ports.py, webhooks/ports.py, lobby/ports.py, seeks/ports.py,
+social/ports.py). Adapters implement them."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from types import TracebackType
 from typing import Any, Protocol, Self
 from uuid import UUID
 
+from service.application.chat.ports import ChatStore
 from service.application.games.ports import GameIndex, Inbox, SnapshotStore, Wakeups
 from service.application.identity.ports import (
     Credentials,
@@ -25,12 +26,14 @@ from service.application.identity.ports import (
     PlayerTokens,
 )
 from service.application.lobby.ports import Lobby
+from service.application.moderation.ports import Reports
 from service.application.notify.ports import Notifications
 from service.application.privacy.ports import Erasures
 from service.application.ratings.ports import Ratings
 from service.application.reputation.ports import Reputations
 from service.application.review.ports import Reviews
 from service.application.seeks.ports import Seeks
+from service.application.social.ports import Blocks, Follows
 from service.application.webhooks.ports import Webhooks
 from service.application.write.ports import IdempotencyStore
 
@@ -195,6 +198,9 @@ class UnitOfWork(Protocol):
     def reviews(self) -> Reviews: ...
 
     @property
+    def chat(self) -> ChatStore: ...
+
+    @property
     def wakeups(self) -> Wakeups: ...
 
     @property
@@ -204,10 +210,19 @@ class UnitOfWork(Protocol):
     def notifications(self) -> Notifications: ...
 
     @property
+    def reports(self) -> Reports: ...
+
+    @property
     def operators(self) -> Operators: ...
 
     @property
     def erasures(self) -> Erasures: ...
+
+    @property
+    def blocks(self) -> Blocks: ...
+
+    @property
+    def follows(self) -> Follows: ...
 
     def __enter__(self) -> Self: ...
 

@@ -95,6 +95,14 @@ class PushUnsubscribed:
 
 
 @dataclass(frozen=True, slots=True)
+class Related:
+    """A player's block or follow of ``other_id`` is now ``on`` (or off)."""
+
+    other_id: UUID
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
 class NotificationsChosen:
     player_id: UUID
 
@@ -158,10 +166,35 @@ class ReviewRequested:
 
 
 @dataclass(frozen=True, slots=True)
+class ChatPosted:
+    """A chat message as written (its name and text sealed when a player wrote them)."""
+
+    id: int
+    game_id: UUID
+    posted_at: datetime
+    channel: str
+    seat: int | None
+    player_id: UUID | None
+    name: str
+    text: str | None
+    preset: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class BanLifted:
     player_id: UUID
     name: str
     lifted: bool  # a ban was running (else nothing was done)
+
+
+@dataclass(frozen=True, slots=True)
+class ReportFiled:
+    report_id: UUID
+
+
+@dataclass(frozen=True, slots=True)
+class ReportResolved:
+    report_id: UUID
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +253,7 @@ Result = (
     | PlayerSuspended
     | BanLifted
     | ReviewRequested
+    | ChatPosted
     | PlayerErased
     | WebhookCreated
     | WebhookDeleted
@@ -232,6 +266,9 @@ Result = (
     | SeekCreated
     | SeekCancelled
     | Paired
+    | ReportFiled
+    | ReportResolved
+    | Related
 )
 
 

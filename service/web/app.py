@@ -12,7 +12,7 @@ from flask import Flask, Request, Response, request
 from flask.ctx import _AppCtxGlobals
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service import logs, metrics
+from service import API_VERSION, logs, metrics
 from service.application.identity.principals import (
     Anonymous,
     BadToken,
@@ -26,11 +26,13 @@ from service.bootstrap import Container, build, reapply_erasures
 from service.settings import MAX_BODY_BYTES, Settings
 from service.web import client, errors, headers
 from service.web.api import Api
+from service.web.chat import routes as chat
 from service.web.games import routes as games
 from service.web.games.feed_schemas import document_event_types
 from service.web.live import routes as live
 from service.web.live.holding import OpenStreams
 from service.web.lobby import routes as lobby
+from service.web.moderation import routes as moderation
 from service.web.notify import routes as notify
 from service.web.ops import routes as ops
 from service.web.players import routes as players
@@ -50,11 +52,11 @@ from service.web.reviews import routes as reviews
 from service.web.seeks import routes as seeks
 from service.web.sessions import routes as sessions
 from service.web.sessions.schemas import EXACTLY_ONE_WAY
+from service.web.social import routes as social
 from service.web.webhooks import routes as webhooks
 
 API_TITLE = "Yokai Septet server"
 OPENAPI = "/v1/openapi.json"
-API_VERSION = "1.0.0"
 
 
 _MINTING = frozenset(
@@ -129,10 +131,13 @@ def create_app(settings: Settings | None = None, container: Container | None = N
     api.register_blueprint(notify.blp)
     api.register_blueprint(records.blp)
     api.register_blueprint(reviews.blp)
+    api.register_blueprint(chat.blp)
     api.register_blueprint(sessions.blp)
     api.register_blueprint(lobby.blp)
     api.register_blueprint(seeks.blp)
     api.register_blueprint(ratings.blp)
+    api.register_blueprint(moderation.blp)
+    api.register_blueprint(social.blp)
     api.register_blueprint(problems.blp)
     api.spec.components.schemas["SignIn"].update(EXACTLY_ONE_WAY)
     document_event_types(api.spec)

@@ -261,6 +261,7 @@ class ProblemSchema(ma.Schema):
     request_id = fields.String()
     banned_until = fields.DateTime(metadata={"description": "`player_banned`: when it ends"})
     ban = fields.Nested(BanSchema, metadata={"description": "`player_banned`: why"})
+    muted_until = fields.DateTime(metadata={"description": "`player_muted`: when it ends"})
 
 
 for _name in ("type", "title", "status", "detail", "code", "request_id"):

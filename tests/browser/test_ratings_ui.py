@@ -40,9 +40,9 @@ def _expect() -> Any:
 
 
 def _console_error(errors: list[str], message: Any) -> None:
-    """A script error, a CSP violation... Not a 403: a player opening a game asks for its
-    seat's view first."""
-    if message.type == "error" and "status of 403" not in message.text:
+    """A script error, a CSP violation, a refused request (a player opening a game they
+    hold no seat in asks for no seat's view: issue 48)."""
+    if message.type == "error":
         errors.append(message.text)
 
 

@@ -80,10 +80,9 @@ def _fits(page: Any, name: str) -> None:
 
 
 def _console_error(errors: list[str], message: Any) -> None:
-    """A CSP violation, a module that failed to load, a script error... A 403 is not
-    one: a player opening a game asks for its seat's view and watches the public one
-    when it holds no seat there (Chromium logs the refusal all the same)."""
-    if message.type == "error" and "status of 403" not in message.text:
+    """A CSP violation, a module that failed to load, a script error, a refused request
+    (a player opening a game they hold no seat in asks for no seat's view: issue 48)."""
+    if message.type == "error":
         errors.append(message.text)
 
 

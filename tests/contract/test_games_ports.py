@@ -4,6 +4,7 @@ snapshots, and the wakeups of the worker."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 from uuid import UUID, uuid4
 
@@ -202,6 +203,30 @@ def test_an_entry_is_read_back_as_it_was_added(store: Store) -> None:
     with store.uow() as uow:
         assert uow.inbox.page(mio.id, ["playing"], None, 10) == [entry]
         assert uow.inbox.page(mio.id, ["waiting", "finished"], None, 10) == []
+
+
+def test_an_invitations_entry_reads_its_inviters_name_and_one_games_entry_is_read(
+    store: Store,
+) -> None:
+    """Issue 48: the inviter's id and the finished game a rematch plays again are kept;
+    the inviter's name is read with the entry (as their row has it now), by every read."""
+    at = store.clock.now()
+    mio, bo = new_player(store), new_player(store, "Bo")
+    game_id, finished = new_game(store), new_game(store)
+    invited = replace(
+        inbox_entry(mio.id, game_id, at, action="join"), invited_by=bo.id, rematch_of=finished
+    )
+    add_entries(store, invited, inbox_entry(mio.id, finished, at, status="finished"))
+    read = replace(invited, invited_by_name=bo.name)
+    with store.uow() as uow:
+        assert uow.inbox.page(mio.id, ["playing"], None, 10) == [read]
+        assert uow.inbox.stamped_page(mio.id, ["playing"], None, 10)[1] == [read]
+        assert read in uow.inbox.watched(mio.id, at)
+        assert uow.inbox.of_game(mio.id, game_id) == read
+        assert uow.inbox.of_game(mio.id, finished) == inbox_entry(
+            mio.id, finished, at, status="finished"
+        )
+        assert uow.inbox.of_game(bo.id, game_id) is None
 
 
 def test_the_inbox_lists_the_seats_turns_first_then_the_latest_changed(store: Store) -> None:

@@ -34,12 +34,17 @@ BEYOND_SCHEMA: dict[tuple[int, str], str] = {
     (422, "seat_taken"): "a bot's or an invitation's seat is named once",
     (422, "unknown_player"): "an invitation names a player who exists",
     (422, "invited_twice"): "an invitation names each player once",
+    (422, "invalid_minutes"): "a resolution's minutes go with a mute, and only with it",
+    (422, "message_not_theirs"): "a reported message is the reported player's",
+    (422, "message_not_in_game"): "a reported message is of the game the report names",
     # The game's state or its variant.
     (422, "unknown_card"): "a second seven (`-7b`) in a standard game",
     (422, "at_out_of_range"): "`at` beyond the game's version",
     (422, "after_out_of_range"): "`after` / Last-Event-ID beyond the game's version",
     (422, "idempotency_key_reused"): "a key already used for another request",
     (422, "invalid_rating_range"): "a rating range's low bound is not above its high one",
+    (422, "cannot_block_self"): "a player blocks another player, not themself",
+    (422, "cannot_follow_self"): "a player follows another player, not themself",
     # What the player has open (409s are the state's, let through by the configuration too).
     (409, "already_seeking"): "the player has an open seek already",
     (409, "seek_matched"): "the seek was paired into a game meanwhile",
@@ -47,9 +52,12 @@ BEYOND_SCHEMA: dict[tuple[int, str], str] = {
     (422, "too_many_webhooks"): "the owner's webhooks are at their limit",
     # Who sends it.
     (422, "name_required"): "a name is needed without a player token",
+    (422, "cannot_report_yourself"): "a player reports another player",
     (400, "weak_idempotency_key"): "without a token a key needs 32 characters",
     # What no pattern says: a record's text, the address a host name resolves to.
     (422, "invalid_record"): "a record's text follows docs/record-format.md",
+    (422, "invalid_reason"): "a report's reason is not blank, without control characters",
+    (422, "invalid_note"): "a resolution's note is not blank, without control characters",
     (422, "record_mismatch"): "a record's results are what the rules give",
     (422, "illegal_move"): "a record's moves follow the rules",
     (422, "webhook_url_forbidden"): "the host resolves to a public address",

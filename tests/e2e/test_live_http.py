@@ -391,7 +391,10 @@ def test_a_players_token_streams_the_seat_the_player_holds(
     assert view["seat"] == 1
     assert view["seats"][1]["name"] == "kai"  # sealed at rest, opened as it is sent
     assert view == api.get(f"/v1/games/{game['id']}/view", **me).get_json()
-    # A player holding no seat of a game is refused, as for its /view.
+    # A player holding no seat of a game watches it as a spectator (Part 4, "Table
+    # talk"): the public view (its /view refuses them).
     other = api.create(3)
-    with SseStream(host, f"/v1/games/{other['id']}/stream", me) as refused:
-        assert refused.status == 403
+    with SseStream(host, f"/v1/games/{other['id']}/stream", me) as watching:
+        assert watching.status == 200
+        assert watching.until("view")[-1].data == api.public(other["id"])
+    assert api.get(f"/v1/games/{other['id']}/view", **me).status_code == 403

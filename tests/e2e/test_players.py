@@ -247,6 +247,28 @@ def test_the_inbox_pages_with_a_cursor_through_every_game_once(api: Api) -> None
     assert set(mine) <= set(seen)
 
 
+def test_one_games_entry_is_asked_for_by_its_id(api: Api) -> None:
+    """Issue 48: ``game`` answers one game's entry, none for a game the player holds no
+    seat of (what a game page asks before the seat's view, which refuses them); an
+    invitation's entry names who invites (their name as the page shows it)."""
+    host_id, host = new_player(api, "Aiko")
+    _, guest = new_player(api, "Bea")
+    game = seated_game(api, host)
+    mine = inbox(api, host, f"?status=all&game={game.id}").get_json()
+    assert [(g["game_id"], g["invited_by"], g["rematch_of"]) for g in mine["games"]] == [
+        (game.id, None, None)
+    ]
+    assert inbox(api, guest, f"?status=all&game={game.id}").get_json()["games"] == []
+    guest_id = api.get("/v1/me", **bearer(guest)).get_json()["id"]
+    invited = api.post("/v1/games", {"players": 3, "invite": [guest_id]}, **bearer(host))
+    assert invited.status_code == 201, invited.get_json()
+    query = f"?game={invited.get_json()['id']}"
+    (entry,) = inbox(api, guest, query).get_json()["games"]
+    assert (entry["invited"], entry["invited_by"]) == (True, {"player_id": host_id, "name": "Aiko"})
+    assert_problem(api.get("/v1/me/games?game=short", **bearer(guest)), 422)
+    assert_problem(api.get(f"/v1/me/games?game={'z' * 36}", **bearer(guest)), 404)
+
+
 @pytest.mark.parametrize("query", ["?status=lost", "?limit=0", "?limit=101", "?cursor=!!"])
 def test_invalid_inbox_queries_are_422(api: Api, query: str) -> None:
     _, token = new_player(api)

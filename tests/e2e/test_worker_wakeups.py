@@ -16,8 +16,10 @@ worker.
 from __future__ import annotations
 
 import signal
+from datetime import datetime
 from typing import Any
 
+import psycopg
 import pytest
 
 from tests.e2e.test_seek_tables import matched, seek, started
@@ -36,20 +38,37 @@ def status(setup: Setup, game_id: str) -> str:
     return found
 
 
+def first_and_last(setup: Setup, game_id: str) -> tuple[datetime, datetime]:
+    """When a game's first and last events were recorded (the store's own clock)."""
+    with psycopg.connect(setup.url) as conn:
+        row = conn.execute(
+            "SELECT min(recorded_at), max(recorded_at) FROM events WHERE game_id = %s",
+            (game_id,),
+        ).fetchone()
+    assert row is not None and row[0] is not None
+    return row[0], row[1]
+
+
 def test_a_seek_is_paired_at_its_time_while_the_worker_plays_a_long_bot_game(
     setup: Setup,
 ) -> None:
     started(setup)
     bots: list[dict[str, Any]] = [{"seat": s, "level": "expert"} for s in range(4)]
-    # Advanced scoring: rounds until a side has 7 points, so the game outlasts the
-    # seek's 5 s with room (a basic-scoring game, two rounds won, can end within ten
-    # seconds here, and under load it once ended before the pairing: CI failed so).
-    game_id = setup.api.create(4, bots=bots, scoring="advanced")["id"]
-    wait_for(lambda: status(setup, game_id) == "playing", "the bots to have passed")
+    # Three games of advanced scoring (rounds until a side has 7 points), their moves
+    # interleaved by the worker, so that its run of moves outlasts the seek's 5 s with
+    # room: one basic-scoring game can end within ten seconds here, and under load even
+    # one advanced game once ended before the pairing (CI failed so, twice).
+    games = [setup.api.create(4, bots=bots, scoring="advanced")["id"] for _ in range(3)]
+    wait_for(lambda: all(status(setup, g) == "playing" for g in games), "the bots to have passed")
     token = new_player(setup.api, "Mio")[1]
     asked = [(token, seek(setup.api, token, bots_after_seconds=5))]
     (found,) = wait_for(lambda: matched(setup.api, asked), "the seek to be matched", 120)
-    assert status(setup, game_id) != "finished", "paired only once the bots were done"
+    # The order read from the store, not from when this test looked: the paired game was
+    # created before the last of the bot games' moves (so far, if one still runs).
+    paired = first_and_last(setup, found["game_id"])[0]
+    last_move = max(first_and_last(setup, g)[1] for g in games)
+    still_playing = any(status(setup, g) != "finished" for g in games)
+    assert still_playing or paired < last_move, "paired only once the bots were done"
     assert setup.api.public(found["game_id"])["status"] == "passing"
 
 

@@ -117,8 +117,19 @@ class Table:
             f"/v1/games/{self.game_id}/events?after={after}", headers=self.headers(seat)
         )
 
+    def chat(self, seat: int | None, token: str | None = None) -> TestResponse:
+        headers = bearer(token) if seat is None and token else self.headers(seat or 0)
+        return self.api.client.post(
+            f"/v1/games/{self.game_id}/chat", json={"text": "well played"}, headers=headers
+        )
+
     def inbox(self, seat: int) -> TestResponse:
         return self.api.client.get("/v1/me/games", headers=self.headers(seat))
+
+    def inbox_game(self, seat: int) -> TestResponse:
+        """The player's entry of this game alone: what a game page asks first (issue 48)."""
+        query = f"status=all&game={self.game_id}"
+        return self.api.client.get(f"/v1/me/games?{query}", headers=self.headers(seat))
 
 
 def new_table(api: Api) -> Table:
@@ -155,12 +166,20 @@ def costs(table: Table, measure: Callable[[Callable[[], TestResponse]], Cost]) -
     found["public_view"] = measure(table.public)
     found["events_after"] = measure(lambda: table.events(0, 8))
     found["inbox"] = measure(lambda: table.inbox(0))
+    found["inbox_game"] = measure(lambda: table.inbox_game(0))
     (first, *middle, last) = FIRST_TRICK
     assert table.play(*first).status_code == 200
     found["play"] = measure(lambda: table.play(*middle[0]))
     for seat, card in middle[1:]:
         assert table.play(seat, card).status_code == 200
     found["play_ending_a_trick"] = measure(lambda: table.play(*last))
+    # Table talk (issue 47): a seat's message, and a spectator's (a player with no seat),
+    # each once the same kind of message was posted before.
+    assert table.chat(1).status_code == 201
+    found["chat"] = measure(lambda: table.chat(2))
+    watcher = table.api.post("/v1/players", {"name": "Watcher"}).get_json()["token"]
+    assert table.chat(None, watcher).status_code == 201
+    found["spectator_chat"] = measure(lambda: table.chat(None, watcher))
     return found
 
 

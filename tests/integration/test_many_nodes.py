@@ -20,7 +20,15 @@ from service.adapters.bus import JOBS_CHANNEL, BusSeal
 from service.adapters.postgres.engine import libpq_conninfo
 from service.application.jobs.source import OUTBOX_NOTE
 from service.application.live import recent as recent_module
-from service.application.live.hub import LOBBY_KEY, Hub, game_key, player_key, token_key
+from service.application.live.hub import (
+    LOBBY_KEY,
+    Hub,
+    chat_key,
+    follow_key,
+    game_key,
+    player_key,
+    token_key,
+)
 from tests.support.api import OPERATOR, Api, Game, bearer
 from tests.support.deals import PASSES_4P, ordered_deal, start_playing, version
 from tests.support.postgres import AppUnderTest, MakeApp, migrated_database
@@ -286,6 +294,36 @@ def test_with_redis_the_lobby_and_a_revoked_token_reach_the_other_node(
         listen.conn.close()
 
 
+def test_with_redis_a_followed_players_seat_at_a_public_table_reaches_the_other_node(
+    make_app: MakeApp, database: str, redis_server: RedisServer
+) -> None:
+    """The announcement a follower's stream waits for (service/application/social/
+    projections.py) goes on the bus like the lobby's, and no NOTIFY is sent."""
+    one = node(make_app, database, redis_server.url)
+    two = node(make_app, database, redis_server.url)
+    api = one.api()
+    player = api.post("/v1/players", {"name": "Ren"}).get_json()
+    listen = Notifications(database)
+    try:
+        with hub(two).subscribe(
+            player_key(UUID(player["id"])), (), (follow_key(UUID(player["id"])),)
+        ) as followed:
+            bus = two.container.bus
+            assert bus is not None
+            wait_for(bus.listening.is_set, "node two to subscribe to the bus", 10)
+            assert followed.wait(10)  # subscribed: every waiter is woken once
+            followed.heard = False
+            listen.heard()
+            game_id = api.create(3, visibility="public")["id"]
+            joined = api.post(f"/v1/games/{game_id}/seats/0", {}, **bearer(player["token"]))
+            assert joined.status_code == 201, joined.get_json()
+            wait_for(lambda: followed.heard, "node two to hear of the seat", 10)
+            assert not followed.ended
+        assert listen.heard() == []
+    finally:
+        listen.conn.close()
+
+
 def test_without_redis_a_node_still_notifies(make_app: MakeApp, database: str) -> None:
     """The embedded default: no relay, PostgreSQL's NOTIFY as before."""
     alone = make_app(database_url=database)
@@ -427,3 +465,36 @@ def test_a_node_whose_redis_is_away_says_degraded_and_catches_up_when_it_is_back
                 "readyz to say ok again",
                 10,
             )
+
+
+def test_with_redis_a_chat_message_reaches_the_other_nodes_stream_without_notify(
+    make_app: MakeApp, database: str, redis_server: RedisServer
+) -> None:
+    """A chat message written on one node goes on the bus (its announcement carries its
+    id) and reaches a stream of the game on the other (docs/api.md "Table talk")."""
+    one = node(make_app, database, redis_server.url)
+    two = node(make_app, database, redis_server.url)
+    api = one.api()
+    game = api.start(3)
+    listen = Notifications(database)
+    try:
+        bus = two.container.bus
+        assert bus is not None
+        with (
+            served(two.flask) as host,
+            SseStream(host, f"/v1/games/{game.id}/stream", game.seat_headers(1)) as stream,
+        ):
+            assert stream.status == 200
+            assert stream.until("view")
+            wait_for(bus.listening.is_set, "node two to subscribe to the bus", 10)
+            listen.heard()
+            r = api.post(
+                f"/v1/games/{game.id}/chat", {"text": "over the bus"}, **game.seat_headers(0)
+            )
+            assert r.status_code == 201, r.get_json()
+            got = stream.until("chat", seconds=10)[-1]
+            assert got.data["text"] == "over the bus" and got.data["id"] == r.get_json()["id"]
+            assert hub(two).announced(chat_key(UUID(game.id))) == r.get_json()["id"]
+        assert listen.heard() == []  # announced on the bus, not by NOTIFY
+    finally:
+        listen.conn.close()

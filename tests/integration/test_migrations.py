@@ -50,6 +50,11 @@ TABLES = {
     "watchers",
     "reminded",
     "reviews",
+    "chat_messages",
+    "reports",
+    "blocks",
+    "follows",
+    "public_games",
 }
 TRIGGERS = {"events_append_only", "events_no_truncate"}
 

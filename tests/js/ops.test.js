@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { FIRST_PAGE, listStatus, paged, playerIdOf, suspendedBy } from "../../service/web/ui/js/state/ops.js";
+import { FIRST_PAGE, listStatus, paged, playerIdOf, reportStatus, resolution, suspendedBy } from "../../service/web/ui/js/state/ops.js";
 
 test("the list's status comes from its link; an unknown one lists every game", () => {
   assert.equal(listStatus(new URLSearchParams("status=finished")), "finished");
@@ -31,4 +31,16 @@ test("suspended: as the last suspension or lifting of one in the audit says", ()
   assert.equal(suspendedBy([{ action: "suspended" }, { action: "renamed" }]), true);
   assert.equal(suspendedBy([{ action: "suspended" }, { action: "unsuspended" }, { action: "token_revoked" }]), false);
   assert.equal(suspendedBy([{ action: "unsuspended" }, { action: "suspended" }]), true);
+});
+
+test("the reports list shows the open ones unless its link asks for the closed", () => {
+  assert.equal(reportStatus(new URLSearchParams("status=closed")), "closed");
+  assert.equal(reportStatus(new URLSearchParams("status=finished")), "open");
+  assert.equal(reportStatus(new URLSearchParams("")), "open");
+});
+
+test("a resolution sends minutes with a mute only, and the note trimmed", () => {
+  assert.deepEqual(resolution("mute", " 30 ", " insults "), { action: "mute", note: "insults", minutes: 30 });
+  assert.deepEqual(resolution("warn", "30", "once"), { action: "warn", note: "once" });
+  assert.deepEqual(resolution("suspend", "", "again"), { action: "suspend", note: "again" });
 });

@@ -9,6 +9,7 @@ import {
   TRICK_HOLD_MS,
   handOf,
   heldTrick,
+  holdsSeat,
   initialTable,
   joinOf,
   marks,
@@ -271,4 +272,24 @@ test("a slower hold is kept as chosen; the tricks of the history replayed are no
   state = withEvent(state, event(21, "TrickTaken", { number: 2, winner: 2 }), 0);
   assert.equal(heldTrick(state, 4999)?.winner, 2);
   assert.equal(initialTable().holdMs, TRICK_HOLD_MS);
+});
+
+test("a player holds a seat when their inbox has the game, not as an invitation still", () => {
+  /** @param {boolean} invited @returns {import("../../service/web/ui/js/types.js").InboxEntry} */
+  const entry = (invited) => ({
+    game_id: "g",
+    seat: 1,
+    status: "waiting",
+    players: 4,
+    variant: "standard",
+    my_turn: invited,
+    action: invited ? "join" : null,
+    invited,
+    due_since: null,
+    deadline: null,
+    updated_at: "2026-01-01T10:00:00Z",
+  });
+  assert.equal(holdsSeat([]), false); // no seat: the seat's view is not asked (it is a 403)
+  assert.equal(holdsSeat([entry(true)]), false); // kept for them, not joined yet
+  assert.equal(holdsSeat([entry(false)]), true);
 });

@@ -105,10 +105,14 @@ class SqlPlayers:
         )
 
 
-_ENTRY = (
+_WRITTEN = (
     "player_id, game_id, seat, status, version, players, scoring, variant, scores, winner, "
-    "my_turn, action, due_since, deadline, updated_at"
+    "my_turn, action, due_since, deadline, updated_at, invited_by, rematch_of"
 )
+# An entry as read: its columns and its inviter's name (sealed like every name), from
+# the inbox joined to the inviter's row (no column name of the one is in the other).
+_ENTRY = f"{_WRITTEN}, inviter.name"
+_ENTRIES = "inbox LEFT JOIN players AS inviter ON inviter.id = inbox.invited_by"
 # The inbox order, as one sortable key: the seat's turn first, then soonest deadline,
 # longest waiting; then the others, most recently updated first.
 _KEY = (
@@ -116,7 +120,7 @@ _KEY = (
     "-extract(epoch FROM {p}updated_at), {p}game_id)"
 )
 _PAGE = (
-    f"SELECT {_ENTRY}{{number}} FROM inbox WHERE player_id = %s AND status = ANY(%s) "
+    f"SELECT {_ENTRY}{{number}} FROM {_ENTRIES} WHERE player_id = %s AND status = ANY(%s) "
     f"{{after}}ORDER BY {_KEY.format(p='')} LIMIT %s"
 )
 _STAMP = (
@@ -179,6 +183,9 @@ def _entry(r: Sequence[Any]) -> InboxEntry:
         r[12],
         r[13],
         r[14],
+        invited_by=r[15],
+        rematch_of=r[16],
+        invited_by_name=r[17],
     )
 
 
@@ -201,8 +208,7 @@ class SqlInbox:
         e = entry
         self._session.write(
             Statement(
-                f"INSERT INTO inbox ({_ENTRY}) VALUES "
-                "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                f"INSERT INTO inbox ({_WRITTEN}) VALUES ({_some(17)})",
                 (
                     e.player_id,
                     e.game_id,
@@ -219,6 +225,8 @@ class SqlInbox:
                     e.due_since,
                     e.deadline,
                     e.updated_at,
+                    e.invited_by,
+                    e.rematch_of,
                 ),
             )
         )
@@ -286,8 +294,16 @@ class SqlInbox:
 
     def watched(self, player_id: UUID, since: datetime) -> list[InboxEntry]:
         rows = self._session.fetch(
-            f"SELECT {_ENTRY} FROM inbox WHERE player_id = %s "
+            f"SELECT {_ENTRY} FROM {_ENTRIES} WHERE player_id = %s "
             "AND (status <> 'finished' OR updated_at >= %s) ORDER BY updated_at, game_id",
             [player_id, since],
         )
         return [_entry(r) for r in rows]
+
+    def of_game(self, player_id: UUID, game_id: UUID) -> InboxEntry | None:
+        rows = self._session.fetch(
+            f"SELECT {_ENTRY} FROM {_ENTRIES} WHERE player_id = %s AND game_id = %s",
+            [player_id, game_id],
+            one_row=True,
+        )
+        return _entry(rows[0]) if rows else None

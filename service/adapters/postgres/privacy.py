@@ -161,7 +161,10 @@ class SqlErasures:
                 (str(player_id),),
             )
         )
+        # Reports about them go (nothing is left to moderate, and the operators' notes
+        # are about them); reports they made stay, their reasons unreadable.
         for table in (
+            "reports",
             "push_subscriptions",
             "email_codes",
             "notification_settings",

@@ -80,6 +80,7 @@ class Session:
     _writes: list[Statement] = field(default_factory=list)
     _write_games: list[UUID] = field(default_factory=list)
     _notices: list[Notice] = field(default_factory=list)
+    _posted: list[tuple[str, str]] = field(default_factory=list)
 
     # -- building ------------------------------------------------------------------------
 
@@ -122,6 +123,45 @@ class Session:
         channels the pool's bus carries (YOKAI_REDIS_URL: pool.py ``Bus``), published
         there once the commit has returned: then no write transaction notifies."""
         self._notices.append(Notice(channel, payload, len(self._writes) - 1 if if_wrote else None))
+
+    def take_checks(self) -> list[Statement]:
+        """The queued checks, for a statement that runs them itself (one with writes of
+        its own, which cannot be wrapped as :meth:`fetch` wraps a query)."""
+        checks, self._checks = self._checks, []
+        return checks
+
+    def write_now(self, locks: list[Statement], statement: Statement) -> list[tuple[Any, ...]]:
+        """Run ``statement`` (which writes) after ``locks``, committed with them in one
+        round trip (BEGIN, the locks, it, COMMIT: each statement sees what committed
+        before its locks were granted), and return its rows; in a transaction already
+        (one a lock began), in it, committed with it. Never run twice: a connection lost
+        on the way may have committed it (``maybe_committed``), for the caller to say."""
+        if self._in_transaction or self._want_transaction:
+            for lock in locks:
+                self.hold(lock)
+            return self.fetch(statement.sql, statement.params)
+        checks, self._checks = self._checks, []
+        if checks:  # pragma: no cover - a caller takes its checks into the statement
+            raise RuntimeError("write_now: queued checks would not run")
+        statements = [Statement("BEGIN"), *locks, statement, Statement("COMMIT")]
+        return self._run(statements, committing=True, rows_of=len(statements) - 2)
+
+    def on_the_bus(self, channel: str) -> bool:
+        """Whether ``channel``'s announcements go on the pool's bus (YOKAI_REDIS_URL), not
+        by ``pg_notify``."""
+        bus = self.pool.bus
+        return bus is not None and channel in bus.channels
+
+    def post_committed(self, channel: str, payload: str) -> None:
+        """Announce on the bus what a statement already sent wrote: now, when it ran
+        outside a transaction (it committed with itself), else once the transaction
+        commits. Only for a channel :meth:`on_the_bus` carries."""
+        bus = self.pool.bus
+        assert bus is not None and channel in bus.channels
+        if self._in_transaction:
+            self._posted.append((channel, payload))
+        else:
+            bus.publish([(channel, payload)])
 
     # -- running -------------------------------------------------------------------------
 
@@ -179,10 +219,14 @@ class Session:
             rows = self._run(statements, committing=True, rows_of=main if asked else None)
         self._in_transaction = False
         self._write_games = []
+        later, self._posted = self._posted, []
         if posted and main is not None:
             assert bus is not None  # only its channels are posted
             wrote = iter(rows[0][len(rows[0]) - len(asked) :] if asked else ())
             bus.publish([(n.channel, n.payload) for n in posted if n.write is None or next(wrote)])
+        if later:
+            assert bus is not None
+            bus.publish(later)
 
     def close(self) -> None:
         conn, self._conn = self._conn, None
@@ -295,7 +339,7 @@ class Session:
         that fails the rollback is dropped (its transaction ends with it)."""
         self._in_transaction = False
         self._checks, self._locks, self._writes = [], [], []
-        self._write_games, self._notices = [], []
+        self._write_games, self._notices, self._posted = [], [], []
         conn = self._conn
         if conn is not None and not conn.closed:
             try:

@@ -289,6 +289,8 @@ inbox = Table(
     Column("due_since", DateTime(timezone=True), nullable=True),
     Column("deadline", DateTime(timezone=True), nullable=True),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("invited_by", Uuid, nullable=True),  # migration 0025: the inviting player
+    Column("rematch_of", Uuid, nullable=True),  # migration 0025: the game played again
     PrimaryKeyConstraint("player_id", "game_id", name="inbox_pkey"),
     Index("inbox_by_game", "game_id", "seat"),
 )
@@ -532,4 +534,73 @@ reminded = Table(
     Column("at", DateTime(timezone=True), nullable=False),
     Column("deadline", DateTime(timezone=True), nullable=False),
     PrimaryKeyConstraint("player_id", "game_id", "deadline", name="reminded_pkey"),
+)
+
+chat_messages = Table(
+    "chat_messages",
+    metadata,
+    Column("id", BigInteger, Identity(always=True), primary_key=True),
+    Column("game_id", Uuid, ForeignKey("games.id"), nullable=False),
+    Column("channel", Text, nullable=False),
+    Column("seat", SmallInteger, nullable=True),
+    Column("player_id", Uuid, ForeignKey("players.id"), nullable=True),
+    Column("name", Text, nullable=False),
+    Column("text", Text, nullable=True),
+    Column("preset", Text, nullable=True),
+    Column("sender", Text, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    CheckConstraint("channel IN ('table', 'spectators')", name="chat_messages_channel"),
+    CheckConstraint("(text IS NULL) <> (preset IS NULL)", name="chat_messages_one_of"),
+    Index("chat_by_game", "game_id", "id"),
+    Index("chat_by_sender", "sender", "at"),
+    Index("chat_by_player", "player_id", postgresql_where=text("player_id IS NOT NULL")),
+)
+
+reports = Table(
+    "reports",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("reporter_id", Uuid, ForeignKey("players.id"), nullable=False),
+    Column("player_id", Uuid, ForeignKey("players.id"), nullable=False),
+    Column("game_id", Uuid, ForeignKey("games.id"), nullable=True),
+    Column("message_id", BigInteger, ForeignKey("chat_messages.id"), nullable=True),
+    Column("reason", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("resolved_at", DateTime(timezone=True), nullable=True),
+    Column("resolved_by", Text, nullable=True),
+    Column("action", Text, nullable=True),
+    Column("minutes", Integer, nullable=True),
+    Column("until", DateTime(timezone=True), nullable=True),
+    Column("note", Text, nullable=True),
+    CheckConstraint("action IN ('none', 'warn', 'mute', 'suspend')", name="reports_action"),
+    CheckConstraint("(resolved_at IS NULL) = (action IS NULL)", name="reports_closed"),
+    Index("reports_open", "created_at", "id", postgresql_where=text("resolved_at IS NULL")),
+    Index("reports_resolved", "created_at", "id", postgresql_where=text("resolved_at IS NOT NULL")),
+    Index("reports_by_reporter", "reporter_id", "created_at"),
+    Index("reports_about", "player_id"),
+    Index("reports_mutes", "player_id", "until", postgresql_where=text("action = 'mute'")),
+)
+
+
+def _choices_between_players(name: str) -> Table:
+    """A player's choice about another player (migration 0023): ``blocks`` and ``follows``."""
+    return Table(
+        name,
+        metadata,
+        Column("player_id", Uuid, ForeignKey("players.id"), nullable=False),
+        Column("other_id", Uuid, ForeignKey("players.id"), nullable=False),
+        Column("created_at", DateTime(timezone=True), nullable=False),
+        PrimaryKeyConstraint("player_id", "other_id", name=f"{name}_pkey"),
+        CheckConstraint("player_id <> other_id", name=f"{name}_not_oneself"),
+        Index(f"{name}_by_other", "other_id"),
+    )
+
+
+blocks = _choices_between_players("blocks")
+follows = _choices_between_players("follows")
+
+public_games = Table(
+    "public_games",
+    metadata,
+    Column("game_id", Uuid, ForeignKey("games.id"), primary_key=True),
 )

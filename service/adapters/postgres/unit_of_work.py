@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from types import TracebackType
 from typing import Self
 
 from sqlalchemy import Engine
 
+from service.adapters.postgres.chat import SqlChat
 from service.adapters.postgres.engine import connections_of
 from service.adapters.postgres.events import SqlEventStore
 from service.adapters.postgres.games import SqlCredentials, SqlGameIndex
@@ -17,11 +19,13 @@ from service.adapters.postgres.operators import SqlOperators
 from service.adapters.postgres.players import SqlInbox, SqlPlayers
 from service.adapters.postgres.privacy import SqlErasures
 from service.adapters.postgres.ratings import SqlRatings
+from service.adapters.postgres.reports import SqlReports
 from service.adapters.postgres.reputations import SqlReputations
 from service.adapters.postgres.reviews import SqlReviews
 from service.adapters.postgres.seeks import SqlSeeks
 from service.adapters.postgres.session import Session
 from service.adapters.postgres.snapshots import SqlSnapshotStore
+from service.adapters.postgres.social import SqlBlocks, SqlFollows
 from service.adapters.postgres.tokens import (
     SqlIdentities,
     SqlLinkCodes,
@@ -58,9 +62,11 @@ class SqlUnitOfWork:
     ratings: SqlRatings
     reputations: SqlReputations
     reviews: SqlReviews
+    chat: SqlChat
     wakeups: SqlWakeups
     webhooks: SqlWebhooks
     notifications: SqlNotifications
+    reports: SqlReports
 
     def __init__(self, engine: Engine, *, snapshot: bool = False) -> None:
         self._session = Session(connections_of(engine), snapshot=snapshot)
@@ -80,11 +86,23 @@ class SqlUnitOfWork:
         self.ratings = SqlRatings(self._session)
         self.reputations = SqlReputations(self._session)
         self.reviews = SqlReviews(self._session)
+        self.chat = SqlChat(self._session)
         self.wakeups = SqlWakeups(self._session)
         self.webhooks = SqlWebhooks(self._session)
         self.notifications = SqlNotifications(self._session)
+        self.reports = SqlReports(self._session)
         self.operators = SqlOperators(self._session)
         self.erasures = SqlErasures(self._session)
+
+    # Made when first used: most units of work (a play, a view) never touch them, and
+    # what every request pays is counted (tests/integration/test_hot_path_budget.py).
+    @cached_property
+    def blocks(self) -> SqlBlocks:
+        return SqlBlocks(self._session)
+
+    @cached_property
+    def follows(self) -> SqlFollows:
+        return SqlFollows(self._session)
 
     def __enter__(self) -> Self:
         return self

@@ -35,8 +35,18 @@ def turns(game: Loaded) -> list[SeatTurn]:
     return out
 
 
-def entry(player_id: UUID, game_id: UUID, seat: int, game: Loaded, now: datetime) -> InboxEntry:
-    """The inbox entry of a player who holds ``seat`` of the game as it stands."""
+def entry(
+    player_id: UUID,
+    game_id: UUID,
+    seat: int,
+    game: Loaded,
+    now: datetime,
+    *,
+    invited_by: UUID | None = None,
+    rematch_of: UUID | None = None,
+) -> InboxEntry:
+    """The inbox entry of a player who holds ``seat`` of the game as it stands (or is
+    invited to it: by whom, and to the rematch of which game, if it is one)."""
     state = game.state
     cfg = state.config
     assert cfg is not None
@@ -57,4 +67,6 @@ def entry(player_id: UUID, game_id: UUID, seat: int, game: Loaded, now: datetime
         due_since=now if action is not None else None,
         deadline=deadline(game) if action is not None else None,
         updated_at=now,
+        invited_by=invited_by,
+        rematch_of=rematch_of,
     )

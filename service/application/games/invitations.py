@@ -13,9 +13,16 @@ from service.application.commands import DeclineSeat, Invitation
 from service.application.errors import InvalidInputError
 from service.application.games import inbox
 from service.application.games.cache import Loaded
-from service.application.identity.principals import Principal, actor_of, require_player
+from service.application.identity.principals import (
+    PlayerHolder,
+    Principal,
+    SeatHolder,
+    actor_of,
+    require_player,
+)
 from service.application.ports import Actor
 from service.application.results import Acted
+from service.application.social import blocking
 from service.application.write.transaction import Transaction
 
 
@@ -23,8 +30,9 @@ def reserved_seats(
     tx: Transaction, players: int, invite: Sequence[Invitation], taken: Sequence[int]
 ) -> tuple[str | None, ...] | None:
     """The player each seat is reserved for (None: no invitation): the seats asked for,
-    then the next free ones from seat 1 up (seat 0 is the creator's, usually); 422 for a
-    player who does not exist, a seat out of the game or asked for twice."""
+        then the next free ones from seat 1 up (seat 0 is the creator's, usually); 422 for a
+        player who does not exist, a seat out of the game or asked for twice; 403 ``blocked``
+    when the player inviting and one invited blocked the other."""
     if not invite:
         return None
     reserved: list[str | None] = [None] * players
@@ -49,17 +57,40 @@ def reserved_seats(
     for player in set(held):
         if tx.uow.players.get(UUID(player)) is None:
             raise InvalidInputError(f"invite: no player {player}", "unknown_player")
+    by = inviter(tx.principal)
+    if by is not None:
+        blocking.refuse_if_apart(tx.uow, by, {UUID(p) for p in held})
     return tuple(reserved)
 
 
-def invited(tx: Transaction, game_id: UUID, game: Loaded) -> list[tuple[int, UUID]]:
-    """The invited players of a new game: their inbox entries (to join), and their seats
-    as this commit's webhooks must know them (each hears ``invited``)."""
+def invited(
+    tx: Transaction, game_id: UUID, game: Loaded, rematch_of: UUID | None = None
+) -> list[tuple[int, UUID]]:
+    """The invited players of a new game: their inbox entries (to join; who invites
+    them, and the game it plays again for a rematch), and their seats as this commit's
+    webhooks must know them (each hears ``invited``)."""
     pairs = [(seat, UUID(player)) for seat, player in enumerate(game.state.reserved) if player]
+    by = inviter(tx.principal)
     for seat, player_id in pairs:
-        tx.uow.inbox.add(inbox.entry(player_id, game_id, seat, game, tx.now))
+        tx.uow.inbox.add(
+            inbox.entry(
+                player_id, game_id, seat, game, tx.now, invited_by=by, rematch_of=rematch_of
+            )
+        )
     tx.bound.setdefault(game_id, []).extend(pairs)
     return pairs
+
+
+def inviter(principal: Principal) -> UUID | None:
+    """The player who invites: the token's player (a player's token, or a seat's token,
+    the player's or the seat's own, of a seat a player holds: a rematch); None for an
+    operator or a seat no player holds."""
+    match principal:
+        case PlayerHolder(player_id=player_id):
+            return player_id
+        case SeatHolder(player_id=player_id, seat_player=seat_player):
+            return player_id or seat_player
+    return None
 
 
 def authorize_decline(cmd: DeclineSeat, principal: Principal) -> Actor:

@@ -53,6 +53,9 @@ class InboxEntry:
     due_since: datetime | None  # since when it has been the seat's turn
     deadline: datetime | None  # by when the seat must act (turn clocks)
     updated_at: datetime
+    invited_by: UUID | None = None  # the player who invited this one (kept once joined)
+    invited_by_name: str | None = None  # their name as it reads now (read, not written)
+    rematch_of: UUID | None = None  # the finished game this one plays again
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +184,11 @@ class Inbox(Protocol):
     def watched(self, player_id: UUID, since: datetime) -> list[InboxEntry]:
         """The entries that may still change or changed lately: those of games not
         finished, and those updated at or after ``since``."""
+        ...
+
+    def of_game(self, player_id: UUID, game_id: UUID) -> InboxEntry | None:
+        """The player's entry of this game, if they have one (a seat held, or one kept for
+        them)."""
         ...
 
 

@@ -64,7 +64,7 @@ def rematch(cmd: Rematch, actor: Actor, tx: Transaction) -> Rematched:
             if s != seat  # the asker is seated, not invited
         ),
     )
-    create.new_game(command, actor_of(tx.principal), tx, game_id)
+    create.new_game(command, actor_of(tx.principal), tx, game_id, rematch_of=cmd.game_id)
     mine, player = (seat + 1) % n, players.get(seat)
     name = None if player is not None else finished.state.names[seat]
     joined = create.join_seat(

@@ -149,7 +149,8 @@ class PlayerAuditEntry:
 
     player_id: UUID
     at: datetime
-    action: str  # suspended, unsuspended, renamed, token_revoked, ban_lifted, erased
+    action: str  # suspended, unsuspended, renamed, token_revoked, ban_lifted, erased,
+    # report_dismissed, warned, muted (a report resolved: moderation/reports.py)
     actor_kind: str
     actor_id: str | None
     reason: str | None = None

@@ -29,6 +29,23 @@ def player_key(player_id: UUID) -> str:
     return f"p {player_id}"
 
 
+def chat_key(game_id: UUID) -> str:
+    """Announced with each chat message of the game, with the message's id."""
+    return f"c {game_id}"
+
+
+def block_key(player_id: UUID) -> str:
+    """Announced when the player blocks or unblocks someone: their game streams read
+    their blocks again (service/application/live/chat_stream.py)."""
+    return f"b {player_id}"
+
+
+def follow_key(player_id: UUID) -> str:
+    """Announced when the player takes a seat of a public game: the streams of those who
+    follow them look again (service/application/live/player_stream.py)."""
+    return f"f {player_id}"
+
+
 DEAF_POLL = 1.0
 """While the hub is deaf, how often its waiters look at the store (seconds)."""
 
@@ -41,18 +58,32 @@ def token_key(token_sha256: str) -> str:
     return f"t {token_sha256}"
 
 
+_NOTHING: frozenset[str] = frozenset()
+
+
 class Subscription:
     """One waiter's interest in one key, until closed (use it as a context manager); and
     in the keys of what would end it (``ending``: a revoked token's), each of which only
-    marks it :attr:`ended` when published."""
+    marks it :attr:`ended` when published; and in the ``also`` keys, each of which wakes
+    it too and marks it :attr:`heard` (a player stream's followed players: ``follow_key``)."""
 
-    def __init__(self, hub: Hub, key: str, ending: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, hub: Hub, key: str, ending: tuple[str, ...] = (), also: tuple[str, ...] = ()
+    ) -> None:
         self.key = key
-        self.keys = (key, *ending)
+        self.also = frozenset(also) if also else _NOTHING  # (a call saved per long-poll)
+        # ``also``: keys that wake it as ``key`` does (a game's chat for its stream, the
+        # followed players for a player's stream).
+        self.keys = (key, *also, *ending)
         self._hub = hub
         self._woken = threading.Event()
+        self.heard = False
+        """One of the ``also`` keys was announced, or anything may have been (the
+        listener reconnected): the waiter clears it as it looks."""
         self.ended = False
         """What would end it was announced (its token was revoked)."""
+        self.woken: set[str | None] = set()
+        """The keys that woke it since :meth:`taken` (None: everything, a reconnect)."""
         self.recheck = False
         """Announcements may have been missed (the listener reconnected): whether it
         should end is for the store to say."""
@@ -80,11 +111,19 @@ class Subscription:
 
     def wake(self, key: str | None = None) -> None:
         """Wake for a change of ``key`` (None: of anything, after a reconnect)."""
+        self.woken.add(key)
         if key is None:
-            self.recheck = True
+            self.recheck = self.heard = True
+        elif key in self.also:
+            self.heard = True
         elif key != self.key:
             self.ended = True
         self._woken.set()
+
+    def taken(self) -> set[str | None]:
+        """The keys that woke it since the last call (and forget them)."""
+        woken, self.woken = self.woken, set()
+        return woken
 
     def close(self) -> None:
         self._hub._remove(self)
@@ -117,9 +156,12 @@ class Hub:
         """Call ``start`` (the listener's) when the first waiter subscribes."""
         self._start = start
 
-    def subscribe(self, key: str, ending: tuple[str, ...] = ()) -> Subscription:
-        """Wait on ``key``; the keys of ``ending`` end the subscription when published."""
-        subscription = Subscription(self, key, ending)
+    def subscribe(
+        self, key: str, ending: tuple[str, ...] = (), also: tuple[str, ...] = ()
+    ) -> Subscription:
+        """Wait on ``key`` (and the keys of ``also``); the keys of ``ending`` end the
+        subscription when published."""
+        subscription = Subscription(self, key, ending, also)
         start = None
         with self._lock:
             for each in subscription.keys:

@@ -57,12 +57,14 @@ def my_games(
     limit: int,
     unless: frozenset[str] = frozenset(),
     wait: float = 0,
+    game: UUID | None = None,
 ) -> InboxPage | InboxUnchanged:
-    """The inbox; with ``wait`` seconds, an unchanged inbox is looked at again each time
-    one of the player's entries changes, until it has changed or the time is up."""
+    """The inbox (``game``: that game's entry alone); with ``wait`` seconds, an unchanged
+    inbox is looked at again each time one of the player's entries changes, until it has
+    changed or the time is up."""
 
     def read() -> InboxPage | InboxUnchanged:
-        return inbox.inbox(deps, principal, status, cursor, limit, unless)
+        return inbox.inbox(deps, principal, status, cursor, limit, unless, game)
 
     if wait <= 0 or not unless:
         return read()

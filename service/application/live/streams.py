@@ -34,16 +34,14 @@ from service.application.games.ports import InboxEntry
 from service.application.games.queries.feeds import feed_event
 from service.application.games.seating import held_seat, viewer_of
 from service.application.games.turnclocks import present
-from service.application.identity.principals import (
-    Principal,
-    guard,
-)
+from service.application.identity.principals import PlayerHolder, Principal, guard
+from service.application.live.chat_stream import ChatStreamMessage, Talk, chat_keys, talk_of
 from service.application.live.ending import ending_keys, token_gone
 from service.application.live.hub import DEAF_POLL, Subscription, game_key
 from service.application.ports import StoreUnavailableError
 from service.application.results import FeedEvent, Versioned
 from service.application.seeks.ports import Seek
-from service.rules import SeatViewer, Viewer, public_status
+from service.rules import PUBLIC, SeatViewer, Viewer, public_status
 
 KEEPALIVE_SECONDS = 15.0
 
@@ -85,8 +83,16 @@ class MatchedMessage:
     seek: Seek
 
 
-GameStreamMessage = ViewMessage | EventMessage | EndMessage | KeepAlive
-PlayerStreamMessage = InboxMessage | GameMessage | MatchedMessage | KeepAlive
+@dataclass(frozen=True, slots=True)
+class FollowMessage:
+    """A player this player follows took a seat of a public game."""
+
+    player_id: UUID
+    game_id: UUID
+
+
+GameStreamMessage = ViewMessage | EventMessage | EndMessage | ChatStreamMessage | KeepAlive
+PlayerStreamMessage = InboxMessage | GameMessage | MatchedMessage | FollowMessage | KeepAlive
 M = TypeVar("M")
 
 
@@ -190,8 +196,10 @@ def game_stream(
     iterator, which waits for commits and ends with the game, when the process shuts
     down, or when its consumer closes it.
     """
-    viewer = viewer_of(game_id, principal)
-    subscription = deps.changes.subscribe(game_key(game_id), ending_keys(principal))
+    # A player without a seat watches: the public view, and the spectators' chat.
+    viewer = PUBLIC if isinstance(principal, PlayerHolder) else viewer_of(game_id, principal)
+    also = chat_keys(game_id, principal)  # none for the public: it reads no chat
+    subscription = deps.changes.subscribe(game_key(game_id), ending_keys(principal), also)
     # The hub's epoch before the read: a listener reconnect after this point makes
     # recent.after() read the store, so a commit nobody heard while the stream opened
     # is not left waiting for the next one.
@@ -207,16 +215,19 @@ def game_stream(
                 )
             missed = [] if after is None else uow.events.load(game_id, after=after, upto=version)
             loaded = load_at(uow, deps.cache, game_id, version)
-        if isinstance(viewer, SeatViewer):
-            held_seat(loaded.state, viewer.seat)
+            if isinstance(viewer, SeatViewer):
+                held_seat(loaded.state, viewer.seat)
+            talk = talk_of(uow, game_id, principal, loaded, epoch) if also else None
     except BaseException:
         subscription.close()
         raise
     first: list[GameStreamMessage] = [EventMessage(feed_event(r, viewer)) for r in missed]
     deps.recent.watch(game_id, epoch, loaded)
-    unwatch = _once(lambda: deps.recent.unwatch(game_id))
+    if talk is not None:
+        deps.recent_chat.watch(game_id, talk.last)
+    unwatch = _once(lambda: _unwatch(deps, game_id, talk))
     messages = _game_messages(
-        deps, game_id, viewer, subscription, first, loaded, keepalive, unwatch, principal
+        deps, game_id, viewer, subscription, first, loaded, keepalive, unwatch, principal, talk
     )
     stream = Stream(messages, subscription, unwatch)
     stream.complete = after == loaded.version and _finished(loaded)
@@ -233,10 +244,15 @@ def _game_messages(
     keepalive: float,
     unwatch: Callable[[], None],
     principal: Principal,
+    talk: Talk | None,
 ) -> Iterator[GameStreamMessage]:
 
     def read() -> Generator[GameStreamMessage, None, bool]:
         nonlocal loaded
+        woken = subscription.taken()
+        if talk is not None and talk.only_talk(game_id, subscription, woken):
+            yield from talk.heard(deps, game_id, subscription, loaded, woken)
+            return False  # a message or a block, not a commit: no event is read
         commits = deps.recent.after(deps.uow, deps.changes, game_id, loaded)
         for commit in commits:
             loaded = commit.loaded
@@ -247,6 +263,11 @@ def _game_messages(
                 return True  # the seat's player left: the stream ends (reopening: 403)
         if commits:
             deps.cache.put(game_id, loaded)
+        seated = talk is not None and (
+            yield from talk.after(deps, game_id, subscription, loaded, woken, commits)
+        )
+        if seated:
+            return True  # a spectator who sat down: reopened, it is the seat's stream
         if _finished(loaded):
             yield EndMessage(loaded.version)
             return True
@@ -268,3 +289,9 @@ def _game_messages(
 
 def _finished(loaded: Loaded) -> bool:
     return public_status(loaded.state) == "finished"
+
+
+def _unwatch(deps: Deps, game_id: UUID, talk: Talk | None) -> None:
+    deps.recent.unwatch(game_id)
+    if talk is not None:
+        deps.recent_chat.unwatch(game_id)

@@ -26,6 +26,7 @@ from typing import Protocol
 
 from service.application.deps import Deps
 from service.application.jobs.source import OUTBOX_NOTE, Soonest
+from service.application.notify.mail import game_url
 from service.application.notify.ports import Push, PushOutcome
 from service.application.privacy.sealing import Revealer
 from service.application.webhooks.delivery import MAX_RETRY, Sender, Sent
@@ -60,12 +61,11 @@ class PushMessages(Protocol):
 def payload_of(push: Push, public_url: str) -> dict[str, object]:
     """What a push says: what happened, in which game, at which version, and where to
     look. Nothing hidden: no card, no hand."""
-    game = str(push.game_id)
     return {
         "type": push.payload["type"],
-        "game_id": game,
+        "game_id": str(push.game_id),
         "version": push.payload["version"],
-        "url": f"{public_url.rstrip('/')}/#/game/{game}",
+        "url": game_url(public_url, push.game_id),
     }
 
 

@@ -3,11 +3,15 @@
 In one transaction: the player's key is destroyed first (everything sealed under it,
 their names and the client addresses of their requests, is unreadable from this
 moment, in every event and projection, without a byte of history rewritten); their
-tokens stop, their linked identities and link codes go, their open seeks end; and each
-game of theirs records the erasure (SeatErased: a new version, so every cached view is
-stale), after a bot takes over a seat they still played (as on leave), while a seat of
-a game still waiting, or one they were invited to, is freed. The player's audit keeps
-who erased them and when, not what.
+tokens stop, their linked identities and link codes go, their open seeks end, their
+blocks and follows (and others' of them) go; and each game of theirs records the
+erasure (SeatErased: a new version, so every cached view is stale), after a bot takes
+over a seat they still played (as on leave), while a seat of a game still waiting, or
+one they were invited to, is freed. The reports about them go (``Erasures.erase``:
+nothing is left to moderate, and the operators' notes are about them); the reports they
+made stay, their reasons sealed under the destroyed key; their chat messages stay in
+place, their texts and names sealed under it ("[erased]", "erased player"). The
+player's audit keeps who erased them and when, not what.
 
 The key is destroyed before the transaction commits, and the erasure list outside the
 database (service/adapters/privacy/erasure_list.py) has it before that: a crash in
@@ -71,6 +75,8 @@ def erase(cmd: ErasePlayer, actor: Actor, tx: Transaction) -> PlayerErased:
     games = 0
     for game_id, seat in tx.uow.erasures.games_of(player_id):
         games += _erase_seat(tx, game_id, seat, player_id, actor)
+    tx.uow.blocks.forget(player_id)  # theirs and of them: nobody lists an erased player
+    tx.uow.follows.forget(player_id)
     tx.uow.erasures.erase(player_id, tx.now)  # last: it revokes the token it may be sent with
     tx.uow.player_audit.add(
         PlayerAuditEntry(player_id, tx.now, "erased", actor.kind.value, actor.id, None, None)

@@ -40,7 +40,8 @@ class Erasures(Protocol):
 
     def erase(self, player_id: UUID, at: datetime) -> None:
         """Mark the player erased; revoke every token of theirs (their streams end);
-        drop their linked identities and link codes; cancel their open seeks."""
+        drop their linked identities and link codes; cancel their open seeks; delete
+        the reports about them."""
         ...
 
     def games_of(self, player_id: UUID) -> list[tuple[UUID, int]]:

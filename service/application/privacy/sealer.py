@@ -48,6 +48,12 @@ class Sealer:
         subject = sealing.player_subject(player_id)
         return sealing.seal(self._key(subject), subject, value)
 
+    def text(self, player_id: UUID | str, value: str) -> str:
+        """A text a player wrote (a chat message), sealed under the player's key: it
+        reads ERASED_TEXT once they are erased."""
+        subject = sealing.player_subject(player_id)
+        return sealing.seal(self._key(subject), subject, value, sealing.TEXT)
+
     def request(self, value: str | None, now: datetime, player_id: UUID | None) -> str | None:
         """A client address or request id: under the day's key, then the player's."""
         if value is None:

@@ -3,7 +3,8 @@ as a token that travels wherever the clear value used to (event data, projection
 events' client address), and is revealed only where an answer leaves the service.
 
 A token reads ``pd1.<f>.<subject>.<base64url(nonce | ciphertext)>``: ``f`` says what an
-unreadable token becomes (``n``: the name ERASED_NAME; ``x``: nothing, JSON null) and the
+unreadable token becomes (``n``: the name ERASED_NAME; ``t``: the text ERASED_TEXT, a
+chat message's; ``x``: nothing, JSON null) and the
 subject names the key (``p<player id hex>`` a player's, ``d<YYYYMMDD>`` a day's). The
 subject is the additional data the cipher authenticates, so a token cannot be moved to
 another subject's key. A token may hold another token: a client address is sealed under
@@ -30,14 +31,19 @@ from service.rules import ERASED_NAME
 
 NAME = "n"  # an unreadable token reads ERASED_NAME
 NOTHING = "x"  # an unreadable token reads null (or nothing, in text)
+TEXT = "t"  # an unreadable token reads ERASED_TEXT
+ERASED_TEXT = "[erased]"
 _PREFIX = "pd1."
 
-TOKEN = re.compile(r"pd1\.([nx])\.(p[0-9a-f]{32}|d[0-9]{8})\.([A-Za-z0-9_-]{24,})")
-_QUOTED = re.compile(r'"pd1\.([nx])\.(p[0-9a-f]{32}|d[0-9]{8})\.([A-Za-z0-9_-]{24,})"')
+TOKEN = re.compile(r"pd1\.([nxt])\.(p[0-9a-f]{32}|d[0-9]{8})\.([A-Za-z0-9_-]{24,})")
+_QUOTED = re.compile(r'"pd1\.([nxt])\.(p[0-9a-f]{32}|d[0-9]{8})\.([A-Za-z0-9_-]{24,})"')
 
 Keys = Callable[[Collection[str]], Mapping[str, bytes]]
 Opened = Callable[[Collection[str]], Mapping[str, MutableMapping[str, str]]]
 _json_string: Callable[[str], str] = json.encoder.encode_basestring_ascii  # as json.dumps
+
+
+_UNREADABLE = {NAME: ERASED_NAME, TEXT: ERASED_TEXT}
 
 
 def player_subject(player_id: UUID | str) -> str:
@@ -108,7 +114,7 @@ class Revealer:
             key = self._keys.get(subject)
             opened = None if key is None else self._open(key, subject, m.group(3))
             if opened is None:
-                return ERASED_NAME if m.group(1) == NAME else None
+                return _UNREADABLE.get(m.group(1))
             inner = TOKEN.fullmatch(opened)
             if inner is None:
                 return opened

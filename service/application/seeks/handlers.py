@@ -134,7 +134,8 @@ def pair(cmd: PairSeeks, actor: Actor, tx: Transaction) -> Paired:
     found = [w.seek for w in waiting]
     picky = any(s.min_reputation is not None for s in found)
     scores = tx.uow.reputations.scores([s.player_id for s in found]) if picky else None
-    plan = policy.plan(found, ordinals, tx.now, scores)
+    apart = tx.uow.blocks.apart({s.player_id for s in found})
+    plan = policy.plan(found, ordinals, tx.now, scores, apart)
     if plan is None:
         return Paired(None, retry_at=policy.next_chance(found, tx.now))
     names = {w.seek.id: w.name for w in waiting}

@@ -17,6 +17,8 @@ transaction, the pool held).
   at least that, and they only with it (:func:`welcome`, part of :func:`compatible`, so
   of every table, with bots or not); ``scores`` are the players' (given only when a
   seek asks).
+- Blocks: two players of whom one blocked the other never sit at one table (``apart``,
+  the pairs the store finds among the pool's players: part of :func:`compatible`).
 - Ratings plug in through :class:`service.application.ratings.ports.Ratings` (the pool's
   ladder); a player without a rating has ``DEFAULT_ORDINAL`` (the default rating's).
 """
@@ -30,6 +32,9 @@ from uuid import UUID
 
 from service.application.reputation.model import START
 from service.application.seeks.ports import Seek
+
+Apart = frozenset[frozenset[UUID]]
+"""Pairs of players of whom one blocked the other."""
 
 DEFAULT_ORDINAL = 0.0
 WIDEN_EVERY = timedelta(seconds=10)
@@ -74,12 +79,14 @@ def compatible(
     ordinals: Mapping[UUID, float],
     now: datetime,
     scores: Mapping[UUID, int] | None = None,
+    apart: Apart = frozenset(),
 ) -> bool:
     """Whether two open seeks of one pool may sit at one table now: each takes the other's
-    player (its rating range, its minimum reputation). Every table the pairing makes is
-    built with this, and only this, rule."""
+    player (its rating range, its minimum reputation), and neither player blocked the
+    other. Every table the pairing makes is built with this, and only this, rule."""
     return (
-        accepts(a, _ordinal(b, ordinals), now)
+        frozenset((a.player_id, b.player_id)) not in apart
+        and accepts(a, _ordinal(b, ordinals), now)
         and accepts(b, _ordinal(a, ordinals), now)
         and welcome(a, b, scores or {})
     )
@@ -96,6 +103,7 @@ def gather(
     now: datetime,
     takes: Callable[[Seek], bool] = lambda _: True,
     scores: Mapping[UUID, int] | None = None,
+    apart: Apart = frozenset(),
 ) -> tuple[Seek, ...]:
     """The table ``lead`` makes of ``seeks`` (oldest first, one pool): the lead, then each
     seek that ``takes`` admits and that is compatible with every seek chosen so far, up
@@ -106,7 +114,7 @@ def gather(
             break
         if other is lead or not takes(other):
             continue
-        if all(compatible(other, c, ordinals, now, scores) for c in chosen):
+        if all(compatible(other, c, ordinals, now, scores, apart) for c in chosen):
             chosen.append(other)
     return tuple(sorted(chosen, key=lambda s: (s.created_at, s.id)))
 
@@ -116,12 +124,13 @@ def full_set(
     ordinals: Mapping[UUID, float],
     now: datetime,
     scores: Mapping[UUID, int] | None = None,
+    apart: Apart = frozenset(),
 ) -> tuple[Seek, ...] | None:
     """A full set of ``seeks`` (oldest first, one pool), or None."""
     if not seeks or len(seeks) < seeks[0].pool.players:
         return None
     for lead in seeks:
-        chosen = gather(lead, seeks, ordinals, now, scores=scores)
+        chosen = gather(lead, seeks, ordinals, now, scores=scores, apart=apart)
         if len(chosen) == lead.pool.players:
             return chosen
     return None
@@ -140,15 +149,16 @@ def plan(
     ordinals: Mapping[UUID, float],
     now: datetime,
     scores: Mapping[UUID, int] | None = None,
+    apart: Apart = frozenset(),
 ) -> Plan | None:
     """The next game to make of a pool's open seeks (oldest first), or None."""
-    chosen = full_set(seeks, ordinals, now, scores)
+    chosen = full_set(seeks, ordinals, now, scores, apart)
     if chosen is not None:
         return Plan(chosen, bots=False)
     due = next((s for s in seeks if bots_due(s, now)), None)
     if due is None:
         return None
-    return Plan(gather(due, seeks, ordinals, now, allows_bots, scores), bots=True)
+    return Plan(gather(due, seeks, ordinals, now, allows_bots, scores, apart), bots=True)
 
 
 def next_chance(seeks: Sequence[Seek], now: datetime) -> datetime | None:

@@ -74,3 +74,6 @@ class Projections:
     """Rows the events refer to: queued before the events."""
     following: tuple[Projector, ...]
     """Everything else: queued after the events."""
+    seating: tuple[Projector, ...] = ()
+    """Effects of a new game or of seats players take (``Known.bound``) only: queued
+    after the others, and not even called otherwise (a play costs them nothing)."""

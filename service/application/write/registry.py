@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from service.application.chat import posting as chat
 from service.application.commands import (
     Advance,
     CancelSeek,
@@ -22,6 +23,7 @@ from service.application.commands import (
     DeleteWebhook,
     ErasePlayer,
     ExpireGame,
+    FileReport,
     ImportRecord,
     JoinSeat,
     Leave,
@@ -29,14 +31,18 @@ from service.application.commands import (
     PairSeeks,
     PassCards,
     PlayCard,
+    PostChat,
     Rematch,
     RenamePlayer,
     RequestReview,
     Resign,
+    ResolveReport,
     Returns,
     RevokeToken,
     SeatBot,
+    SetBlock,
     SetEmail,
+    SetFollow,
     SignIn,
     SignInWithCode,
     SubscribePush,
@@ -51,6 +57,7 @@ from service.application.games.handlers import advance, create, play, seats
 from service.application.handrecords import importing
 from service.application.identity import players, sessions
 from service.application.identity.principals import Principal
+from service.application.moderation import reports
 from service.application.notify import choices as notify
 from service.application.notify import email
 from service.application.ports import Actor
@@ -59,6 +66,7 @@ from service.application.reputation import bans
 from service.application.results import Executed
 from service.application.review import handlers as reviews
 from service.application.seeks import handlers as seeks
+from service.application.social import handlers as social
 from service.application.webhooks import endpoints
 from service.application.write import idempotency
 from service.application.write.idempotency import C, R, Registered
@@ -113,9 +121,14 @@ HANDLERS: dict[type[Returns[Any]], Registered[Any, Any]] = dict(
         _entry(DeclineSeat, invitations.authorize_decline, invitations.decline),
         _entry(Rematch, rematching.authorize_rematch, rematching.rematch),
         _entry(RequestReview, reviews.authorize, reviews.request),
+        _entry(PostChat, chat.authorize, chat.post),
         _entry(CreateSeek, seeks.authorize_player, seeks.create),
         _entry(CancelSeek, seeks.authorize_player, seeks.cancel),
         _entry(PairSeeks, seeks.authorize_pair, seeks.pair),
+        _entry(FileReport, reports.authorize_file, reports.file),
+        _entry(ResolveReport, reports.authorize_resolve, reports.resolve),
+        _entry(SetBlock, social.authorize, social.block),
+        _entry(SetFollow, social.authorize, social.follow),
         _handles(ErasePlayer, erasure.HANDLER),
     ]
 )

@@ -32,6 +32,7 @@ from service.application.results import (
     Acted,
     Advanced,
     BanLifted,
+    ChatPosted,
     Created,
     EmailSet,
     EmailVerified,
@@ -45,7 +46,10 @@ from service.application.results import (
     PlayerSuspended,
     PushSubscribed,
     PushUnsubscribed,
+    Related,
     Rematched,
+    ReportFiled,
+    ReportResolved,
     Result,
     ReviewRequested,
     SeekCancelled,
@@ -90,6 +94,10 @@ _RESULTS: dict[str, type[Result]] = {
     "paired": Paired,
     "ban_lifted": BanLifted,
     "review_requested": ReviewRequested,
+    "chat_posted": ChatPosted,
+    "report_filed": ReportFiled,
+    "report_resolved": ReportResolved,
+    "related": Related,
 }
 
 # Fields commands gained after keys were first stored, with their defaults: left out

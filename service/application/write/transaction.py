@@ -68,6 +68,12 @@ class Transaction:
         self._told: dict[UUID, list[WebhookEvent]] = {}  # webhook events besides the game's
 
     @property
+    def keyed(self) -> bool:
+        """Whether the command came with an Idempotency-Key (its outcome is stored in the
+        same transaction as what it writes)."""
+        return self._key_digest is not None
+
+    @property
     def principal(self) -> Principal:
         return self._ctx.principal
 
@@ -148,6 +154,12 @@ class Transaction:
         """Personal data of the player's (an address, a push subscription), as stored."""
         sealer = self._deps.sealer
         return value if sealer is None else sealer.personal(player_id, value)
+
+    def seal_text(self, player_id: UUID, value: str) -> str:
+        """A text the player wrote (a chat message), as stored: "[erased]" once they are
+        erased."""
+        sealer = self._deps.sealer
+        return value if sealer is None else sealer.text(player_id, value)
 
     def destroy_keys(self, subjects: list[str]) -> None:
         """Destroy the keys of these subjects now, ahead of the commit
@@ -232,6 +244,9 @@ class Transaction:
         self.uow.events.append(rows)
         for project in projections.following:
             project(self.uow, change, known)
+        if known.bound or change.before.version == 0:
+            for project in projections.seating:
+                project(self.uow, change, known)
 
     def _expect(self, version: int) -> None:
         expected = self._ctx.expected

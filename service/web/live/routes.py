@@ -9,6 +9,7 @@ no OS thread, no database connection.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -17,13 +18,17 @@ from uuid import UUID
 
 from flask import Response, request
 
+from service.application.chat.ports import ChatMessage
+from service.application.chat.reading import as_json
 from service.application.identity.principals import PlayerHolder, SeatHolder
 from service.application.live import streams
+from service.application.live.chat_stream import ChatStreamMessage
 from service.application.live.lobby_stream import LobbyMessage, TableMessage
 from service.application.live.player_stream import player_stream as open_player_stream
 from service.application.live.streams import (
     EndMessage,
     EventMessage,
+    FollowMessage,
     GameMessage,
     InboxMessage,
     KeepAlive,
@@ -34,6 +39,7 @@ from service.application.live.streams import (
 from service.application.privacy import reveal
 from service.application.privacy.ports import KeyVault
 from service.web.api import BEARER, Blueprint
+from service.web.chat.schemas import ChatMessageSchema
 from service.web.errors import RequestProblemError
 from service.web.fields import LAST_EVENT_ID
 from service.web.live.holding import held_open, open_streams
@@ -47,6 +53,7 @@ blp = Blueprint("live", __name__, url_prefix="/v1", description="Live delivery: 
 
 INBOX_ENTRY = InboxEntrySchema()  # as GET /v1/me/games gives an entry
 LOBBY_GAME = LobbyGameSchema()  # as GET /v1/lobby gives a table
+CHAT_MESSAGE = ChatMessageSchema()  # as GET /v1/games/{id}/chat gives a message
 _LAST_EVENT_ID = re.compile(r"^\d{1,10}$")
 
 
@@ -56,6 +63,13 @@ def _sse(event: str, ident: int | None, data: Any) -> bytes:
 
 
 KEEPALIVE_LINE = b": keep-alive\n\n"
+
+
+@functools.lru_cache(maxsize=256)
+def _chat_sse(message: ChatMessage) -> bytes:
+    """A chat message's SSE bytes, made once per process for all the streams it goes to
+    (its sealed name and text are opened by each stream as it sends them)."""
+    return _sse("chat", None, CHAT_MESSAGE.dump(as_json(message)))
 
 
 def encode(message: Any) -> bytes:
@@ -74,10 +88,14 @@ def encode(message: Any) -> bytes:
         case MatchedMessage(seek=seek):
             matched = {"seek_id": str(seek.id), "game_id": str(seek.game_id), "seat": seek.seat}
             return _sse("matched", None, matched)
+        case FollowMessage(player_id=player_id, game_id=game_id):
+            return _sse("follow", None, {"game_id": str(game_id), "player_id": str(player_id)})
         case LobbyMessage(games=games):
             return _sse("lobby", None, {"games": LOBBY_GAME.dump(games, many=True)})
         case TableMessage(entry=entry):
             return _sse("table", None, LOBBY_GAME.dump(entry))
+        case ChatStreamMessage(message=chat):
+            return _chat_sse(chat)
         case KeepAlive():
             return KEEPALIVE_LINE
     raise TypeError(f"not a stream message: {message!r}")  # pragma: no cover
@@ -186,6 +204,7 @@ _GAME_STREAM_EVENT = {
             },
             numbered=False,
         ),
+        sse_event_doc("chat", "ChatMessage"),
     ]
 }
 _PLAYER_STREAM_EVENT = {
@@ -205,6 +224,18 @@ _PLAYER_STREAM_EVENT = {
             },
             numbered=False,
         ),
+        _sse_event(
+            "follow",
+            {
+                "type": "object",
+                "required": ["game_id", "player_id"],
+                "properties": {
+                    "game_id": {"type": "string", "format": "uuid"},
+                    "player_id": {"type": "string", "format": "uuid"},
+                },
+            },
+            numbered=False,
+        ),
     ]
 }
 _STREAM_DOC = {
@@ -213,7 +244,9 @@ _STREAM_DOC = {
     "operator) give it at that version); `event: game_event` (`id`: the seq; `data`: the "
     "event as the viewer's `/events` feed gives it; the public sees what no seat hides); "
     '`event: end` (`data`: `{"version": n}`) after the view of a finished game, then the '
-    "stream closes; `: keep-alive` comments at least every 15 s.",
+    "stream closes; `event: chat` (`data`: a message as `GET /v1/games/{id}/chat` gives "
+    "it) for each chat message the viewer may read, from the stream's opening on; "
+    "`: keep-alive` comments at least every 15 s.",
     "content": {
         "text/event-stream": {
             "schema": _GAME_STREAM_EVENT,
@@ -244,7 +277,8 @@ def game_stream(query: dict[str, Any], game_id: str) -> Response:
     """A game as it happens: the viewer's view, then each command's events and the new view.
 
     No token: the public view; a seat's token (or the token of the player holding it):
-    that seat; an operator's token: everything.
+    that seat and the table's chat; a player's token without a seat: the public view and
+    the spectators' chat; an operator's token: everything.
     """
     after = _resume_after(query)
     release = held_open()
@@ -287,7 +321,9 @@ _PLAYER_STREAM_DOC = {
     "the active inbox in inbox order) first, then `event: game` (`data`: one inbox entry) "
     "each time one of the player's games changes, and `event: matched` (`data`: "
     '`{"seek_id", "game_id", "seat"}`) when one of the player\'s seeks is paired (before '
-    "its game's `game`); `: keep-alive` comments at least every 15 s.",
+    'its game\'s `game`), `event: follow` (`data`: `{"game_id", "player_id"}`) when a '
+    "player they follow takes a seat of a public game; `: keep-alive` comments at least "
+    "every 15 s.",
     "content": {"text/event-stream": {"schema": _PLAYER_STREAM_EVENT}},
 }
 

@@ -43,7 +43,7 @@ from service.web.players.schemas import (
     UnbanSchema,
 )
 from service.web.render import json_answer, json_response, shaped_by, tagged_response
-from service.web.request import command_context, deps, principal
+from service.web.request import command_context, deps, game_uuid, principal
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their inbox")
 
@@ -117,7 +117,14 @@ def my_games(query: dict[str, Any]) -> Response:
     release = held_open() if wait else None
     try:
         page = longpolls.my_games(
-            deps(), principal(), query["status"], query.get("cursor"), query["limit"], unless, wait
+            deps(),
+            principal(),
+            query["status"],
+            query.get("cursor"),
+            query["limit"],
+            unless,
+            wait,
+            game_uuid(query["game"]) if "game" in query else None,
         )
     finally:
         if release is not None:

@@ -44,6 +44,17 @@ class InboxQuerySchema(ma.Schema):
         metadata={"pattern": CURSOR_PATTERN, "description": "`next_cursor` of the page before"},
     )
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+    # A string of a UUID's length (the route reads it as a game id: web/request.py
+    # game_uuid), not a UUID field: the inbox's query stays one that web/loading.py
+    # checks without webargs (a UUID field, absent, cost every read some 90 calls).
+    game = fields.String(
+        validate=validate.Length(equal=36),
+        metadata={
+            "format": "uuid",
+            "description": "that game's entry alone (none: the player holds no seat of it "
+            "and none is kept for them; `status` still applies, `cursor` does not)",
+        },
+    )
     wait = fields.Integer(
         load_default=0,
         validate=validate.Range(min=0, max=60),
@@ -89,6 +100,28 @@ class InboxEntrySchema(ma.Schema):
         allow_none=True, metadata={"description": "by when the seat must act (turn clocks)"}
     )
     updated_at = fields.DateTime()
+    invited_by = fields.Function(
+        lambda entry: (
+            None
+            if entry.invited_by is None
+            else {"player_id": str(entry.invited_by), "name": entry.invited_by_name}
+        ),
+        metadata={
+            "type": ["object", "null"],
+            "properties": {
+                "player_id": {"type": "string", "format": "uuid"},
+                "name": {"type": "string"},
+            },
+            "required": ["player_id", "name"],
+            "description": "the player who invited this one (their name as it reads now), "
+            "kept once they have joined; null when no player invited them (an operator's "
+            "game, a rematch asked by a seat no player holds) or they were not invited",
+        },
+    )
+    rematch_of = fields.UUID(
+        allow_none=True,
+        metadata={"description": "an invitation to a rematch: the finished game it plays again"},
+    )
 
 
 @always_present
@@ -156,7 +189,17 @@ class PlayerAuditActorSchema(ma.Schema):
 class PlayerAuditEntrySchema(ma.Schema):
     at = fields.DateTime()
     action = fields.String(
-        metadata={"enum": ["suspended", "unsuspended", "renamed", "token_revoked"]}
+        metadata={
+            "enum": [
+                "suspended",
+                "unsuspended",
+                "renamed",
+                "token_revoked",
+                "report_dismissed",
+                "warned",
+                "muted",
+            ]
+        }
     )
     actor = fields.Nested(PlayerAuditActorSchema)
     reason = fields.String(allow_none=True)

@@ -82,6 +82,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         "abandonment within 24 hours (at most 48 hours): wait until `banned_until`, or "
         "join a casual game meanwhile.",
     ),
+    "player_muted": ProblemType(
+        "This player may not chat for now",
+        "An operator muted this player after a report: wait until `muted_until`.",
+    ),
     "seat_reserved": ProblemType(
         "That seat is kept for an invited player",
         "Join a seat that is not reserved, or wait for the invited player.",
@@ -89,6 +93,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
     "players_only": ProblemType(
         "Rated games are for players only",
         "Join with a player token: create a player or sign in first.",
+    ),
+    "blocked": ProblemType(
+        "One of you blocked the other",
+        "A player cannot invite, nor be invited by, a player either of them blocked.",
     ),
     # 404
     "game_not_found": ProblemType(
@@ -113,6 +121,12 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         "There is no such token", "List the player's tokens for their ids."
     ),
     "player_not_found": ProblemType("There is no such player", "Check the player's id."),
+    "message_not_found": ProblemType(
+        "There is no such chat message", "Check the message's id in the game's chat."
+    ),
+    "report_not_found": ProblemType(
+        "There is no such report", "List the reports (GET /v1/reports) for their ids."
+    ),
     "seek_not_found": ProblemType(
         "There is no such seek",
         "Check the seek's id: a seek is gone once it is matched or cancelled.",
@@ -187,6 +201,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
     "rematch_exists": ProblemType(
         "This game has its rematch already", "Open the rematch the game's view names."
     ),
+    "report_closed": ProblemType(
+        "This report is closed already",
+        "Read how it was resolved in GET /v1/reports?status=closed.",
+    ),
     # 412
     "stale_version": ProblemType(
         "The game changed since your copy",
@@ -253,6 +271,12 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
     "too_many_subscriptions": ProblemType(
         "You have too many push subscriptions", "Delete one you no longer use first."
     ),
+    "cannot_block_self": ProblemType("You cannot block yourself", "Name another player's id."),
+    "cannot_follow_self": ProblemType("You cannot follow yourself", "Name another player's id."),
+    "too_many_blocks": ProblemType(
+        "You have blocked too many players", "Lift a block you no longer need first."
+    ),
+    "too_many_follows": ProblemType("You follow too many players", "Stop following one first."),
     "mail_unavailable": ProblemType(
         "This server sends no mail", "Use pushes, or ask the operators to set up mail."
     ),
@@ -293,12 +317,54 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         "The rating range is not valid", "Give a range whose low bound is at most its high one."
     ),
     "invited_twice": ProblemType("A player is invited twice", "Invite each player once."),
+    "cannot_report_yourself": ProblemType(
+        "A player cannot report themself", "Name another player in `player_id`."
+    ),
+    "message_not_theirs": ProblemType(
+        "That message is not the reported player's",
+        "Name a message the player in `player_id` wrote.",
+    ),
+    "message_not_in_game": ProblemType(
+        "That message is not of the game named",
+        "Name a message of the game in `game_id`, or leave `game_id` out.",
+    ),
+    "invalid_reason": ProblemType(
+        "The reason cannot be taken",
+        "Say what happened in 1 to 1000 characters, without control characters.",
+    ),
+    "invalid_note": ProblemType(
+        "The note cannot be taken",
+        "Write 1 to 1000 characters, without control characters.",
+    ),
+    "invalid_minutes": ProblemType(
+        "These minutes do not fit the action",
+        "Give `minutes` (1 to 10080) for a mute, and only for a mute.",
+    ),
     "unknown_player": ProblemType(
         "There is no such player to invite", "Check the invited players' ids."
     ),
+    "text_or_preset": ProblemType(
+        "A message is a text or a preset", "Send exactly one of text and preset."
+    ),
+    "invalid_text": ProblemType(
+        "That message cannot be sent",
+        "Write 1 to 280 characters, without control characters.",
+    ),
+    "unknown_preset": ProblemType("There is no such preset", "Choose one of GET /v1/chat/presets."),
+    "presets_only": ProblemType(
+        "This table takes presets only",
+        "In a rated four-player game, partners talk with the presets alone.",
+    ),
     # 429
+    "chat_too_fast": ProblemType(
+        "Too many messages at once", "Wait a few seconds before the next message."
+    ),
     "rate_limited": ProblemType(
         "Too many requests", "Wait for the seconds of the Retry-After header, then retry."
+    ),
+    "too_many_reports": ProblemType(
+        "Too many reports were made today",
+        "A player makes at most 10 reports in 24 hours: try again later.",
     ),
     "too_many_streams": ProblemType(
         "Too many open streams",

@@ -8,7 +8,9 @@ from datetime import datetime
 from typing import Any, TypeVar
 from uuid import UUID
 
+from service.application.chat.ports import ChatMessage
 from service.application.live.hub import Hub
+from service.application.moderation.ports import Report
 from service.application.notify.ports import Choices, EmailCode, Subscription
 from service.application.ports import StoredEvent
 from service.application.ratings.model import Rating
@@ -66,6 +68,8 @@ class Database:
         self.seek_notes = 0
         # Players' rating ordinals, for pairing's tests (else the ratings' own).
         self.ordinals: dict[UUID, float] = {}
+        # Chat messages (FakeChat), each with its sender, in order.
+        self.chat: list[tuple[ChatMessage, str]] = []
         # Hand reviews (FakeReviews), and when each was asked for.
         self.reviews: dict[UUID, StoredReview] = {}
         self.review_order: dict[UUID, datetime] = {}
@@ -86,6 +90,13 @@ class Database:
         self.pushes: dict[tuple[UUID, UUID, int], str] = {}
         self.email_codes: dict[UUID, list[EmailCode]] = {}
         self.mails: list[dict[str, Any]] = []  # messages queued (their payloads)
+        # Reports (FakeReports), by id.
+        self.reports: dict[UUID, Report] = {}
+        # Blocks and follows (FakeBlocks, FakeFollows): (player, other) -> since when; the
+        # games created public.
+        self.blocks: dict[tuple[UUID, UUID], datetime] = {}
+        self.follows: dict[tuple[UUID, UUID], datetime] = {}
+        self.public_games: set[UUID] = set()
 
     def unit_of_work(self, *, snapshot: bool = False) -> FakeUnitOfWork:
         """The UnitOfWorkFactory: a write transaction, or a read-only snapshot."""

@@ -75,6 +75,16 @@ class FakeInbox:
 
         self._uow.queue(write)
 
+    def _rows(self, player_id: UUID) -> list[InboxEntry]:
+        """The player's entries, each with its inviter's name as it reads now."""
+        tables = self._uow.read()
+
+        def named(e: InboxEntry) -> InboxEntry:
+            inviter = tables.players.get(e.invited_by) if e.invited_by else None
+            return replace(e, invited_by_name=inviter.name if inviter else None)
+
+        return [named(e) for e in tables.inbox.values() if e.player_id == player_id]
+
     def page(
         self,
         player_id: UUID,
@@ -87,8 +97,7 @@ class FakeInbox:
             far = datetime.max.replace(tzinfo=UTC)
             return (not my_turn, deadline or far, due or far, -updated.timestamp(), str(game))
 
-        rows = [e for e in self._uow.read().inbox.values() if e.player_id == player_id]
-        rows = [e for e in rows if e.status in statuses]
+        rows = [e for e in self._rows(player_id) if e.status in statuses]
         rows.sort(key=lambda e: key(e.my_turn, e.deadline, e.due_since, e.updated_at, e.game_id))
         if after is not None:
             start = key(after.my_turn, after.deadline, after.due_since, after.updated_at,
@@ -116,6 +125,9 @@ class FakeInbox:
         return self.stamp(player_id, statuses), self.page(player_id, statuses, after, limit)
 
     def watched(self, player_id: UUID, since: datetime) -> list[InboxEntry]:
-        rows = [e for e in self._uow.read().inbox.values() if e.player_id == player_id]
+        rows = self._rows(player_id)
         rows = [e for e in rows if e.status != "finished" or e.updated_at >= since]
         return sorted(rows, key=lambda e: (e.updated_at, e.game_id))
+
+    def of_game(self, player_id: UUID, game_id: UUID) -> InboxEntry | None:
+        return next((e for e in self._rows(player_id) if e.game_id == game_id), None)

@@ -180,6 +180,7 @@ class Commit:
     revoked: set[str] = field(default_factory=set)  # tokens revoked (their digests)
     lobby: bool = False  # the lobby changed
     seeks: bool = False  # a seek was added (announced to the workers)
+    followed: set[UUID] = field(default_factory=set)  # seated at a public game (follows)
 
     def game(self, game_id: UUID, table: str) -> None:
         self.references.append((lambda t: game_id in t.games, f"{table}: no game {game_id}"))

@@ -11,8 +11,9 @@ from service.application.identity.ports import (
     CredentialGoneError,
     PlayerSuspendedError,
 )
-from service.application.live.hub import LOBBY_KEY, game_key, player_key, token_key
+from service.application.live.hub import LOBBY_KEY, follow_key, game_key, player_key, token_key
 from service.application.ports import StoredEvent
+from tests.application.fakes.chat import FakeChat
 from tests.application.fakes.credentials import FakeCredentials
 from tests.application.fakes.erasures import FakeErasures
 from tests.application.fakes.events import FakeEventStore
@@ -25,10 +26,12 @@ from tests.application.fakes.notifications import FakeNotifications
 from tests.application.fakes.operators import FakeOperators
 from tests.application.fakes.players import FakePlayerAudit, FakePlayers
 from tests.application.fakes.ratings import FakeRatings
+from tests.application.fakes.reports import FakeReports
 from tests.application.fakes.reputations import FakeReputations
 from tests.application.fakes.reviews import FakeReviews
 from tests.application.fakes.seeks import FakeSeeks
 from tests.application.fakes.snapshots import FakeSnapshotStore
+from tests.application.fakes.social import FakeBlocks, FakeFollows
 from tests.application.fakes.tables import Commit, Tables, TransactionError, WouldBlockError, Write
 from tests.application.fakes.tokens import FakePlayerTokens
 from tests.application.fakes.wakeups import FakeWakeups
@@ -74,11 +77,15 @@ class FakeUnitOfWork:
         self.ratings = FakeRatings(self)
         self.reputations = FakeReputations(self)
         self.reviews = FakeReviews(self)
+        self.chat = FakeChat(self)
         self.wakeups = FakeWakeups(self)
         self.webhooks = FakeWebhooks(self)
         self.notifications = FakeNotifications(self)
+        self.reports = FakeReports(self)
         self.erasures = FakeErasures()
         self.operators = FakeOperators(self)
+        self.blocks = FakeBlocks(self)
+        self.follows = FakeFollows(self)
 
     def __enter__(self) -> Self:
         if self._phase is not _Phase.NEW:
@@ -183,6 +190,8 @@ class FakeUnitOfWork:
             hub.publish(token_key(digest))
         if done.lobby:
             hub.publish(LOBBY_KEY)
+        for player_id in done.followed:
+            hub.publish(follow_key(player_id))
 
     def _check_open(self) -> None:
         if self._phase is _Phase.FAILED:

@@ -129,3 +129,26 @@ def test_invitations_take_the_seats_bots_leave(table: Table) -> None:
         None,
         str(ren.player_id),
     ]
+
+
+def test_an_invitation_names_who_invites_and_the_games_entry_alone_is_asked_for(
+    table: Table,
+) -> None:
+    """Issue 48: an invitation's entry names its inviter; ``game`` asks for one game's
+    entry (how the game page learns whether its player holds a seat before asking for
+    the seat's view): none for a game the player has no seat of."""
+    mio, ren = player(table, "Mio"), player(table, "Ren")
+    game_id = inviting(table, mio, Invitation(ren.player_id))
+    page = inbox(table.deps, ren, "all", None, 10, game=game_id)
+    assert isinstance(page, InboxPage)
+    assert [(e.game_id, e.invited_by, e.invited_by_name, e.rematch_of) for e in page.games] == [
+        (game_id, mio.player_id, "Mio", None)
+    ]
+    table.run(JoinSeat(game_id, 1, None), ren)
+    page = inbox(table.deps, ren, "active", None, 10, game=game_id)
+    assert isinstance(page, InboxPage)
+    assert [(e.action, e.invited_by) for e in page.games] == [(None, mio.player_id)]  # kept
+    finished = inbox(table.deps, ren, "finished", None, 10, game=game_id)
+    assert isinstance(finished, InboxPage) and finished.games == []  # `status` still applies
+    elsewhere = inbox(table.deps, ren, "all", None, 10, game=uuid4())
+    assert isinstance(elsewhere, InboxPage) and elsewhere.games == []

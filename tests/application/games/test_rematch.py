@@ -10,8 +10,9 @@ import pytest
 
 from service.application.commands import BotSeat, JoinSeat, Leave, Rematch, Resign
 from service.application.errors import ForbiddenError, SeatLeftError, UnauthenticatedError
+from service.application.games.queries.inbox import inbox
 from service.application.identity.principals import PlayerHolder, Principal, seat_of
-from service.application.results import Joined, Rematched
+from service.application.results import InboxPage, Joined, Rematched
 from service.rules import BotLevel, RuleViolationError, Violation
 from tests.application.games.test_invitations import entries
 from tests.application.identity.test_players import player
@@ -181,3 +182,34 @@ def test_a_seat_that_left_does_not_make_it(table: Table) -> None:
         table.run(Rematch(game_id), seats[1])
     made = rematched(table, game_id, seats[0])  # Ren, who left, is invited all the same
     assert table.public(made.game_id).seats[2].reserved_for == str(ren.player_id)
+
+
+def test_a_rematch_invitation_says_who_invites_and_what_game_it_plays_again(
+    table: Table,
+) -> None:
+    """Issue 48, item 4: the invited player's inbox entry names the asker (their name as
+    it reads now) and the finished game, and so does the entry of that game alone."""
+    mio, ren = player(table, "Mio"), player(table, "Ren")
+    game_id, seats = finished_game(table, mio, None, ren)
+    made = rematched(table, game_id, seats[2])
+    page = inbox(table.deps, mio, "all", None, 10)
+    assert isinstance(page, InboxPage)
+    invitation = next(e for e in page.games if e.game_id == made.game_id)
+    assert (invitation.invited_by, invitation.invited_by_name) == (ren.player_id, "Ren")
+    assert invitation.rematch_of == game_id
+    alone = inbox(table.deps, mio, "all", None, 10, game=made.game_id)
+    assert isinstance(alone, InboxPage) and alone.games == [invitation]
+    asker = inbox(table.deps, ren, "all", None, 10, game=made.game_id)
+    assert isinstance(asker, InboxPage)
+    assert [(e.seat, e.invited_by) for e in asker.games] == [(0, None)]  # seated, not invited
+
+
+def test_a_rematch_asked_by_a_seat_no_player_holds_invites_in_nobodys_name(
+    table: Table,
+) -> None:
+    mio = player(table, "Mio")
+    game_id, seats = finished_game(table, mio, None, seat_tokens=True)
+    made = rematched(table, game_id, seats[1])  # the anonymous seat's token
+    page = inbox(table.deps, mio, "all", None, 10, game=made.game_id)
+    assert isinstance(page, InboxPage)
+    assert [(e.action, e.invited_by, e.rematch_of) for e in page.games] == [("join", None, game_id)]

@@ -51,10 +51,13 @@ def create_game(cmd: CreateGame, actor: Actor, tx: Transaction) -> Created:
     return Created(game_id, after.version)
 
 
-def new_game(cmd: CreateGame, actor: Actor, tx: Transaction, game_id: UUID) -> Loaded:
+def new_game(
+    cmd: CreateGame, actor: Actor, tx: Transaction, game_id: UUID, rematch_of: UUID | None = None
+) -> Loaded:
     """Decide the creation of the game ``game_id`` as ``cmd`` says (and its bots' joins):
     the caller applies a last command of the game, or flushes, so that the game's events
-    and rows are written once (writes of one commit do not see each other's rows)."""
+    and rows are written once (writes of one commit do not see each other's rows).
+    ``rematch_of``: the finished game it plays again (its invitations say so)."""
     deals = None if cmd.deals is None else tuple(_preset(d) for d in cmd.deals)
     # Provably fair unless an operator fixes the shuffles (docs/fairness.md).
     fair = None if cmd.seed is not None or deals is not None else tx.dealer.commit(game_id)
@@ -78,7 +81,7 @@ def new_game(cmd: CreateGame, actor: Actor, tx: Transaction, game_id: UUID) -> L
     )
     after = tx.decide(game_id, tx.new_game(), created, actor)
     if reserved is not None:
-        invitations.invited(tx, game_id, after)
+        invitations.invited(tx, game_id, after, rematch_of)
     for bot in cmd.bots:
         joined = rules.JoinSeat(
             bot.seat, bot_name(bot.level, bot.seat), bot.level, client_seed(tx, after.state)

@@ -30,12 +30,31 @@ def inbox(
     cursor: str | None,
     limit: int,
     unless: frozenset[str] = frozenset(),
+    game: UUID | None = None,
 ) -> InboxPage | InboxUnchanged:
     """A page of the player's games of ``status`` (active, finished or all) in inbox
     order; :class:`InboxUnchanged` when its tag is one the caller named (the long-poll
-    that waits for a change is live/longpolls.py)."""
+    that waits for a change is live/longpolls.py). With ``game``: that game's entry
+    alone, if the player has one (whether they hold a seat of it, asked before its
+    seat's view, which refuses a player without one)."""
     player = require_player(principal)
+    if game is not None:
+        return _of_game(deps, player, game, status, unless)
     return _inbox(deps, player, status, cursor, limit, unless)
+
+
+def _of_game(
+    deps: Deps, player: PlayerHolder, game: UUID, status: str, unless: frozenset[str]
+) -> InboxPage | InboxUnchanged:
+    with deps.uow() as uow:
+        guard(uow, player)
+        found = uow.inbox.of_game(player.player_id, game)
+    rows = [found] if found is not None and found.status in STATUSES[status] else []
+    latest = rows[0].updated_at if rows else None
+    tag = _tag(len(rows), latest, sum(e.version for e in rows), status, str(game))
+    if tag in unless or "*" in unless:
+        return InboxUnchanged(tag)
+    return InboxPage(rows, None, tag)
 
 
 def _inbox(

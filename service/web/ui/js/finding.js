@@ -93,7 +93,7 @@ const PLAY_NOW = "yokai.play_now";
 const POLL_MS = 3000;
 
 /** The choice "Play now" was last asked with in this browser, or null. */
-function lastChoice() {
+export function lastChoice() {
   try {
     return playNowChoice(JSON.parse(localStorage.getItem(PLAY_NOW) || "null"));
   } catch {

@@ -16,7 +16,8 @@ import { refusalOf } from "./problem.js";
 import { takeSignInOutcome } from "./signin.js";
 import { openStream } from "./sse.js";
 import { gameRef, joinTarget, shortIdFound, withInboxMessage, withoutGame } from "./state/lobby.js";
-import { createSection, gamesView, identitySection, lobbyLayout, openSection } from "./view/lobby.js";
+import { gamesView } from "./view/games.js";
+import { createSection, identitySection, lobbyLayout, openSection } from "./view/lobby.js";
 
 /** @typedef {import("./types.js").InboxEntry} InboxEntry */
 /** @typedef {import("./types.js").GamesPage<InboxEntry>} InboxPage */
@@ -62,7 +63,7 @@ async function openGame(text) {
 
 /**
  * My games, live by the player stream (which also says when a seek of mine is matched:
- * `onMatched`), and the last finished ones. Returns {section, close()}.
+ * `onMatched`), and the last finished ones. Returns {section, invitations, close()}.
  * @param {(data: {seek_id: string, game_id: string}) => void} onMatched
  */
 function myGames(onMatched) {
@@ -104,7 +105,7 @@ function myGames(onMatched) {
     },
   });
   loadFinished();
-  return { section: view.section, close: () => stream.close() };
+  return { section: view.section, invitations: view.invitations, close: () => stream.close() };
 }
 
 /**
@@ -160,7 +161,7 @@ export function lobbyPage(main, params) {
         pastPlayers,
       });
     parts = [quick, tables, mine].filter((part) => part !== null);
-    lobbyLayout(main, [identity, quick?.section, tables.section, create, openSection(openGame), mine?.section]);
+    lobbyLayout(main, [mine?.invitations, identity, quick?.section, tables.section, create, openSection(openGame), mine?.section]);
   }
 
   draw();

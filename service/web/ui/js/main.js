@@ -4,16 +4,20 @@
 //   #/game/<id>/review a finished game's hand review, move by move
 //   #/ops              operators' list    #/ops/<id>    a game's audit, state and check
 //   #/ops/players/<id> a player's audit, suspension
+//   #/ops/reports?status=  the moderation queue (open reports), or the closed ones
 //   #/players/<id>     a player's profile #/leaderboards?ladder=  the players ranked
 //   #/notifications    the player's turn notifications (push, e-mail, reminders)
+//   #/friends          the players followed: online, their public games, invite one
 
 import { h, fill } from "./dom.js";
+import { friendsPage } from "./friends.js";
 import { chooseLanguage, language, t, useLanguage } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
 import { notificationsPage } from "./notifications.js";
 import { keepLanguage, registerWorker } from "./notify/push.js";
 import { opsGamePage, opsListPage, opsPlayerPage } from "./ops.js";
 import { player } from "./player.js";
+import { opsReportsPage } from "./reports.js";
 import { leaderboardPage, profilePage } from "./profile.js";
 import { reviewPage } from "./review.js";
 import { completeSignIn, returningFromProvider } from "./signin.js";
@@ -44,7 +48,9 @@ function route() {
   else if (parts[0] === "players" && parts[1]) leave = profilePage(main, parts[1]);
   else if (parts[0] === "leaderboards") leave = leaderboardPage(main, params);
   else if (parts[0] === "notifications") leave = notificationsPage(main);
+  else if (parts[0] === "friends") leave = friendsPage(main);
   else if (parts[0] === "ops" && parts[1] === "players") leave = opsPlayerPage(main, parts[2] || "");
+  else if (parts[0] === "ops" && parts[1] === "reports") leave = opsReportsPage(main, params);
   else if (parts[0] === "ops" && parts[1]) leave = opsGamePage(main, parts[1]);
   else if (parts[0] === "ops") leave = opsListPage(main, params);
   else leave = lobbyPage(main, params);
@@ -62,6 +68,9 @@ function translateShell() {
   mine.textContent = t("nav_profile");
   mine.hidden = !who;
   mine.setAttribute("href", who ? `#/players/${who.id}` : "#/");
+  const friends = shell("nav-friends");
+  friends.textContent = t("nav_friends");
+  friends.hidden = !who;
   shell("lang-label").textContent = t("language");
   for (const skip of document.querySelectorAll(".skip")) skip.textContent = t("skip_to_content");
   for (const nav of document.querySelectorAll(".nav")) nav.setAttribute("aria-label", t("page_title"));

@@ -3,7 +3,8 @@
 // a timeline, with a slider that rebuilds the table at any event (`state?at=N`, every
 // hand shown) and the hash-chain check (`/verify`); and a player's page: their audit
 // (suspensions, bans lifted, renames, revoked tokens), suspending them (with a reason) or
-// lifting it, and their running ban with why, and lifting it.
+// lifting it, and their running ban with why, and lifting it. The moderation queue is
+// reports.js's.
 //
 // The pages wire the console's state (state/ops.js: pure) and its view (view/ops.js) to
 // the API; a slider moved on aborts the state it asked for before.
@@ -29,7 +30,7 @@ import { gamesTable, markCurrent, playerAuditItems, playerLookup, signOutButton,
  * @param {HTMLElement} main
  * @param {() => void} again
  */
-function tokenOr(main, again) {
+export function tokenOr(main, again) {
   const token = operatorToken();
   if (!token) {
     tokenForm(main, async (entered) => {
@@ -41,7 +42,8 @@ function tokenOr(main, again) {
   return token;
 }
 
-function signOut() {
+/** The console's "forget the token" button. */
+export function signOut() {
   return signOutButton(() => {
     setOperatorToken(null);
     if (location.hash === "#/ops") window.dispatchEvent(new HashChangeEvent("hashchange"));
@@ -60,8 +62,6 @@ export function opsListPage(main, params) {
   const token = tokenOr(main, () => opsListPage(main, params));
   if (!token) return () => {};
   const status = listStatus(params);
-  /** @type {Pages} */
-  let pages = FIRST_PAGE;
   const body = h("div");
   const filter = h(
     "select",
@@ -84,37 +84,59 @@ export function opsListPage(main, params) {
     main,
     h("h1", {}, t("ops_title")),
     signInOff,
-    h("div", { class: "ops-bar" }, h("label", { for: "ops-status" }, t("ops_status")), " ", filter, " ", signOut()),
+    h("div", { class: "ops-bar" }, h("label", { for: "ops-status" }, t("ops_status")), " ", filter, " ", h("a", { href: "#/ops/reports", id: "ops-reports" }, t("ops_reports_link")), " ", signOut()),
     body,
     playerLookup(""),
   );
 
-  /** @param {Pages} shown */
-  async function load(shown) {
-    pages = shown;
-    const cursor = pages[pages.length - 1];
+  /** @param {string | null} cursor */
+  function pathOf(cursor) {
     const query = new URLSearchParams({ limit: "20" });
     if (status) query.set("status", status);
     if (cursor) query.set("cursor", cursor);
+    return `/v1/games?${query}`;
+  }
+  pagedList(body, pathOf, token, leaving.signal, (/** @type {{games: GameSummary[], next_cursor: string | null}} */ page, moves) => gamesTable(page.games, moves));
+  return () => leaving.abort();
+}
+
+/**
+ * A list of the console shown a page at a time in `body`: each page asked at
+ * `pathOf(its cursor)` and drawn by `draw` with its moves to the previous and next pages
+ * (null: none); a refusal shown in its place (a 401 or 403 forgets the token).
+ * @template {{next_cursor: string | null}} P
+ * @param {HTMLElement} body
+ * @param {(cursor: string | null) => string} pathOf
+ * @param {string} token
+ * @param {AbortSignal} signal
+ * @param {(page: P, moves: {previous: (() => void) | null, next: (() => void) | null}) => import("./dom.js").Child} draw
+ * @returns {() => Promise<void>} the page shown, asked again
+ */
+export function pagedList(body, pathOf, token, signal, draw) {
+  /** @type {Pages} */
+  let pages = FIRST_PAGE;
+  /** @param {Pages} shown */
+  async function load(shown) {
+    pages = shown;
     try {
-      /** @type {{games: GameSummary[], next_cursor: string | null}} */
-      const page = await get(`/v1/games?${query}`, { token, signal: leaving.signal });
+      /** @type {P} */
+      const page = await get(pathOf(pages[pages.length - 1]), { token, signal });
       const next = page.next_cursor;
       fill(
         body,
-        gamesTable(page.games, {
+        draw(page, {
           previous: pages.length > 1 ? () => load(paged(pages, "previous")) : null,
           next: next ? () => load(paged(pages, { next })) : null,
         }),
       );
     } catch (err) {
-      if (leaving.signal.aborted) return;
+      if (signal.aborted) return;
       if (err instanceof ApiError && (err.status === 401 || err.status === 403)) setOperatorToken(null);
       fill(body, problemBox(refusalOf(err)));
     }
   }
   load(pages);
-  return () => leaving.abort();
+  return () => load(pages);
 }
 
 /**

@@ -8,11 +8,14 @@
 
 import { get } from "./api.js";
 import { fill, h } from "./dom.js";
+import { isFollowed, setFollowing } from "./friends.js";
 import { t } from "./i18n.js";
+import { player } from "./player.js";
 import { problemBox, refusalOf } from "./problem.js";
 import { profileOf } from "./ratings.js";
 import { LADDERS } from "./state/ladders.js";
 import { boardOf, laddersOf } from "./state/profile.js";
+import { followButton } from "./view/friends.js";
 import { finishedItem, leaderboardTable, profileHead, rankedRow, ratingsTable, reputationList, showHistory, statsList } from "./view/profile.js";
 
 /** @typedef {import("./types.js").Profile} Profile */
@@ -97,6 +100,21 @@ export function profilePage(main, id) {
     return h("section", { class: "panel", "aria-labelledby": "profile-games-title" }, h("h2", { id: "profile-games-title" }, t("recent_games")), list, more, error);
   }
 
+  /** Follow / Unfollow, when this browser has a player and the profile is another
+   * person's (a bot is not followed: it plays no game of its own). @param {Profile} profile */
+  function followSection(profile) {
+    const who = player();
+    if (!who || who.id === id || profile.bot) return null;
+    const slot = h("div", { class: "follow-slot" });
+    isFollowed(id, leaving.signal).then(
+      (following) => fill(slot, followButton(profile.name, following, (on) => setFollowing(id, on, leaving.signal))),
+      (err) => {
+        if (!leaving.signal.aborted) fill(slot, problemBox(refusalOf(err)));
+      },
+    );
+    return slot;
+  }
+
   (async () => {
     /** @type {Profile} */
     let profile;
@@ -110,6 +128,7 @@ export function profilePage(main, id) {
     fill(
       root,
       profileHead(profile),
+      followSection(profile),
       h(
         "div",
         { class: "profile-grid" },

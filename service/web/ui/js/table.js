@@ -5,9 +5,11 @@
 //
 // The page wires the game's state (state/table.js: pure, each view, event and answer
 // giving the next state) and its view (view/table.js: the DOM) to the API: the event
-// stream, the commands, and a finished game read every few seconds for its rematch.
+// stream, the commands, and a finished game read every few seconds for its rematch. The
+// game's chat (chat.js) sits beside the table: it hears the stream's `event: chat`.
 
 import { ApiError, follow, get, post } from "./api.js";
+import { tableChat } from "./chat.js";
 import { player, signedIn } from "./player.js";
 import { refusalOf } from "./problem.js";
 import { profileOf } from "./ratings.js";
@@ -16,7 +18,9 @@ import {
   TRICK_HOLD_MS,
   TRICK_HOLDS_MS,
   continued,
+  holdsSeat,
   initialTable,
+  isSeated,
   released,
   restarted,
   started,
@@ -29,6 +33,7 @@ import { tableView } from "./view/table.js";
 
 /** @typedef {import("./state/table.js").TableState} TableState */
 /** @typedef {import("./types.js").View} View */
+/** @typedef {import("./types.js").GamesPage<import("./types.js").InboxEntry>} InboxPage */
 
 const REMATCH_POLL_MS = 3000;
 /** Where this browser keeps how long a taken trick stays on the table. */
@@ -55,7 +60,12 @@ export function gamePage(main, gameId) {
   /** @type {AbortController | null} asking the finished game for its rematch */
   let rematchWatch = null;
   let finishedShown = false;
+  /** @type {string | null} the token that watches the game when the page holds no seat */
+  let watcherToken = null;
+  /** whether this browser's player held a seat here that a bot took over */
+  let seatLeft = false;
   const leaving = new AbortController();
+  const chat = tableChat(gameId, leaving.signal);
   const view = tableView(main, gameId, {
     play: (card) => {
       state = released(state); // the seat's own card shows at once
@@ -71,7 +81,7 @@ export function gamePage(main, gameId) {
       localStorage.setItem(HOLD_KEY, String(ms));
       update({ ...state, holdMs: ms });
     },
-  });
+  }, chat.el);
 
   /** @type {Set<string>} invited players whose profile (their name) is awaited */
   const awaited = new Set();
@@ -90,6 +100,7 @@ export function gamePage(main, gameId) {
       }
     }
     view.render(state, player()?.id ?? null);
+    chat.show(state.view, isSeated(state), seatLeft);
     if (state.view.status === "finished" && !finishedShown) {
       finishedShown = true;
       view.finished(state.view);
@@ -169,7 +180,7 @@ export function gamePage(main, gameId) {
   function connect() {
     // From the game's first event: the trick list shows every trick of the game.
     stream = openStream(`/v1/games/${gameId}/stream`, {
-      token: state.token,
+      token: state.token ?? watcherToken,
       lastEventId: 0,
       onMessage: (message) => {
         if (message.event === "game_event") {
@@ -182,8 +193,20 @@ export function gamePage(main, gameId) {
           }
         }
         else if (message.event === "view") update(withView(state, message.data));
+        else if (message.event === "chat") chat.heard(message.data);
       },
       onStatus: (status, error) => {
+        if (error instanceof ApiError && error.code === "seat_left" && watcherToken) {
+          // A player who left the seat (a bot plays it): watched as the public.
+          watcherToken = null;
+          seatLeft = true;
+          stream?.close();
+          connect();
+          return;
+        }
+        // What was said while no stream was open is read; after the end, every few seconds.
+        if (status === "open") chat.catchUp();
+        else if (status === "ended") chat.ended();
         update({ ...state, connection: status, error: error ? refusalOf(error) : state.error });
       },
     });
@@ -193,15 +216,31 @@ export function gamePage(main, gameId) {
     const who = player();
     const { signal } = leaving;
     state = { ...state, token: null };
+    watcherToken = null;
+    seatLeft = false;
     try {
       if (who) {
         try {
-          // The player's token acts for the seat the player holds in this game.
-          /** @type {View} */
-          const mine = await get(`/v1/games/${gameId}/view`, { token: who.token, signal });
-          update(withView({ ...state, token: who.token }, mine));
+          // The player's token acts for the seat the player holds in this game; whether
+          // they hold one is asked first (the seat's view refuses a player without one).
+          /** @type {InboxPage} */
+          const entry = await get(`/v1/me/games?status=all&game=${gameId}`, { token: who.token, signal });
+          if (holdsSeat(entry.games)) {
+            /** @type {View} */
+            const mine = await get(`/v1/games/${gameId}/view`, { token: who.token, signal });
+            update(withView({ ...state, token: who.token }, mine));
+          } else {
+            // A player without a seat watches with their token: the spectators' chat
+            // comes with the public view.
+            watcherToken = who.token;
+          }
         } catch (err) {
+          // A token refused meanwhile (a seat let go since): the game as the public sees it.
           if (!(err instanceof ApiError) || (err.status !== 403 && err.status !== 401)) throw err;
+          // One whose seat a bot took over (403 seat_left) watches as the public: their
+          // token no longer opens the game's stream.
+          seatLeft = err.code === "seat_left";
+          if (err.status === 403 && !seatLeft) watcherToken = who.token;
         }
       }
       if (!state.token) update(withView(state, await get(`/v1/games/${gameId}`, { signal })));

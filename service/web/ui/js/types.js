@@ -157,6 +157,8 @@
  * @property {string | null} due_since
  * @property {string | null} deadline
  * @property {string} updated_at
+ * @property {{player_id: string, name: string} | null} [invited_by]
+ * @property {string | null} [rematch_of]
  */
 
 /**

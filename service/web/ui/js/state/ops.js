@@ -53,3 +53,31 @@ export function suspendedBy(entries) {
   const last = [...entries].reverse().find((e) => e.action === "suspended" || e.action === "unsuspended");
   return last?.action === "suspended";
 }
+
+/** The reports list's statuses: the queue, and the reports resolved. */
+export const REPORT_STATUSES = ["open", "closed"];
+
+/**
+ * The reports list's status, from its link's `status` ("open" when none or unknown).
+ * @param {URLSearchParams} params
+ */
+export function reportStatus(params) {
+  const asked = params.get("status") ?? "";
+  return REPORT_STATUSES.includes(asked) ? asked : "open";
+}
+
+/** The actions a report is resolved with (docs/api.md "Reports and moderation"). */
+export const ACTIONS = ["none", "warn", "mute", "suspend"];
+
+/**
+ * A resolution as POST /v1/reports/{id}/resolve takes it: the note trimmed, and minutes
+ * (the field's text, a whole number) for a mute only.
+ * @param {string} action
+ * @param {string} minutes
+ * @param {string} note
+ * @returns {{action: string, note: string, minutes?: number}}
+ */
+export function resolution(action, minutes, note) {
+  const body = { action, note: note.trim() };
+  return action === "mute" ? { ...body, minutes: Number(minutes.trim()) } : body;
+}

@@ -308,6 +308,16 @@ export function handOf(state) {
 }
 
 /**
+ * Whether this browser's player holds a seat of the game, from their inbox's entry of it
+ * (`GET /v1/me/games?game=`): an entry not still an invitation. Asked before the seat's
+ * view, which refuses a player without a seat (a 403 in the browser's console).
+ * @param {readonly import("../types.js").InboxEntry[]} entries
+ */
+export function holdsSeat(entries) {
+  return entries.some((e) => !e.invited);
+}
+
+/**
  * A waiting game's seats for this browser: the free ones (a seat kept for an invited
  * player is theirs alone), the seat kept for this player (an invitation to accept or
  * decline), and whether the page sits already. Null once the game has started.

@@ -1,23 +1,19 @@
 // The lobby, drawn: who I am (or the welcome: a name, a provider, a code), the new-game
 // form (the options form with the clock, public, and each seat's choice), opening a game
-// by what was pasted, and my games (invitations answered there). What the person does
-// goes to lobby.js's actions; their refusals are shown here.
+// by what was pasted (my games and invitations: view/games.js). What the person does goes
+// to lobby.js's actions; their refusals are shown here.
 
 import { accountActions, linkCodeEntry, signInChoices } from "../account.js";
-import { remaining } from "../board.js";
 import { fill, h } from "../dom.js";
-import { formatTime, language, t, tNodes } from "../i18n.js";
+import { language, t, tNodes } from "../i18n.js";
 import { notifyMe } from "../notifications.js";
 import { problemBox, refusalOf } from "../problem.js";
 import { playerLink } from "../ratings.js";
-import { sortedInbox } from "../state/lobby.js";
 import { newGameRequest } from "../state/options.js";
 import { checkedOf, fieldOf, modeOf, optionsForm, select, valueOf } from "./options.js";
 
 /** @typedef {import("../dom.js").Child} Child */
-/** @typedef {import("../types.js").InboxEntry} InboxEntry */
 /** @typedef {import("../types.js").Player} Player */
-/** @typedef {import("../types.js").Refusal} Refusal */
 /** @typedef {import("../types.js").Session} Session */
 /** @typedef {import("../state/options.js").NewGameBody} NewGameBody */
 
@@ -295,87 +291,4 @@ export function openSection(open) {
     ),
     message,
   );
-}
-
-/**
- * What the person does with an invitation in My games.
- * @typedef {object} InvitationActions
- * @property {(entry: InboxEntry) => Promise<void>} accept
- * @property {(entry: InboxEntry) => Promise<void>} decline
- */
-
-/** @param {InboxEntry} entry @param {InvitationActions} actions */
-function invitationButtons(entry, actions) {
-  const out = h("span", { class: "invite-error" });
-  /** @param {(entry: InboxEntry) => Promise<void>} work */
-  const act = (work) => async (/** @type {MouseEvent} */ e) => {
-    const buttons = /** @type {HTMLElement} */ (e.currentTarget).parentElement?.querySelectorAll("button") ?? [];
-    for (const b of buttons) b.disabled = true;
-    fill(out);
-    try {
-      await work(entry);
-    } catch (err) {
-      for (const b of buttons) b.disabled = false;
-      fill(out, problemBox(refusalOf(err)));
-    }
-  };
-  return h(
-    "span",
-    { class: "invitation" },
-    h("span", { class: "badge invited" }, t("invited_seat", { n: entry.seat + 1 })),
-    h("button", { type: "button", class: "primary accept", onclick: act(actions.accept) }, t("accept")),
-    h("button", { type: "button", class: "decline", onclick: act(actions.decline) }, t("decline")),
-    out,
-  );
-}
-
-/** @param {InboxEntry} entry @param {InvitationActions} actions */
-function entryItem(entry, actions) {
-  return h(
-    "li",
-    {
-      class: `inbox-entry${entry.my_turn ? " my-turn" : ""}${entry.invited ? " invited" : ""}`,
-      dataset: { game: entry.game_id, myTurn: entry.my_turn ? "1" : "", invited: entry.invited ? "1" : "" },
-    },
-    h(
-      "a",
-      { href: `#/game/${entry.game_id}` },
-      t("inbox_entry", { id: entry.game_id.slice(0, 8), variant: t(`variant.${entry.variant}`), players: entry.players, status: t(`status.${entry.status}`) }),
-    ),
-    entry.rated && h("span", { class: "badge rated" }, t("rated")),
-    entry.invited ? invitationButtons(entry, actions) : entry.my_turn && h("span", { class: "badge turn" }, t(`my_action.${entry.action}`)),
-    entry.deadline &&
-      h("span", { class: "deadline", dataset: { deadline: entry.deadline } }, h("span", { class: "left", role: "timer" }, remaining(entry.deadline))),
-    h("span", { class: "updated" }, formatTime(entry.updated_at)),
-  );
-}
-
-/**
- * My games: the inbox (my turn first) and the last finished ones. {section, show(games),
- * showFinished(games), failed(error), finishedFailed(error)}.
- * @param {InvitationActions} actions
- */
-export function gamesView(actions) {
-  const list = h("ul", { class: "inbox", id: "inbox" }, h("li", { class: "none" }, t("loading")));
-  const finished = h("ul", { class: "inbox finished", id: "finished-games" });
-  /** @param {HTMLElement} into @param {readonly InboxEntry[]} games */
-  const entries = (into, games) => fill(into, games.length ? games.map((g) => entryItem(g, actions)) : h("li", { class: "none" }, t("no_games")));
-  return {
-    section: h(
-      "section",
-      { class: "panel games", "aria-labelledby": "games-title" },
-      h("h2", { id: "games-title" }, t("my_games")),
-      list,
-      h("h3", {}, t("finished_games")),
-      finished,
-    ),
-    /** @param {readonly InboxEntry[]} games */
-    show: (games) => entries(list, sortedInbox(games)),
-    /** @param {readonly InboxEntry[]} games */
-    showFinished: (games) => entries(finished, games),
-    /** @param {Refusal} error */
-    failed: (error) => fill(list, h("li", {}, problemBox(error))),
-    /** @param {Refusal} error */
-    finishedFailed: (error) => fill(finished, h("li", {}, problemBox(error))),
-  };
 }

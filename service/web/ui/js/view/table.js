@@ -264,19 +264,20 @@ function roundEndPanel(view, { result, trick }, actions) {
 
 /**
  * The table in `main`, drawn again at each state: {render(state, me), finished(view),
- * failed(error), tick()}.
+ * failed(error), tick()}. `beside` (the chat) is put beside it, and never drawn again here.
  * @param {HTMLElement} main
  * @param {string} gameId
  * @param {TableActions} actions
+ * @param {HTMLElement | null} [beside]
  */
-export function tableView(main, gameId, actions) {
+export function tableView(main, gameId, actions, beside = null) {
   const root = h("div", { class: "game" });
   const live = h("p", { class: "sr-only", "aria-live": "polite", role: "status" });
   const fairnessSlot = h("section", { class: "panel fairness", "aria-labelledby": "fair-title" });
   const recordSlot = h("section", { class: "panel record", "aria-labelledby": "record-title" });
   /** @type {RoundEnd | null} the round's end whose Continue got the focus */
   let focusedFor = null;
-  fill(main, root, live);
+  fill(main, h("div", { class: beside ? "game-page with-chat" : "game-page" }, root, beside), live);
 
   /** @param {TableState} state @param {string | null} me this browser's player's id */
   function render(state, me) {

@@ -1,0 +1,1 @@
+"""Table talk's routes (docs/api.md "Table talk")."""

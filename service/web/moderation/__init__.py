@@ -1,0 +1,1 @@
+"""Reports and moderation over HTTP (docs/api.md "Reports and moderation")."""
