@@ -604,3 +604,10 @@ public_games = Table(
     metadata,
     Column("game_id", Uuid, ForeignKey("games.id"), primary_key=True),
 )
+
+chat_senders = Table(
+    "chat_senders",
+    metadata,
+    Column("sender", Text, primary_key=True),
+    Column("recent", ARRAY(DateTime(timezone=True)), nullable=False),
+)
