@@ -12,8 +12,9 @@ Why not SQLAlchemy Core here: its per-statement compilation and execution bookke
 was the larger part of a command's Python time under load (docs/benchmarks.md,
 "Decisions the figures made"); the schema (tables.py) and the migrations stay
 SQLAlchemy's, and so does the pool of the few users of the engine outside units of work
-(engine.py). A little past 400 lines: the queueing of guards, locks and writes into as
-few round trips as a command needs is one mechanism, kept whole.
+(engine.py). Past 400 lines: the queueing of guards, locks and writes into as few round
+trips as a command needs (and the one self-committing write, ``write_now``, with what
+it announces on the bus) is one mechanism, kept whole.
 """
 
 from __future__ import annotations
