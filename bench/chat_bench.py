@@ -12,10 +12,11 @@ one table's watchers, and what does a message cost the server beside a play?
    delivery is that minus the message's `at` (the server's clock when the command was
    decided, just before its commit: same machine). Prints p50/p99/max over every
    delivery, and how many of the expected deliveries arrived.
-3. CPU: ``--cost`` chat messages, then as many plays (of games planned with the rules
-   engine, bench/http_games.py), each sent one at a time on one connection, no stream
-   open; the CPU seconds of the web processes and of PostgreSQL over each (tests/support/
-   cpu.py), per request. Goal: a message costs no more than a play.
+3. CPU: ``--cost`` chat messages (by players without a seat: spectators) and as many
+   passes and plays (of games planned with the rules engine, bench/http_games.py), in
+   alternate blocks of 50, each sent one at a time on one connection, no stream open;
+   the CPU seconds of the web processes and of PostgreSQL over each kind's blocks
+   (tests/support/cpu.py), per request. Goal: a message costs no more than a play.
 
     .venv/bin/python -m bench.chat_bench --streams 200 --messages 100
 
@@ -157,31 +158,38 @@ def delivery(port: int, streams: int, messages: int, every_ms: int) -> None:
         print("  ", error)
 
 
-def cost(port: int, data_markers: list[str], count: int) -> None:
+def cost(port: int, data_markers: list[str], count: int, block: int = 50) -> None:
+    """``count`` messages and as many passes and plays, in alternate blocks of ``block``
+    (so that the machine's other work weighs on both alike), the CPU of each kind
+    summed over its blocks."""
     client = Client(port)
     game = new_game(client, 4748, Variant.STANDARD, Scoring.BASIC)
     senders = players(client, count // 5 + 1, "s")
-    before = Accounts.take(port, data_markers)
-    for n in range(count):
-        status, body = client.call(
-            "POST", f"/v1/games/{game.id}/chat", {"text": f"cost {n}"}, senders[n // 5]
-        )
-        assert status == 201, body
-    chat = Accounts.take(port, data_markers).since(before)
     commands: list[tuple[str, str, str, Any]] = []
     seed = 5000
     while len(commands) < count:
         planned = new_game(client, seed, Variant.STANDARD, Scoring.BASIC)
         commands += planned.commands
         seed += 1
-    commands = commands[:count]
-    before = Accounts.take(port, data_markers)
-    for method, path, token, body in commands:
-        status, answer = client.call(method, path, body, token)
-        assert status == 200, answer
-    plays = Accounts.take(port, data_markers).since(before)
-    print(f"{count} chat messages, one at a time: {per_request(chat, count)}")
-    print(f"{count} passes and plays, one at a time: {per_request(plays, count)}")
+    used: dict[str, dict[str, float]] = {"chat": {}, "play": {}}
+
+    def measured(kind: str, requests: list[tuple[str, str, str, Any]]) -> None:
+        before = Accounts.take(port, data_markers)
+        for method, path, token, body in requests:
+            status, answer = client.call(method, path, body, token)
+            assert status in (200, 201), answer
+        for part, seconds in Accounts.take(port, data_markers).since(before).items():
+            used[kind][part] = used[kind].get(part, 0.0) + seconds
+
+    chats = [
+        ("POST", f"/v1/games/{game.id}/chat", senders[n // 5], {"text": f"cost {n}"})
+        for n in range(count)
+    ]
+    for start in range(0, count, block):
+        measured("chat", chats[start : start + block])
+        measured("play", commands[start : start + block])
+    print(f"{count} chat messages, one at a time: {per_request(used['chat'], count)}")
+    print(f"{count} passes and plays, one at a time: {per_request(used['play'], count)}")
 
 
 def main() -> None:

@@ -2,7 +2,7 @@
 are sent in (who, which request, which key). The web layer builds them from HTTP
 requests; the worker builds them from jobs. Nothing here knows HTTP.
 
-A little past 300 lines: each command declares the result it returns (``Returns[...]``)
+Past 300 lines: each command declares the result it returns (``Returns[...]``)
 beside its fields, so that the handler registry (service/application/write/registry.py)
 types ``execute`` from this one declaration; splitting the commands by capability would
 scatter what the registry reads as one table."""

@@ -1,5 +1,5 @@
 """What the application gives back: plain data, no framework types. Commands return the
-game and version they produced; queries return views, feeds and pages. A little past 300
+game and version they produced; queries return views, feeds and pages. Past 300
 lines: every command's result beside the others, as commands.py declares the commands
 (the idempotency records name them: write/sealed.py)."""
 

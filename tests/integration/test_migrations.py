@@ -51,6 +51,7 @@ TABLES = {
     "reminded",
     "reviews",
     "chat_messages",
+    "chat_senders",
     "reports",
     "blocks",
     "follows",

@@ -152,6 +152,8 @@ class SqlErasures:
         )
         s.write(Statement("DELETE FROM identities WHERE player_id = %s", (player_id,)))
         s.write(Statement("DELETE FROM link_codes WHERE player_id = %s", (player_id,)))
+        # When their last chat messages were written (the chat's rate limit).
+        s.write(Statement("DELETE FROM chat_senders WHERE sender = %s", (f"p{player_id.hex}",)))
         # Turn notifications: their subscriptions, address, codes and waiting messages go
         # (sealed under the destroyed key, they could not be opened anyway).
         s.write(

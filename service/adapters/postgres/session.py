@@ -12,8 +12,9 @@ Why not SQLAlchemy Core here: its per-statement compilation and execution bookke
 was the larger part of a command's Python time under load (docs/benchmarks.md,
 "Decisions the figures made"); the schema (tables.py) and the migrations stay
 SQLAlchemy's, and so does the pool of the few users of the engine outside units of work
-(engine.py). A little past 400 lines: the queueing of guards, locks and writes into as
-few round trips as a command needs is one mechanism, kept whole.
+(engine.py). Past 400 lines: the queueing of guards, locks and writes into as few round
+trips as a command needs (and the one self-committing write, ``write_now``, with what
+it announces on the bus) is one mechanism, kept whole.
 """
 
 from __future__ import annotations
@@ -130,21 +131,16 @@ class Session:
         checks, self._checks = self._checks, []
         return checks
 
-    def write_now(self, locks: list[Statement], statement: Statement) -> list[tuple[Any, ...]]:
-        """Run ``statement`` (which writes) after ``locks``, committed with them in one
-        round trip (BEGIN, the locks, it, COMMIT: each statement sees what committed
-        before its locks were granted), and return its rows; in a transaction already
-        (one a lock began), in it, committed with it. Never run twice: a connection lost
-        on the way may have committed it (``maybe_committed``), for the caller to say."""
+    def write_now(self, statement: Statement) -> list[tuple[Any, ...]]:
+        """Run ``statement`` (which writes), committed with itself, and return its rows;
+        in a transaction already (one a lock began), in it, committed with it. Never run
+        twice: a connection lost on the way may have committed it (``maybe_committed``,
+        for the caller to say)."""
         if self._in_transaction or self._want_transaction:
-            for lock in locks:
-                self.hold(lock)
             return self.fetch(statement.sql, statement.params)
-        checks, self._checks = self._checks, []
-        if checks:  # pragma: no cover - a caller takes its checks into the statement
+        if self._checks:  # pragma: no cover - a caller takes its checks into the statement
             raise RuntimeError("write_now: queued checks would not run")
-        statements = [Statement("BEGIN"), *locks, statement, Statement("COMMIT")]
-        return self._run(statements, committing=True, rows_of=len(statements) - 2)
+        return self._run([statement], committing=True, rows_of=0)
 
     def on_the_bus(self, channel: str) -> bool:
         """Whether ``channel``'s announcements go on the pool's bus (YOKAI_REDIS_URL), not
