@@ -10,6 +10,7 @@ from typing import Any
 from flask import Response, jsonify
 
 from service.application.chat import reading
+from service.application.chat.ports import ChatMessage
 from service.application.chat.reading import as_json
 from service.application.chat.texts import PRESETS
 from service.application.commands import PostChat
@@ -50,15 +51,11 @@ def post_chat(body: dict[str, Any], game_id: str) -> Response:
     game = game_uuid(game_id)
     cmd = PostChat(game, body.get("text"), body.get("preset"))
     done = execute(deps(), cmd, command_context("a seat's or a player's token")).result
-    shown = {
-        "id": done.id,
-        "at": done.posted_at,
-        "channel": done.channel,
-        "from": {"seat": done.seat, "name": done.name, "player_id": done.player_id},
-        "text": done.text,
-        "preset": done.preset,
-    }
-    return json_response(MESSAGE, shown, status=201)
+    written = ChatMessage(
+        done.id, game, done.posted_at, done.channel, done.seat, done.player_id, done.name,
+        done.text, done.preset,
+    )  # fmt: skip
+    return json_response(MESSAGE, as_json(written), status=201)
 
 
 @blp.route("/games/<id:game_id>/chat", methods=["GET"])
