@@ -36,8 +36,10 @@ SEARCH: dict[str, Budget] = {
 DESCRIPTIONS = {
     "random": "plays any legal card",
     "basic": "a heuristic that reads only the table: takes boss tricks, ducks the rest",
-    "strong": "searches: plays each card out over 10 sampled deals of the hidden hands",
-    "expert": "searches: plays each card out over 60 sampled deals of the hidden hands",
+    "strong": "searches: plays each card out over 10 sampled deals of the hidden hands,"
+    " and plays as basic unless they surely favour another card",
+    "expert": "searches: plays each card out over 60 sampled deals of the hidden hands,"
+    " and plays as basic unless they surely favour another card",
 }
 
 
