@@ -260,19 +260,22 @@ def end_plays(events: Sequence[Event], cards_left: int) -> Iterator[EndPlay]:
 
 
 def end_positions(
-    count: int,
+    per_mode: int,
     cards_left: int = 3,
     most: int = 400,
     first_seed: int = 1,
     modes: Sequence[Mode] = MODES,
 ) -> Iterator[EndPosition]:
-    """``count`` positions with one clearly winning card, in the games of :func:`game`
-    seeded ``first_seed``, ``first_seed + 1``...: of their :func:`end_plays`, those
+    """``per_mode`` positions with one clearly winning card in each of ``modes``, in the
+    games of :func:`game` seeded ``first_seed``, ``first_seed + 1``... (a seed plays one
+    mode: two modes with the same seed would deal the same cards, and with four players
+    the basic bot plays them alike in either scoring): of their :func:`end_plays`, those
     whose seat's view leaves at most ``most`` deals, in game order."""
-    found = 0
+    found = dict.fromkeys(modes, 0)
     seed = first_seed
-    while found < count:
-        events = game(seed, modes)
+    while min(found.values()) < per_mode:
+        mode = modes[seed % len(modes)]
+        events = game(seed, modes) if found[mode] < per_mode else []
         for play in end_plays(events, cards_left):
             config = play.state.config
             assert config is not None
@@ -281,9 +284,8 @@ def end_positions(
             dealt = worlds(config, play.state, play.at.seat, play.feed)
             verdict = clear_winner(dealt, config.side_of(play.at.seat))
             if verdict.winner is not None:
-                mode = modes[seed % len(modes)].name
-                yield EndPosition(tuple(events), play.at, verdict.winner, verdict, mode)
-                found += 1
-                if found == count:
-                    return
+                yield EndPosition(tuple(events), play.at, verdict.winner, verdict, mode.name)
+                found[mode] += 1
+                if found[mode] == per_mode:
+                    break
         seed += 1
