@@ -13,6 +13,9 @@ import { tableAt } from "../../service/web/ui/js/state/record.js";
 
 const SUITS4 = ["green", "red", "pink", "blue"];
 
+/** A round's plays, each [seat, card] in order. @param {[number, string][]} made */
+const plays = (...made) => made.map(([seat, card]) => ({ type: "play", seat, card }));
+
 /** Four hands of four cards, a suit each (seat 0 green, 1 red, 2 pink, 3 blue), each
  * seat passing its 1, 2 and 3.
  * @param {string} variant @returns {GameRecord} */
@@ -46,14 +49,7 @@ function round(number) {
       ["green-9", "red-6", "blue-3"],
       ["pink-7", "red-9", "blue-4"],
     ],
-    moves: [
-      { type: "play", seat: 0, card: "green-7" },
-      { type: "play", seat: 1, card: "green-9" },
-      { type: "play", seat: 2, card: "pink-7" },
-      { type: "play", seat: 1, card: "red-6" },
-      { type: "play", seat: 2, card: "red-9" },
-      { type: "play", seat: 0, card: "red-5" },
-    ],
+    moves: plays([0, "green-7"], [1, "green-9"], [2, "pink-7"], [1, "red-6"], [2, "red-9"], [0, "red-5"]),
     tricks: [1, 2],
     result: { reason: "bosses", winners: [1], points: [0, 2, 0], bosses: ["green-7", "pink-7"] },
   };
@@ -121,16 +117,7 @@ test("Seven Followers: the first card names the trump suit; a team capturing bot
         number: 1,
         trump: null,
         hands: [["green-7", "pink-1"], ["green-1", "pink-7"], ["green-7b", "pink-7b"], ["green-2", "pink-2"]],
-        moves: [
-          { type: "play", seat: 0, card: "green-7" },
-          { type: "play", seat: 1, card: "green-1" },
-          { type: "play", seat: 2, card: "green-7b" },
-          { type: "play", seat: 3, card: "green-2" },
-          { type: "play", seat: 2, card: "pink-7b" },
-          { type: "play", seat: 3, card: "pink-2" },
-          { type: "play", seat: 0, card: "pink-1" },
-          { type: "play", seat: 1, card: "pink-7" },
-        ],
+        moves: plays([0, "green-7"], [1, "green-1"], [2, "green-7b"], [3, "green-2"], [2, "pink-7b"], [3, "pink-2"], [0, "pink-1"], [1, "pink-7"]),
         tricks: [2, 1],
         result: null,
       },
