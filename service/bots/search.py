@@ -15,7 +15,8 @@ Known pitfalls, and how this design answers them:
   :mod:`service.bots.sampler`, uniform over the deals consistent with the seat's own
   feed (its hand, its passes, the A's holder, shown voids, hand sizes).
 - *Strategy fusion* (choosing as if the right card for each world could be picked in
-  each): PIMC decides one card for all worlds, by its average over them. The playouts
+  each): PIMC decides one card for all worlds, by its average over them (and keeps the
+  basic bot's card unless another is surely better: *Few worlds* below). The playouts
   after it (:func:`service.bots.policy.model_card`) play every seat as the basic bot
   does, reading the sampled world's hands to see whether the seats still to play can
   beat a card, where basic estimates it: so each playout credits every seat alike with
@@ -40,7 +41,9 @@ Known pitfalls, and how this design answers them:
 
 A decision's value is the round's outcome for the seat's side: its points (R-6) less
 the others' average (Seven Followers: suits sealed); the review (issue 46) scores the
-same playouts by the side's share of the round instead (:func:`share`). The playouts are
+same playouts by the side's share of the round instead (:func:`share`; in Seven
+Followers of the round's whole outcome, the suits sealed before the play added back:
+service/application/review/compute.py ``round_share``). The playouts are
 deterministic, so the cards compared in a world meet the same answers unless they change
 them. A :class:`Budget` is a number of worlds: with it alone, a decision is a function of
 the seat's view, its feed and the seed only (no clock is read: tests/bots/test_search.py),
@@ -71,7 +74,6 @@ choose by it.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -170,14 +172,18 @@ ahead of the basic bot's card to be played instead (:func:`surely_better`)."""
 def surely_better(best: Sequence[float], other: Sequence[float], sure: float | None = None) -> bool:
     """Whether ``best``'s values, world by world, are above ``other``'s by more than
     ``sure`` (default :data:`SURE`) standard errors of their mean difference (the same
-    worlds: the comparison is paired)."""
+    worlds: the comparison is paired). One world is never sure (a live bot's time cap
+    may leave it one); a lead in one world of n, the others even, is exactly one
+    standard error, so not more: compared in squares with a margin for rounding, which
+    would otherwise decide that frequent case."""
     diffs = [b - o for b, o in zip(best, other, strict=True)]
     n = len(diffs)
-    mean = sum(diffs) / n
     if n < 2:
-        return mean > 0
+        return False
+    mean = sum(diffs) / n
     spread = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean > (SURE if sure is None else sure) * math.sqrt(spread / n)
+    k = SURE if sure is None else sure
+    return mean > 0 and mean * mean * n > k * k * spread * (1 + 1e-9)
 
 
 def _mean(values: Sequence[float]) -> float:
