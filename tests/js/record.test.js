@@ -1,92 +1,88 @@
-// state/record.js: a finished game's table at any move of its hand record: the passes
-// (three players to the left, four to the partner, Seven Followers one card to each
-// other seat), the tricks and bosses won, the rounds before and their scores, the Seven
-// Followers trump suit and seals, the game's seats.
+// state/record.js: a finished game's table at any move of its hand record, against the
+// engine's: tests/js/fixtures/records.json holds seeded basic-bot games played through the
+// engine (Seven Followers and its short variant, three and four players standard), each
+// with its record and, before every move, the engine's scores, seals, hands (through the
+// passes), tricks, bosses, trick under way and trump suit. It is written by
+// tests/js/fixtures/make_records.py (`.venv/bin/python tests/js/fixtures/make_records.py`).
 
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { tableAt } from "../../service/web/ui/js/state/record.js";
 
 /** @typedef {import("../../service/web/ui/js/state/record.js").GameRecord} GameRecord */
-/** @typedef {import("../../service/web/ui/js/state/record.js").RecordRound} RecordRound */
 
-const SUITS4 = ["green", "red", "pink", "blue"];
+/**
+ * The engine's table before a move of a round.
+ * @typedef {object} EngineTable
+ * @property {number} round
+ * @property {number} move
+ * @property {number[]} scores
+ * @property {string[][]} seals
+ * @property {string[][] | null} hands
+ * @property {[number, string][]} trick
+ * @property {number[]} tricks_won
+ * @property {string[][]} bosses
+ * @property {string | null} trump_suit
+ */
 
-/** A round's plays, each [seat, card] in order. @param {[number, string][]} made */
-const plays = (...made) => made.map(([seat, card]) => ({ type: "play", seat, card }));
+/** @type {Record<string, {record: GameRecord, engine: EngineTable[]}>} */
+const GAMES = JSON.parse(readFileSync(new URL("./fixtures/records.json", import.meta.url), "utf8"));
 
-/** Four hands of four cards, a suit each (seat 0 green, 1 red, 2 pink, 3 blue), each
- * seat passing its 1, 2 and 3.
- * @param {string} variant @returns {GameRecord} */
-function passes(variant) {
-  const hands = SUITS4.map((suit) => [1, 2, 3, 4].map((rank) => `${suit}-${rank}`));
-  const moves = hands.map((hand, seat) => ({ type: "pass", seat, cards: hand.slice(0, 3) }));
-  return { players: 4, variant, rounds: [{ number: 1, trump: null, hands, moves, tricks: [], result: null }] };
-}
-
-test("four players pass to the partner; Seven Followers one card to each other seat", () => {
-  assert.deepEqual(tableAt(passes("standard"), 1, 4)?.hands[0], ["green-4", "pink-1", "pink-2", "pink-3"]);
-  // Seat 0 gets seat 3's first card, seat 2's second, seat 1's third.
-  assert.deepEqual(tableAt(passes("seven_followers"), 1, 4)?.hands[0], ["green-4", "pink-2", "red-3", "blue-1"]);
-  // Before the last pass nothing is exchanged: the three passes made are given aside.
-  const before = tableAt(passes("standard"), 1, 3);
-  assert.equal(before?.status, "passing");
-  assert.deepEqual(before?.hands[0], ["green-1", "green-2", "green-3", "green-4"]);
-  assert.deepEqual(before?.given.map((g) => g?.length ?? null), [3, 3, 3, null]);
-  assert.equal(before?.round?.turn, 3);
+test("before every move of the seeded games the table is the engine's", () => {
+  for (const [name, { record, engine }] of Object.entries(GAMES)) {
+    const sevenFollowers = record.variant.startsWith("seven_followers");
+    for (const at of engine) {
+      const table = tableAt(record, at.round, at.move);
+      const where = `${name}, round ${at.round}, move ${at.move}`;
+      assert.ok(table, where);
+      assert.deepEqual(table.scores, at.scores, `${where}: scores`);
+      assert.deepEqual(table.seals, sevenFollowers ? at.seals : null, `${where}: seals`);
+      if (at.hands) assert.deepEqual(table.hands, at.hands, `${where}: hands`);
+      assert.deepEqual(table.round?.trick, at.trick.map(([seat, card]) => ({ seat, card })), `${where}: trick`);
+      assert.deepEqual(table.seats.map((s) => s.tricks_won), at.tricks_won, `${where}: tricks won`);
+      assert.deepEqual(table.seats.map((s) => s.bosses), at.bosses, `${where}: bosses`);
+      assert.equal(table.round?.trump_suit, at.trump_suit, `${where}: trump suit`);
+    }
+  }
 });
 
-/** A three-player round: seat 0 leads two tricks, the first (two 7s in it) taken by
- * seat 1, the second by seat 0.
- * @param {number} number @returns {RecordRound} */
-function round(number) {
-  return {
-    number,
-    trump: "yellow-1",
-    hands: [
-      ["green-7", "red-5", "blue-2"],
-      ["green-9", "red-6", "blue-3"],
-      ["pink-7", "red-9", "blue-4"],
-    ],
-    moves: plays([0, "green-7"], [1, "green-9"], [2, "pink-7"], [1, "red-6"], [2, "red-9"], [0, "red-5"]),
-    tricks: [1, 2],
-    result: { reason: "bosses", winners: [1], points: [0, 2, 0], bosses: ["green-7", "pink-7"] },
-  };
-}
+test("Seven Followers: a suit scores the moment it is sealed, not at the round's end", () => {
+  const { record } = GAMES.seven_followers;
+  const { moves } = record.rounds[0];
+  // Seed 1, round 1, seat 1's pink-8 (a reviewer's case): no round is over yet, but team 1
+  // has sealed two suits in this one, and scores them.
+  const index = moves.findIndex((m) => m.type === "play" && "card" in m && m.seat === 1 && m.card === "pink-8");
+  const table = tableAt(record, 1, index);
+  assert.deepEqual(table?.rounds, []);
+  assert.deepEqual(table?.seals?.map((s) => s.length), [0, 2]);
+  assert.deepEqual(table?.scores, [0, 2]);
+});
 
-test("the tricks and bosses each seat won in the round, the last trick, the rounds before and their scores", () => {
-  /** @type {GameRecord} */
-  const record = { players: 3, variant: "standard", scoring: "advanced", rounds: [round(1), round(2), round(3)] };
-  const table = tableAt(record, 3, 5);
+test("the rounds before and their results; the last trick taken", () => {
+  const { record } = GAMES.standard_3p;
+  const table = tableAt(record, 3, 0);
   assert.equal(table?.scoring, "advanced");
-  assert.equal(table?.round?.trump_suit, "yellow");
-  assert.deepEqual(table?.round?.trick, [{ seat: 1, card: "red-6" }, { seat: 2, card: "red-9" }]);
-  assert.deepEqual(table?.round?.last_trick, {
-    number: 1,
-    winner: 1,
-    cards: [
-      { seat: 0, card: "green-7" },
-      { seat: 1, card: "green-9" },
-      { seat: 2, card: "pink-7" },
-    ],
-  });
-  assert.deepEqual(table?.seats.map((s) => [s.tricks_won, s.bosses, s.hand_size]), [
-    [0, [], 2],
-    [1, ["green-7", "pink-7"], 1],
-    [0, [], 1],
-  ]);
-  // Rounds 1 and 2 are over: their results, and the scores they add up to.
-  assert.deepEqual(table?.rounds.map((r) => r.number), [1, 2]);
-  assert.deepEqual(table?.rounds[0].bosses_scored, ["green-7", "pink-7"]);
-  assert.deepEqual(table?.scores, [0, 4, 0]);
-  assert.equal(table?.round?.turn, 0);
-  assert.equal(table?.seals, null);
+  assert.deepEqual(
+    table?.rounds.map((r) => [r.number, r.points]),
+    record.rounds.slice(0, 2).map((r) => [r.number, r.result?.points]),
+  );
+  assert.equal(table?.round?.last_trick, null);
+  const tricks = record.rounds[2].tricks ?? [];
+  const played = record.rounds[2].moves.filter((m) => m.type === "play");
+  const firstTaken = record.rounds[2].moves.indexOf(played[2]) + 1;
+  const later = tableAt(record, 3, firstTaken);
+  assert.equal(later?.round?.last_trick?.winner, tricks[0]);
+  assert.deepEqual(
+    later?.round?.last_trick?.cards,
+    played.slice(0, 3).map((m) => ({ seat: m.seat, card: "card" in m ? m.card : "" })),
+  );
 });
 
 test("the game's seats name the table's; without them the record's names and bots, four players in teams", () => {
   /** @type {GameRecord} */
-  const record = { ...passes("standard"), seats: [0, 1, 2, 3].map((s) => ({ name: `P${s}`, bot: s === 3 ? "basic" : null })) };
+  const record = { ...GAMES.standard_4p.record, seats: [0, 1, 2, 3].map((s) => ({ name: `P${s}`, bot: s === 3 ? "basic" : null })) };
   const table = tableAt(record, 1, 0);
   assert.deepEqual(table?.seats.map((s) => [s.name, s.team, s.bot]), [
     ["P0", 0, null],
@@ -100,51 +96,16 @@ test("the game's seats name the table's; without them the record's names and bot
   const named = tableAt(record, 1, 0, game);
   assert.equal(named?.rated, true);
   assert.deepEqual(named?.seats.map((s) => [s.name, s.hand_size]), [
-    ["Named 0", 4],
-    ["Named 1", 4],
-    ["Named 2", 4],
-    ["Named 3", 4],
+    ["Named 0", 12],
+    ["Named 1", 12],
+    ["Named 2", 12],
+    ["Named 3", 12],
   ]);
 });
 
-test("Seven Followers: the first card names the trump suit; a team capturing both 7s of a suit seals it", () => {
-  /** @param {string} variant @returns {GameRecord} */
-  const record = (variant) => ({
-    players: 4,
-    variant,
-    rounds: [
-      {
-        number: 1,
-        trump: null,
-        hands: [["green-7", "pink-1"], ["green-1", "pink-7"], ["green-7b", "pink-7b"], ["green-2", "pink-2"]],
-        moves: plays([0, "green-7"], [1, "green-1"], [2, "green-7b"], [3, "green-2"], [2, "pink-7b"], [3, "pink-2"], [0, "pink-1"], [1, "pink-7"]),
-        tricks: [2, 1],
-        result: null,
-      },
-    ],
-  });
-  const first = tableAt(record("seven_followers"), 1, 0);
-  assert.equal(first?.round?.trump_suit, null);
-  assert.deepEqual(first?.seals, [[], []]);
-  const after = tableAt(record("seven_followers"), 1, 4);
-  assert.equal(after?.round?.trump_suit, "green");
-  assert.deepEqual(after?.seals, [["green"], []]);
-  // Team 1 took pink-7b and pink-7 together: pink sealed. Each 7 apart seals nothing.
-  assert.deepEqual(tableAt(record("seven_followers"), 1, 8)?.seals, [["green"], ["pink"]]);
-  // A second round where team 1 takes both green 7s: its seal too, but in the short
-  // variant, where a suit is sealed by the first team only (R-7.8).
-  /** @param {string} variant */
-  const twice = (variant) => {
-    const one = record(variant).rounds[0];
-    return { ...record(variant), rounds: [one, { ...one, number: 2, tricks: [1, 1] }] };
-  };
-  assert.deepEqual(tableAt(twice("seven_followers"), 2, 4)?.seals, [["green"], ["pink", "green"]]);
-  assert.deepEqual(tableAt(twice("seven_followers_short"), 2, 4)?.seals, [["green"], ["pink"]]);
-});
-
 test("no table for a round the record does not hold, or whose hands it hides", () => {
-  const record = passes("standard");
-  assert.equal(tableAt(record, 2, 0), null);
+  const { record } = GAMES.standard_4p;
+  assert.equal(tableAt(record, 9, 0), null);
   const hidden = { ...record, rounds: [{ ...record.rounds[0], hands: [null, null, null, null] }] };
   assert.equal(tableAt(hidden, 1, 0), null);
 });

@@ -50,19 +50,19 @@ const play = (seat, trick, chosen, loss = 0, round = 1) => ({
   seat,
   kind: "play",
   chosen,
-  best: loss ? "blue-1" : chosen,
-  options: loss ? [{ cards: chosen, value: 0.6 - loss }, { cards: "blue-1", value: 0.6 }] : [{ cards: chosen, value: 0.5 }],
+  best: loss ? "blue-8" : chosen,
+  options: loss ? [{ cards: chosen, value: 0.6 - loss }, { cards: "blue-8", value: 0.6 }] : [{ cards: chosen, value: 0.5 }],
   loss,
 });
 
 const DECISIONS = [
   pass(0, ["green-1", "green-2", "green-3"]),
-  pass(1, ["red-1", "red-2", "red-3"], 0.3),
-  pass(2, ["pink-1", "pink-2", "pink-3"]),
-  play(0, 1, "green-5"),
-  play(1, 1, "green-6", 0.12),
-  play(2, 1, "green-9"),
-  play(2, 2, "red-4", 0.05),
+  pass(1, ["red-8", "red-9", "red-10"], 0.3),
+  pass(2, ["pink-4", "pink-5", "pink-6"]),
+  play(0, 1, "green-4"),
+  play(1, 1, "green-5", 0.12),
+  play(2, 1, "green-6"),
+  play(2, 2, "red-6", 0.05),
   play(0, 2, "red-7"),
 ];
 
@@ -139,8 +139,8 @@ test("the options, best first, each with its loss, the chosen and the best marke
   assert.deepEqual(
     rows.map((r) => [r.cards, r.best, r.chosen]),
     [
-      ["blue-1", true, false],
-      ["green-6", false, true],
+      ["blue-8", true, false],
+      ["green-5", false, true],
     ],
   );
   assert.ok(Math.abs(rows[1].loss - 0.12) < 1e-9);
@@ -188,18 +188,18 @@ test("the table at a decision: the record played up to the decision's move, ever
         number: 1,
         trump: "yellow-7",
         hands: [
-          ["green-1", "green-2", "green-3", "green-5", "red-7"],
-          ["red-1", "red-2", "red-3", "green-6", "blue-9"],
-          ["pink-1", "pink-2", "pink-3", "green-9", "red-4"],
+          ["green-1", "green-2", "green-3", "green-4", "red-7"],
+          ["red-8", "red-9", "red-10", "green-5", "blue-9"],
+          ["pink-4", "pink-5", "pink-6", "green-6", "red-6"],
         ],
         moves: [
           { type: "pass", seat: 0, cards: ["green-1", "green-2", "green-3"] },
-          { type: "pass", seat: 1, cards: ["red-1", "red-2", "red-3"] },
-          { type: "pass", seat: 2, cards: ["pink-1", "pink-2", "pink-3"] },
-          { type: "play", seat: 0, card: "green-5" },
-          { type: "play", seat: 1, card: "green-6" },
-          { type: "play", seat: 2, card: "green-9" },
-          { type: "play", seat: 2, card: "red-4" },
+          { type: "pass", seat: 1, cards: ["red-8", "red-9", "red-10"] },
+          { type: "pass", seat: 2, cards: ["pink-4", "pink-5", "pink-6"] },
+          { type: "play", seat: 0, card: "green-4" },
+          { type: "play", seat: 1, card: "green-5" },
+          { type: "play", seat: 2, card: "green-6" },
+          { type: "play", seat: 2, card: "red-6" },
           { type: "play", seat: 0, card: "red-7" },
         ],
         tricks: [2],
@@ -212,7 +212,7 @@ test("the table at a decision: the record played up to the decision's move, ever
   const passing = at(1);
   assert.equal(passing?.status, "passing");
   assert.equal(passing?.round?.turn, 1);
-  assert.deepEqual(passing?.hands[1], ["green-6", "red-1", "red-2", "red-3", "blue-9"]);
+  assert.deepEqual(passing?.hands[1], ["green-5", "red-8", "red-9", "red-10", "blue-9"]);
   assert.deepEqual(passing?.given, [["green-1", "green-2", "green-3"], null, null]);
   assert.deepEqual(passing?.seats.map((s) => s.passed), [true, false, false]);
   // Seat 2's play into the first trick: the passes exchanged (three players: to the
@@ -221,18 +221,18 @@ test("the table at a decision: the record played up to the decision's move, ever
   assert.equal(third?.status, "playing");
   assert.equal(third?.round?.turn, 2);
   assert.deepEqual(third?.round?.trick, [
-    { seat: 0, card: "green-5" },
-    { seat: 1, card: "green-6" },
+    { seat: 0, card: "green-4" },
+    { seat: 1, card: "green-5" },
   ]);
   assert.deepEqual(third?.hands, [
-    ["pink-1", "pink-2", "pink-3", "red-7"],
+    ["pink-4", "pink-5", "pink-6", "red-7"],
     ["green-1", "green-2", "green-3", "blue-9"],
-    ["green-9", "red-1", "red-2", "red-3", "red-4"],
+    ["green-6", "red-6", "red-8", "red-9", "red-10"],
   ]);
   assert.deepEqual(third?.given, [null, null, null]);
   // Seat 0's second play: the first trick taken by seat 2, the second under way.
   const last = at(7);
-  assert.deepEqual(last?.round?.trick, [{ seat: 2, card: "red-4" }]);
+  assert.deepEqual(last?.round?.trick, [{ seat: 2, card: "red-6" }]);
   assert.equal(last?.round?.last_trick?.winner, 2);
   assert.deepEqual(last?.seats.map((s) => [s.tricks_won, s.hand_size]), [[0, 4], [0, 4], [1, 3]]);
   // No record, or none of the decision's move: no table.

@@ -4,7 +4,8 @@
 // dealt while the passes are chosen, then exchanged, less the cards played), the passes
 // made, the trick under way and the last one taken, the tricks and bosses each seat has
 // won in the round, the Seven Followers seals, the trump suit, and the rounds before with
-// the scores they gave. Pure: no DOM, no fetch.
+// the scores they gave (in Seven Followers a point per suit sealed, the moment it is
+// sealed, as the engine scores it). Pure: no DOM, no fetch.
 
 import { isBoss, SUITS, sortCards, suitOf } from "./cards.js";
 
@@ -151,7 +152,10 @@ export function tableAt(record, number, upTo, game = null) {
         if (sevenFollowers) {
           const team = teamOf(winner);
           captured[team].push(...won);
-          seals[team].push(...newSeals(record, team, captured[team], seals));
+          const sealed = newSeals(record, team, captured[team], seals);
+          // As the engine: a team's seals in suit order, a point each the moment it seals (R-7.6, R-7.7).
+          seals[team] = SUITS.filter((suit) => seals[team].includes(suit) || sealed.includes(suit));
+          scores[team] += sealed.length;
         }
         if (current) {
           tricksWon[winner] += 1;
@@ -165,7 +169,8 @@ export function tableAt(record, number, upTo, game = null) {
     else if (r.result) {
       const { reason, winners, points, bosses: scored } = r.result;
       results.push({ number: r.number, reason, winners, points, bosses_scored: scored });
-      points.forEach((p, side) => (scores[side] += p));
+      // Seven Followers rounds' points are their seals, scored above as they were made.
+      if (!sevenFollowers) points.forEach((p, side) => (scores[side] += p));
     }
   }
   const passing = !exchanged && firstPlayed === null;
