@@ -6,8 +6,10 @@ round, within a budget (:data:`SEARCH`): ``expert`` samples six times the worlds
 has three times the time. The worlds alone make a decision repeatable from the seed
 (``timed=False``: ``yokai bots match``); the live bots also stop at their time cap, for
 the 1 s turn goal. (With 20 worlds ``strong`` played as ``expert`` does, 41 of 80
-games; with 10 it keeps 63 % against ``basic`` and ``expert`` beats it 63 % of the time:
-docs/benchmarks.md.) :func:`level_move` asks any of them.
+games; with 10, and the basic bot's card kept unless the worlds surely favour another
+(service/bots/search.py), it wins 71 % against ``basic`` in basic scoring and 76 % in
+advanced, and ``expert`` beats it 66 % and 61 % of the time: docs/benchmarks.md.)
+:func:`level_move` asks any of them.
 """
 
 from __future__ import annotations
@@ -36,8 +38,10 @@ SEARCH: dict[str, Budget] = {
 DESCRIPTIONS = {
     "random": "plays any legal card",
     "basic": "a heuristic that reads only the table: takes boss tricks, ducks the rest",
-    "strong": "searches: plays each card out over 10 sampled deals of the hidden hands",
-    "expert": "searches: plays each card out over 60 sampled deals of the hidden hands",
+    "strong": "searches: plays each card out over 10 sampled deals of the hidden hands,"
+    " and plays as basic unless they surely favour another card",
+    "expert": "searches: plays each card out over 60 sampled deals of the hidden hands,"
+    " and plays as basic unless they surely favour another card",
 }
 
 

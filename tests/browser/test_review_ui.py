@@ -8,9 +8,13 @@ then one resigns. The finished table's "Review" opens `#/game/<id>/review`, whic
 for the review and shows it once the worker is done: each decision shown is checked
 against the API's review (seat, card played or passed, the expert's card, the loss and
 its mark), stepping forward and back with the buttons and the arrow keys, jumping to the
-next mistake, and the summary's rows. axe-core finds nothing serious on the page, and on
-a phone (390 by 844) nothing is wider than the screen and every control is at least 44 px
-square. Every wait has a deadline (Playwright's expect); nothing is timed.
+next mistake, and the summary's rows. At each decision the whole table is drawn as it
+stood, every hand face up: each seat's hand, the trick under way, the tricks won and the
+seat deciding are checked against the table the game's events (the operator's feed, not
+the record the page reads) give just before the decision's event. axe-core finds nothing
+serious on the page, and on a phone (390 by 844) nothing is wider than the screen and
+every control is at least 44 px square. Every wait has a deadline (Playwright's expect);
+nothing is timed.
 """
 
 from __future__ import annotations
@@ -71,37 +75,96 @@ def _cards(cards: str | list[str]) -> list[str]:
     return cards if isinstance(cards, list) else [cards]
 
 
+def _tables(served: Served, game_id: str) -> dict[int, dict[str, Any]]:
+    """The table just before each event of the game, by the event's seq, from the
+    operator's feed (every hand and pass shown): each seat's hand, the cards each seat
+    has passed while the passes are chosen, the trick under way (seat and card, in play
+    order) and the tricks each seat has taken in the round."""
+    feed = served.call("GET", f"/v1/games/{game_id}/events?limit=1000", token=OPERATOR_TOKEN)
+    assert feed["next_after"] is None
+    tables: dict[int, dict[str, Any]] = {}
+    hands: list[list[str]] = []
+    given: dict[int, list[str]] = {}
+    trick: list[tuple[int, str]] = []
+    won: list[int] = []
+    for event in feed["events"]:
+        tables[event["seq"]] = {
+            "hands": [sorted(h) for h in hands],
+            "given": dict(given),
+            "trick": list(trick),
+            "won": list(won),
+        }
+        data = event["data"]
+        match event["type"]:
+            case "RoundDealt":
+                hands = [list(h) for h in data["hands"]]
+                given, trick, won = {}, [], [0] * len(hands)
+            case "CardsPassed":
+                given[data["seat"]] = data["cards"]
+            case "PassesExchanged":
+                given = {}
+                for p in data["passes"]:
+                    hands[p["from"]].remove(p["card"])
+                    hands[p["to"]].append(p["card"])
+            case "CardPlayed":
+                hands[data["seat"]].remove(data["card"])
+                trick.append((data["seat"], data["card"]))
+            case "TrickTaken":
+                won[data["winner"]] += 1
+                trick = []
+    return tables
+
+
+def _shown_cards(page: Any, selector: str) -> list[str]:
+    return list(page.locator(selector).evaluate_all("cs => cs.map(c => c.dataset.card)"))
+
+
+def _assert_table(page: Any, decision: dict[str, Any], table: dict[str, Any]) -> None:
+    """The page draws ``table``, the game as it stood at ``decision``: every seat's hand
+    (face up, the played and the expert's cards marked in the deciding seat's, the cards
+    passed before marked in theirs), the trick under way by seat, each seat's tricks,
+    the deciding seat's turn."""
+    expect = _expect()
+    drawn = page.locator("#review-table")
+    seat = decision["seat"]
+    expect(drawn.locator(".seat")).to_have_count(len(table["hands"]))
+    expect(drawn.locator(".seat.turn")).to_have_attribute("data-seat", str(seat))
+    for s, hand in enumerate(table["hands"]):
+        shown = _shown_cards(page, f"#review-table .hand-shown[data-hand-seat='{s}'] .card")
+        assert sorted(shown) == hand, (s, shown, hand)
+        counts = drawn.locator(f".seat[data-seat='{s}'] .counts")
+        expect(counts).to_have_text(f"{len(hand)} cards · {table['won'][s]} tricks")
+        given = _shown_cards(page, f"#review-table .hand-shown[data-hand-seat='{s}'] .given .card")
+        assert sorted(given) == sorted(table["given"].get(s, [])), (s, given)
+    played = page.locator("#review-table .trick:not(.done) .played").evaluate_all(
+        "ps => ps.map(p => [Number(p.dataset.seat), p.querySelector('.card').dataset.card])"
+    )
+    assert [tuple(p) for p in played] == table["trick"]
+    own = f"#review-table .hand-shown[data-hand-seat='{seat}'] .review-card.{{}} .card"
+    assert sorted(_shown_cards(page, own.format("chosen"))) == sorted(_cards(decision["chosen"]))
+    assert sorted(_shown_cards(page, own.format("best"))) == sorted(_cards(decision["best"]))
+    status = "passing" if decision["kind"] == "pass" else "playing"
+    expect(drawn).to_have_attribute("data-status", status)
+
+
 def _assert_shows(
-    page: Any, review: dict[str, Any], at: int, record: dict[str, Any] | None = None
+    page: Any, review: dict[str, Any], at: int, tables: dict[int, dict[str, Any]] | None = None
 ) -> None:
-    """The page shows decision ``at`` of the API's review; with the game's ``record``,
-    the seat's hand then: as dealt for a pass, a card fewer at each trick for a play,
-    the card played and the expert's among it."""
+    """The page shows decision ``at`` of the API's review; with the game's ``tables``
+    (`_tables`), the whole table as it stood then."""
     expect = _expect()
     decision = review["decisions"][at]
-    if record is not None:
-        dealt = record["rounds"][decision["round"] - 1]["hands"][decision["seat"]]
-        hand = page.locator("#review-hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
-        if decision["kind"] == "pass":
-            assert sorted(hand) == sorted(dealt)
-        else:
-            assert len(hand) == len(dealt) - (decision["trick"] - 1)
-        marked = "#review-hand li.{} .card"
-        chosen = page.locator(marked.format("chosen")).evaluate_all(
-            "cs => cs.map(c => c.dataset.card)"
-        )
-        best = page.locator(marked.format("best")).evaluate_all("cs => cs.map(c => c.dataset.card)")
-        assert sorted(chosen) == sorted(_cards(decision["chosen"]))
-        assert sorted(best) == sorted(_cards(decision["best"]))
     move = page.locator(".review-move")
     expect(move).to_have_attribute("data-at", str(at))
     expect(move).to_have_attribute("data-seq", str(decision["seq"]))
+    if tables is not None:
+        _assert_table(page, decision, tables[decision["seq"]])
     expect(page.locator("#review-decision-title")).to_contain_text(
         f"Decision {at + 1} of {len(review['decisions'])}"
     )
     expect(page.locator("#review-seat")).to_have_text(NAMES[decision["seat"]])
-    chosen = page.locator("#review-chosen .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
-    best = page.locator("#review-best .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    chosen = _shown_cards(page, "#review-chosen .card")
+    best = _shown_cards(page, "#review-best .card")
     assert (chosen, best) == (_cards(decision["chosen"]), _cards(decision["best"]))
     loss = page.locator("#review-loss")
     assert float(loss.get_attribute("data-loss")) == pytest.approx(decision["loss"])
@@ -132,47 +195,57 @@ def test_the_review_move_by_move_against_the_api(
         expect(page.locator(".review")).to_have_attribute("data-phase", "done", timeout=REVIEWED)
 
         review = served.call("GET", f"/v1/games/{game_id}/review")
-        record = served.call("GET", f"/v1/games/{game_id}/record")
+        tables = _tables(served, game_id)
         assert review["status"] == "done"
         decisions = review["decisions"]
         assert len(decisions) == 3 + PLAYS  # every pass and play of the game
         mistakes = [i for i, d in enumerate(decisions) if d["loss"] >= 0.1]
         assert mistakes, "the seeded game has a mistake to jump to"
 
-        _assert_shows(page, review, 0, record)
+        _assert_shows(page, review, 0, tables)
         expect(page.locator("#review-back")).to_be_disabled()
         page.locator("#review-forward").click()
-        _assert_shows(page, review, 1, record)
+        _assert_shows(page, review, 1, tables)
         page.locator("#review-back").click()
-        _assert_shows(page, review, 0, record)
+        _assert_shows(page, review, 0, tables)
         page.locator("#review-next-mistake").click()
-        _assert_shows(page, review, mistakes[0], record)
+        _assert_shows(page, review, mistakes[0], tables)
         if len(mistakes) > 1:
             page.locator("#review-next-mistake").click()
-            _assert_shows(page, review, mistakes[1], record)
+            _assert_shows(page, review, mistakes[1], tables)
         # The keys: the focus on the page, not in a field.
         page.locator("#review-decision-title").click()
         page.keyboard.press("Home")
-        _assert_shows(page, review, 0, record)
+        _assert_shows(page, review, 0, tables)
         page.keyboard.press("ArrowRight")
         page.keyboard.press("ArrowRight")
-        _assert_shows(page, review, 2, record)
+        _assert_shows(page, review, 2, tables)
         page.keyboard.press("ArrowLeft")
-        _assert_shows(page, review, 1, record)
+        _assert_shows(page, review, 1, tables)
         page.keyboard.press("ArrowDown")
-        _assert_shows(page, review, next((i for i in mistakes if i > 1), 1), record)
+        _assert_shows(page, review, next((i for i in mistakes if i > 1), 1), tables)
         page.keyboard.press("End")
-        _assert_shows(page, review, len(decisions) - 1, record)
+        _assert_shows(page, review, len(decisions) - 1, tables)
         expect(page.locator("#review-forward")).to_be_disabled()
-        # A play shows the trick as it stood once it was played.
+        # The last decision: a play into the third trick, the two cards before it on the
+        # table by their seats.
         last = decisions[-1]
-        trick = [
-            d for d in decisions if d["round"] == last["round"] and d["trick"] == last["trick"]
-        ]
-        shown = page.locator(".review-trick .card").evaluate_all(
-            "cs => cs.map(c => c.dataset.card)"
-        )
-        assert shown == [d["chosen"] for d in trick]
+        assert (last["kind"], last["trick"], len(tables[last["seq"]]["trick"])) == ("play", 3, 2)
+        # Every pass and play, and each step forward from a play takes its card out of
+        # its seat's hand onto the table.
+        page.keyboard.press("Home")
+        for at, decision in enumerate(decisions):
+            _assert_shows(page, review, at, tables)
+            if at + 1 == len(decisions):
+                break
+            page.locator("#review-forward").click()
+            if decision["kind"] == "play":
+                seat, card = decision["seat"], decision["chosen"]
+                expect(page.locator(".review-move")).to_have_attribute("data-at", str(at + 1))
+                hand = f"#review-table .hand-shown[data-hand-seat='{seat}'] .card"
+                assert card not in _shown_cards(page, hand)
+                trick = page.locator(f"#review-table .trick .played[data-seat='{seat}'] .card")
+                expect(trick).to_have_attribute("data-card", card)
 
         rows = page.locator("#review-summary tbody tr")
         expect(rows).to_have_count(3)
@@ -192,7 +265,7 @@ def test_the_review_move_by_move_against_the_api(
         small.goto(f"{served.base}/#/game/{game_id}/review")
         expect(small.locator(".review")).to_have_attribute("data-phase", "done")
         small.locator("#review-next-mistake").tap()
-        _assert_shows(small, review, mistakes[0], record)
+        _assert_shows(small, review, mistakes[0], tables)
         wide = small.evaluate("document.documentElement.scrollWidth")
         assert wide <= PHONE["width"], f"the page is {wide} px wide on a 390 px screen"
         targets = small.locator(".review button:visible, .review summary, #review-to-game")

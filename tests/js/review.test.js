@@ -1,5 +1,6 @@
-// state/review.js: stepping through a review, the next mistake, the trick a play went
-// into, the options best first, the summary's rows, keys, and the wait between reads.
+// state/review.js: stepping through a review, the next mistake, the table at a decision
+// (from the record), the options best first, the summary's rows, keys, and the wait
+// between reads.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -10,7 +11,6 @@ import {
   POLL_FIRST_MS,
   POLL_MAX_MS,
   acted,
-  handAt,
   initialReview,
   jumped,
   keyAction,
@@ -22,8 +22,8 @@ import {
   sameCards,
   stepped,
   summaryRows,
+  tableShown,
   toMistake,
-  trickAt,
   withReview,
 } from "../../service/web/ui/js/state/review.js";
 
@@ -50,19 +50,19 @@ const play = (seat, trick, chosen, loss = 0, round = 1) => ({
   seat,
   kind: "play",
   chosen,
-  best: loss ? "blue-1" : chosen,
-  options: loss ? [{ cards: chosen, value: 0.6 - loss }, { cards: "blue-1", value: 0.6 }] : [{ cards: chosen, value: 0.5 }],
+  best: loss ? "blue-8" : chosen,
+  options: loss ? [{ cards: chosen, value: 0.6 - loss }, { cards: "blue-8", value: 0.6 }] : [{ cards: chosen, value: 0.5 }],
   loss,
 });
 
 const DECISIONS = [
   pass(0, ["green-1", "green-2", "green-3"]),
-  pass(1, ["red-1", "red-2", "red-3"], 0.3),
-  pass(2, ["pink-1", "pink-2", "pink-3"]),
-  play(0, 1, "green-5"),
-  play(1, 1, "green-6", 0.12),
-  play(2, 1, "green-9"),
-  play(2, 2, "red-4", 0.05),
+  pass(1, ["red-8", "red-9", "red-10"], 0.3),
+  pass(2, ["pink-4", "pink-5", "pink-6"]),
+  play(0, 1, "green-4"),
+  play(1, 1, "green-5", 0.12),
+  play(2, 1, "green-6"),
+  play(2, 2, "red-6", 0.05),
   play(0, 2, "red-7"),
 ];
 
@@ -134,31 +134,13 @@ test("the next mistake: the first one after the decision shown, and back", () =>
   assert.equal(nextMistake(jumped(state, 1), -1), null);
 });
 
-test("a play shows the trick as it stood once it was played; a pass shows none", () => {
-  assert.equal(trickAt(DECISIONS, 0), null);
-  assert.deepEqual(trickAt(DECISIONS, 3), [{ seat: 0, card: "green-5" }]);
-  assert.deepEqual(trickAt(DECISIONS, 5), [
-    { seat: 0, card: "green-5" },
-    { seat: 1, card: "green-6" },
-    { seat: 2, card: "green-9" },
-  ]);
-  assert.deepEqual(trickAt(DECISIONS, 7), [
-    { seat: 2, card: "red-4" },
-    { seat: 0, card: "red-7" },
-  ]);
-  // A new round's first trick does not take the last round's cards.
-  const rounds = [play(0, 7, "blue-2", 0, 1), play(1, 1, "blue-3", 0, 2)];
-  assert.deepEqual(trickAt(rounds, 1), [{ seat: 1, card: "blue-3" }]);
-  assert.equal(trickAt(DECISIONS, 99), null);
-});
-
 test("the options, best first, each with its loss, the chosen and the best marked", () => {
   const rows = optionRows(DECISIONS[4]);
   assert.deepEqual(
     rows.map((r) => [r.cards, r.best, r.chosen]),
     [
-      ["blue-1", true, false],
-      ["green-6", false, true],
+      ["blue-8", true, false],
+      ["green-5", false, true],
     ],
   );
   assert.ok(Math.abs(rows[1].loss - 0.12) < 1e-9);
@@ -196,8 +178,8 @@ test("keys: arrows step and jump between mistakes, Home and End go to either end
   assert.equal(acted(state, "first").at, 0);
 });
 
-test("the seat's hand at a decision: as dealt for its pass, then what it kept, was passed and has not played", () => {
-  /** @type {import("../../service/web/ui/js/state/review.js").GameRecord} */
+test("the table at a decision: the record played up to the decision's move, every hand shown", () => {
+  /** @type {import("../../service/web/ui/js/state/record.js").GameRecord} */
   const record = {
     players: 3,
     variant: "standard",
@@ -206,37 +188,55 @@ test("the seat's hand at a decision: as dealt for its pass, then what it kept, w
         number: 1,
         trump: "yellow-7",
         hands: [
-          ["green-1", "green-2", "green-3", "green-5", "red-7"],
-          ["red-1", "red-2", "red-3", "green-6", "blue-9"],
-          ["pink-1", "pink-2", "pink-3", "green-9", "red-4"],
+          ["green-1", "green-2", "green-3", "green-4", "red-7"],
+          ["red-8", "red-9", "red-10", "green-5", "blue-9"],
+          ["pink-4", "pink-5", "pink-6", "green-6", "red-6"],
         ],
         moves: [
           { type: "pass", seat: 0, cards: ["green-1", "green-2", "green-3"] },
-          { type: "pass", seat: 1, cards: ["red-1", "red-2", "red-3"] },
-          { type: "pass", seat: 2, cards: ["pink-1", "pink-2", "pink-3"] },
-          { type: "play", seat: 0, card: "green-5" },
+          { type: "pass", seat: 1, cards: ["red-8", "red-9", "red-10"] },
+          { type: "pass", seat: 2, cards: ["pink-4", "pink-5", "pink-6"] },
+          { type: "play", seat: 0, card: "green-4" },
+          { type: "play", seat: 1, card: "green-5" },
+          { type: "play", seat: 2, card: "green-6" },
+          { type: "play", seat: 2, card: "red-6" },
+          { type: "play", seat: 0, card: "red-7" },
         ],
+        tricks: [2],
+        result: null,
       },
     ],
   };
-  // Seat 1's pass: its hand as dealt, in a hand's order (suits as R-1.1 orders them).
-  assert.deepEqual(handAt(record, DECISIONS, 1), ["green-6", "red-1", "red-2", "red-3", "blue-9"]);
-  // Seat 0 kept green-5 and red-7, was passed seat 2's pinks (three players: to the left).
-  assert.deepEqual(handAt(record, DECISIONS, 3), ["green-5", "pink-1", "pink-2", "pink-3", "red-7"]);
-  // Seat 0's second play: green-5 already played.
-  assert.deepEqual(handAt(record, DECISIONS, 7), ["pink-1", "pink-2", "pink-3", "red-7"]);
-  assert.equal(handAt(null, DECISIONS, 3), null);
-  const hidden = { ...record, rounds: [{ ...record.rounds[0], hands: [null, null, null] }] };
-  assert.equal(handAt(hidden, DECISIONS, 3), null);
-});
-
-test("four players pass to the partner; Seven Followers one card to each other seat", () => {
-  const hands = ["green", "red", "pink", "blue"].map((suit) => [1, 2, 3, 4].map((rank) => `${suit}-${rank}`));
-  const moves = hands.map((h, seat) => ({ type: "pass", seat, cards: h.slice(0, 3) }));
-  const first = [play(0, 1, "green-4")];
-  /** @param {string} variant */
-  const record = (variant) => ({ players: 4, variant, rounds: [{ number: 1, trump: null, hands, moves }] });
-  assert.deepEqual(handAt(record("standard"), first, 0), ["green-4", "pink-1", "pink-2", "pink-3"]);
-  // Seat 0 gets seat 3's first card, seat 2's second, seat 1's third.
-  assert.deepEqual(handAt(record("seven_followers"), first, 0), ["green-4", "pink-2", "red-3", "blue-1"]);
+  const at = (/** @type {number} */ index) => tableShown({ ...jumped(withReview(initialReview(), DONE), index), record });
+  // Seat 1's pass: every hand as dealt; seat 0 has passed (its three cards given).
+  const passing = at(1);
+  assert.equal(passing?.status, "passing");
+  assert.equal(passing?.round?.turn, 1);
+  assert.deepEqual(passing?.hands[1], ["green-5", "red-8", "red-9", "red-10", "blue-9"]);
+  assert.deepEqual(passing?.given, [["green-1", "green-2", "green-3"], null, null]);
+  assert.deepEqual(passing?.seats.map((s) => s.passed), [true, false, false]);
+  // Seat 2's play into the first trick: the passes exchanged (three players: to the
+  // left), the two cards played before it on the table and out of their hands.
+  const third = at(5);
+  assert.equal(third?.status, "playing");
+  assert.equal(third?.round?.turn, 2);
+  assert.deepEqual(third?.round?.trick, [
+    { seat: 0, card: "green-4" },
+    { seat: 1, card: "green-5" },
+  ]);
+  assert.deepEqual(third?.hands, [
+    ["pink-4", "pink-5", "pink-6", "red-7"],
+    ["green-1", "green-2", "green-3", "blue-9"],
+    ["green-6", "red-6", "red-8", "red-9", "red-10"],
+  ]);
+  assert.deepEqual(third?.given, [null, null, null]);
+  // Seat 0's second play: the first trick taken by seat 2, the second under way.
+  const last = at(7);
+  assert.deepEqual(last?.round?.trick, [{ seat: 2, card: "red-6" }]);
+  assert.equal(last?.round?.last_trick?.winner, 2);
+  assert.deepEqual(last?.seats.map((s) => [s.tricks_won, s.hand_size]), [[0, 4], [0, 4], [1, 3]]);
+  // No record, or none of the decision's move: no table.
+  assert.equal(tableShown(jumped(withReview(initialReview(), DONE), 5)), null);
+  const other = { ...record, rounds: [{ ...record.rounds[0], moves: record.rounds[0].moves.slice(0, 3) }] };
+  assert.equal(tableShown({ ...jumped(withReview(initialReview(), DONE), 5), record: other }), null);
 });

@@ -191,23 +191,45 @@ class EndPosition:
     mode: str
 
 
+@dataclass(frozen=True, slots=True)
+class Mode:
+    """A game's mode: its players, scoring and variant."""
+
+    players: int
+    scoring: Scoring
+    variant: Variant = Variant.STANDARD
+
+    @property
+    def name(self) -> str:
+        if self.variant is Variant.STANDARD:
+            return f"{self.players}p {self.scoring.value}"
+        return self.variant.value  # four players; the scoring plays no part (R-7)
+
+
 MODES = (
-    (4, Scoring.BASIC),
-    (3, Scoring.BASIC),
-    (4, Scoring.ADVANCED),
-    (3, Scoring.ADVANCED),
+    Mode(4, Scoring.BASIC),
+    Mode(3, Scoring.BASIC),
+    Mode(4, Scoring.ADVANCED),
+    Mode(3, Scoring.ADVANCED),
 )
-"""The standard game's modes (Seven Followers' rounds play all 14 tricks out and end on
-seals: not covered here)."""
+"""The standard game's modes."""
+
+SEVEN_FOLLOWERS = (
+    Mode(4, Scoring.BASIC, Variant.SEVEN_FOLLOWERS),
+    Mode(4, Scoring.BASIC, Variant.SEVEN_FOLLOWERS_SHORT),
+)
+"""Seven Followers' modes (R-7): teams of two, a round of 14 tricks played out unless a
+team seals enough suits, its outcome the suits each team sealed in it; a seat's share
+of it, :func:`service.bots.search.share`, is its team's part of those suits."""
 
 
-def game(seed: int, modes: Sequence[tuple[int, Scoring]] = MODES) -> list[Event]:
+def game(seed: int, modes: Sequence[Mode] = MODES) -> list[Event]:
     """The events of a whole game the basic bot plays in every seat, seeded ``seed``,
     in the mode ``modes[seed % len(modes)]``."""
-    players, scoring = modes[seed % len(modes)]
+    mode = modes[seed % len(modes)]
     events: list[Event] = []
     rng = random.Random(seed)
-    for step in play_game(players, scoring, Variant.STANDARD, rng=rng, bot=basic_move):
+    for step in play_game(mode.players, mode.scoring, mode.variant, rng=rng, bot=basic_move):
         events += step.events
     return events
 
@@ -238,19 +260,22 @@ def end_plays(events: Sequence[Event], cards_left: int) -> Iterator[EndPlay]:
 
 
 def end_positions(
-    count: int,
+    per_mode: int,
     cards_left: int = 3,
     most: int = 400,
     first_seed: int = 1,
-    modes: Sequence[tuple[int, Scoring]] = MODES,
+    modes: Sequence[Mode] = MODES,
 ) -> Iterator[EndPosition]:
-    """``count`` positions with one clearly winning card, in the games of :func:`game`
-    seeded ``first_seed``, ``first_seed + 1``...: of their :func:`end_plays`, those
+    """``per_mode`` positions with one clearly winning card in each of ``modes``, in the
+    games of :func:`game` seeded ``first_seed``, ``first_seed + 1``... (a seed plays one
+    mode: two modes with the same seed would deal the same cards, and with four players
+    the basic bot plays them alike in either scoring): of their :func:`end_plays`, those
     whose seat's view leaves at most ``most`` deals, in game order."""
-    found = 0
+    found = dict.fromkeys(modes, 0)
     seed = first_seed
-    while found < count:
-        events = game(seed, modes)
+    while min(found.values()) < per_mode:
+        mode = modes[seed % len(modes)]
+        events = game(seed, modes) if found[mode] < per_mode else []
         for play in end_plays(events, cards_left):
             config = play.state.config
             assert config is not None
@@ -259,9 +284,8 @@ def end_positions(
             dealt = worlds(config, play.state, play.at.seat, play.feed)
             verdict = clear_winner(dealt, config.side_of(play.at.seat))
             if verdict.winner is not None:
-                mode = f"{config.players}p {config.scoring.value}"
-                yield EndPosition(tuple(events), play.at, verdict.winner, verdict, mode)
-                found += 1
-                if found == count:
-                    return
+                yield EndPosition(tuple(events), play.at, verdict.winner, verdict, mode.name)
+                found[mode] += 1
+                if found[mode] == per_mode:
+                    break
         seed += 1

@@ -25,9 +25,18 @@ from dataclasses import dataclass
 
 from service.application.review.model import Decision, Option, decided
 from service.bots.levels import SEARCH
-from service.bots.search import Budget, pass_candidates, pass_values, play_values, share
-from service.rules import SeatViewer, fold, observe, redact
-from service.rules.events import CardPlayed, CardsPassed, Event, RoundDealt, TrickTaken
+from service.bots.playout import Outcome
+from service.bots.search import Budget, Score, pass_candidates, pass_values, play_values, share
+from service.rules import GameConfig, SeatViewer, fold, observe, redact
+from service.rules.events import (
+    CardPlayed,
+    CardsPassed,
+    Event,
+    RoundDealt,
+    SuitSealed,
+    TrickTaken,
+)
+from service.rules.scoring import seals_result
 
 PLAY_WORLDS = SEARCH["expert"].worlds
 """Sampled worlds per play, the ``expert``'s: each plays every legal card out once (or
@@ -96,7 +105,8 @@ def review(
     rng = random.Random(f"{seed}/{at.seat}/{at.round}/{len(feed)}")
     if at.kind == "play":
         budget = Budget(play_worlds)
-        values = play_values(config, view, feed, rng, budget, share, solve=solved)
+        score = round_share(feed)
+        values = play_values(config, view, feed, rng, budget, score, solve=solved)
         options = [Option(c, round(values[c], 4)) for c in view.legal]
         return decided(seq(at), at.round, at.trick, at.seat, "play", at.chosen[0], options)
     candidates = pass_candidates(view, at.chosen)
@@ -108,6 +118,31 @@ def review(
     ]
     chosen = tuple(sorted(at.chosen))
     return decided(seq(at), at.round, None, at.seat, "pass", chosen, options)
+
+
+def round_share(feed: Sequence[Event]) -> Score:
+    """:func:`~service.bots.search.share` of the round's outcome for a play whose seat's
+    ``feed`` of the round is ``feed``. In Seven Followers the search's simulator counts
+    the suits sealed from the play on (service/bots/playout.py: its ``sealed`` is the
+    game's seals so far, this round's included), while the round's outcome (R-7.6, the
+    engine's ``RoundEnded``) counts all of its seals: those sealed before the play are
+    added back, without which a share is of the wrong whole (the side having sealed a
+    suit before the play, a suit sealed by each team after it makes 2/3 of the round,
+    not 1/2). The bots' score (points less the others') needs no such care: what was
+    sealed before shifts every card's alike."""
+    before = [0, 0]
+    for e in feed:
+        if isinstance(e, SuitSealed):
+            before[e.team] += 1
+    if not any(before):
+        return share
+
+    def score(config: GameConfig, side: int, outcome: Outcome) -> float:
+        points = [p + b for p, b in zip(outcome.points, before, strict=True)]
+        winners, counts = seals_result(points)
+        return share(config, side, Outcome(winners, counts, counts))
+
+    return score
 
 
 def review_game(

@@ -1,6 +1,7 @@
 // The table as a view shows it: seats around, the trick in the middle, trump, seals,
-// scores and round results. Shared by the game page (a seat's or the public view) and the
-// operators' console (the state at any event, every hand shown).
+// scores and round results. Shared by the game page (a seat's or the public view), the
+// operators' console (the state at any event, every hand shown) and the hand review (a
+// finished game's table at each decision, every hand shown: state/record.js).
 
 import { cardFace, suitName } from "./cards.js";
 import { h } from "./dom.js";
@@ -86,13 +87,17 @@ export function tickCountdowns(root) {
  * @property {number | null} me
  * @property {string[][] | null} hands
  * @property {boolean} history
+ * @property {((seat: number, card: string) => Node) | null} face how a shown hand's card
+ *   is drawn (the review marks the cards played and the expert's); null: its small face
  */
 
 /** @param {View} view @param {number} seat @param {BoardShown} shown */
-function seatBox(view, seat, { bottom, me, hands, history }) {
+function seatBox(view, seat, { bottom, me, hands, history, face }) {
   const info = view.seats[seat];
   const round = view.round;
-  const turn = view.status === "playing" && round && round.turn === seat;
+  // The server names a turn only while cards are played; the review's past table names
+  // the seat deciding, its pass too.
+  const turn = round !== null && round.turn === seat;
   const badges = [];
   if (view.players === 4 && info.team !== null) {
     badges.push(h("span", { class: `badge team team-${info.team}` }, t("team_n", { n: info.team + 1 })));
@@ -145,7 +150,7 @@ function seatBox(view, seat, { bottom, me, hands, history }) {
       h(
         "div",
         { class: "hand-shown", dataset: { handSeat: seat }, "aria-label": t("hand_of", { name: seatName(view, seat) }) },
-        sortCards(hand).map((c) => cardFace(c, { small: true })),
+        sortCards(hand).map((c) => (face ? face(seat, c) : cardFace(c, { small: true }))),
       ),
   );
 }
@@ -248,14 +253,15 @@ export function bossLegend(view) {
 }
 
 /** Seats around the trick. `me`: the seat at the bottom (null: seat 0, as a watcher);
- * `hands`: every seat's hand, to show them (operators); `history`: a past state, whose
- * deadlines are shown as times, not as countdowns; `held`: a taken trick still shown in
- * the middle, though the next one has begun (state/table.js `heldTrick`).
+ * `hands`: every seat's hand, to show them (operators, the review), each card drawn by
+ * `face` if given; `history`: a past state, whose deadlines are shown as times, not as
+ * countdowns; `held`: a taken trick still shown in the middle, though the next one has
+ * begun (state/table.js `heldTrick`).
  * @param {View} view
- * @param {{me?: number | null, hands?: string[][] | null, history?: boolean, held?: {cards: import("./types.js").PlayedCard[], winner: number} | null}} [shown] */
-export function board(view, { me = null, hands = null, history = false, held = null } = {}) {
+ * @param {{me?: number | null, hands?: string[][] | null, face?: BoardShown["face"], history?: boolean, held?: {cards: import("./types.js").PlayedCard[], winner: number} | null}} [shown] */
+export function board(view, { me = null, hands = null, face = null, history = false, held = null } = {}) {
   const bottom = me ?? 0;
-  const seats = view.seats.map((s) => seatBox(view, s.seat, { bottom, me, hands, history }));
+  const seats = view.seats.map((s) => seatBox(view, s.seat, { bottom, me, hands, history, face }));
   return h("div", { class: `board p${view.players}` }, seats, trickArea(view, bottom, held));
 }
 

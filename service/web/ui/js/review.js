@@ -1,10 +1,11 @@
 // A finished game's hand review (#/game/<id>/review; docs/api.md "Hand review"): the
-// page reads the game (its seats' names) and its record (the hands dealt and passed, as
-// JSON: docs/record-format.md), asks for the review (POST: done already, or queued for
-// the worker), then reads it with a growing pause between reads (state/review.js
-// pollDelay) until it is done or failed, and shows it move by move (view/review.js). The keys: ← → step, ↓ ↑ the next or
-// previous mistake, Home and End either end. Leaving the page aborts what it asked for
-// and drops its keys.
+// page reads the game (its seats' names) and its record (every hand and move, as JSON:
+// docs/record-format.md: the table at each decision is drawn from it), asks for the
+// review (POST: done already, or queued for the worker), then reads it with a growing
+// pause between reads (state/review.js pollDelay) until it is done or failed, and shows
+// it move by move (view/review.js). The keys: ← → step, ↓ ↑ the next or previous
+// mistake, Home and End either end. Leaving the page aborts what it asked for and drops
+// its keys.
 
 import { get, post } from "./api.js";
 import { pause } from "./dom.js";
@@ -72,8 +73,8 @@ export function reviewPage(main, gameId) {
 
   (async () => {
     const game = `/v1/games/${encodeURIComponent(gameId)}`;
-    // Without the view the seats are named "Seat n", without the record no hand is
-    // shown: the review still is.
+    // Without the view the seats are named "Seat n", without the record no table is
+    // drawn: the review still is.
     const [named, recorded] = await Promise.allSettled([get(game, { signal }), get(`${game}/record`, { signal })]);
     if (named.status === "fulfilled") table = named.value;
     if (recorded.status === "fulfilled") state = { ...state, record: recorded.value };

@@ -1,10 +1,10 @@
 // A finished game's hand review (docs/api.md "Hand review"), as the review page holds it:
 // the review as the API gave it, the decision shown, stepping back and forth, the next
-// mistake, the trick a play was made into, each seat's summary row, and how long to wait
-// before asking again while the worker computes it, and the seat's hand at a decision
-// (from the game's record). Pure: no DOM, no fetch.
+// mistake, each seat's summary row, how long to wait before asking again while the
+// worker computes it, and the table as it stood at a decision (from the game's record:
+// state/record.js). Pure: no DOM, no fetch.
 
-import { sortCards } from "./cards.js";
+import { tableAt } from "./record.js";
 
 /**
  * An option a seat had, and what the expert's search made of it: `cards` a card id (a
@@ -47,28 +47,9 @@ import { sortCards } from "./cards.js";
  * @property {SeatReview[]} [summary]
  */
 
-/**
- * A move of a record's round (docs/record-format.md, JSON): only passes and plays matter
- * here.
- * @typedef {{type: "pass", seat: number, cards: string[]} | {type: "play", seat: number, card: string} | {type: string, seat?: number}} RecordMove
- */
-
-/**
- * A round of a finished game's record: the hands dealt (by seat), trump, the moves.
- * @typedef {object} RecordRound
- * @property {number} number
- * @property {(string[] | null)[]} hands
- * @property {string | null} trump
- * @property {RecordMove[]} moves
- */
-
-/**
- * GET /v1/games/{id}/record as JSON: what the review page reads of it.
- * @typedef {object} GameRecord
- * @property {number} players
- * @property {string} variant
- * @property {RecordRound[]} rounds
- */
+/** @typedef {import("./record.js").GameRecord} GameRecord */
+/** @typedef {import("./record.js").RecordTable} RecordTable */
+/** @typedef {import("../types.js").View} View */
 
 /**
  * The page's state: the review as last read (null before), the decision shown, and the
@@ -175,22 +156,6 @@ export function sameCards(a, b) {
   return key(a) === key(b);
 }
 
-/** The trick a play went into, as it stood once it was played: each card with its seat,
- * in the order played (the decision's own card last). A pass: null.
- * @param {Decision[]} decisions @param {number} at
- * @returns {{seat: number, card: string}[] | null} */
-export function trickAt(decisions, at) {
-  const shown = decisions[at];
-  if (!shown || shown.kind !== "play") return null;
-  let first = at;
-  while (first > 0) {
-    const before = decisions[first - 1];
-    if (before.kind !== "play" || before.round !== shown.round || before.trick !== shown.trick) break;
-    first -= 1;
-  }
-  return decisions.slice(first, at + 1).map((d) => ({ seat: d.seat, card: /** @type {string} */ (d.chosen) }));
-}
-
 /** The options, best first (ties in the order the review gives them), each with its
  * loss against the best and whether it was the one chosen.
  * @param {Decision} decision
@@ -269,37 +234,17 @@ export function acted(state, action) {
   }
 }
 
-/** Who gets each card of `from`'s pass (docs/rules.md R-3.2, R-7): three players pass to
- * the left, four to the partner; Seven Followers one card to each other seat, in the order
- * seat+1, +2, +3.
- * @param {GameRecord} record @param {number} from @param {number} index */
-function passedTo(record, from, index) {
-  const n = record.players;
-  if (record.variant.startsWith("seven_followers")) return (from + index + 1) % n;
-  return (from + (n === 4 ? 2 : 1)) % n;
-}
-
-/** The seat's hand when it made the decision at `at`, in a hand's order: as dealt for a
- * pass; for a play, what it kept of the deal, what it was passed, less what it had played
- * in the round before. Null without the record's hand.
- * @param {GameRecord | null | undefined} record @param {Decision[]} decisions @param {number} at
- * @returns {string[] | null} */
-export function handAt(record, decisions, at) {
-  const decision = decisions[at];
-  const round = record?.rounds.find((r) => r.number === decision?.round);
-  const dealt = round?.hands[decision.seat];
-  if (!record || !round || !dealt) return null;
-  if (decision.kind === "pass") return sortCards(dealt);
-  const seat = decision.seat;
-  const hand = new Set(dealt);
-  for (const move of round.moves) {
-    if (move.type !== "pass" || !("cards" in move)) continue;
-    move.cards.forEach((card, i) => {
-      if (move.seat === seat) hand.delete(card);
-      if (passedTo(record, move.seat, i) === seat) hand.add(card);
-    });
-  }
-  const before = decisions.slice(0, at).filter((d) => d.round === decision.round && d.seat === seat && d.kind === "play");
-  for (const d of before) hand.delete(/** @type {string} */ (d.chosen));
-  return sortCards([...hand]);
+/** The table as it stood when the decision shown was made, every hand face up (the
+ * game is over); null without the record, or when it does not hold the decision's move.
+ * `game`: the game's view, for its seats' names.
+ * @param {ReviewState} state @param {View | null} [game]
+ * @returns {RecordTable | null} */
+export function tableShown(state, game = null) {
+  const decision = decisionsOf(state)[state.at];
+  const round = state.record?.rounds.find((r) => r.number === decision?.round);
+  if (!state.record || !decision || !round) return null;
+  const made = round.moves.findIndex((m) =>
+    decision.kind === "pass" ? m.type === "pass" && m.seat === decision.seat : m.type === "play" && "card" in m && m.card === decision.chosen,
+  );
+  return made < 0 ? null : tableAt(state.record, decision.round, made, game);
 }

@@ -1,17 +1,19 @@
 // A finished game's hand review (#/game/<id>/review), drawn from its state
 // (state/review.js): while the worker computes it, how far it has gone; failed, a message
-// and "Ask again"; done, the decision shown (the trick it went into, the seat's hand and
-// trump, the seat, the card
-// played or the pass, the expert's card, the loss, marked mistake or blunder, every
-// option's value) with back, forward and the next or previous mistake, and each seat's
-// summary. What the person does goes to the page's actions (review.js).
+// and "Ask again"; done, the decision shown: the whole table as it stood then, every hand
+// face up (the table page's own board, the deciding seat's turn, the trick under way, the
+// tricks and bosses won, trump, the rounds before and the scores), the seat, the card
+// played or the pass, the expert's card (both marked in the seat's hand, the passes made
+// before marked in theirs), the loss, marked mistake or blunder, every option's value;
+// with back, forward and the next or previous mistake, and each seat's summary. What the
+// person does goes to the page's actions (review.js).
 
-import { seatName } from "../board.js";
+import { board, roundsPanel, scoresPanel, seatName, tableHead } from "../board.js";
 import { cardFace } from "../cards.js";
 import { fill, h } from "../dom.js";
 import { language, t } from "../i18n.js";
 import { problemBox } from "../problem.js";
-import { decisionsOf, handAt, markOf, nextMistake, optionRows, phaseOf, summaryRows, trickAt } from "../state/review.js";
+import { decisionsOf, markOf, nextMistake, optionRows, phaseOf, summaryRows, tableShown } from "../state/review.js";
 
 /** @typedef {import("../types.js").View} View */
 /** @typedef {import("../types.js").Refusal} Refusal */
@@ -51,32 +53,38 @@ function nameOf(view, seat) {
   return view ? seatName(view, seat) : t("seat_n", { n: seat + 1 });
 }
 
-/** The seat's hand at the decision (from the game's record), the card played (or the
- * three passed) and the expert's choice named under theirs; the round's trump card.
+/** The table as it stood at the decision (from the game's record), every hand face up:
+ * in the deciding seat's hand the card played (or the three passed) and the expert's
+ * choice are marked, in words too; while the passes are chosen, the cards the seats that
+ * have passed gave. Null without the record.
  * @param {ReviewState} state @param {View | null} view @param {Decision} decision */
-function handPart(state, view, decision) {
-  const hand = handAt(state.record, decisionsOf(state), state.at);
-  if (!hand) return null;
+function tablePart(state, view, decision) {
+  const shown = tableShown(state, view);
+  if (!shown) return null;
   const chosen = new Set([decision.chosen].flat());
   const best = new Set([decision.best].flat());
-  const trump = state.record?.rounds.find((r) => r.number === decision.round)?.trump;
-  return [
-    h("p", { class: "review-hand-title", id: "review-hand-title" }, t("review_hand", { name: nameOf(view, decision.seat) })),
-    h(
-      "ol",
-      { class: "review-hand", id: "review-hand", "aria-labelledby": "review-hand-title" },
-      hand.map((card) =>
-        h(
-          "li",
-          { class: `${chosen.has(card) ? "chosen" : ""}${best.has(card) ? " best" : ""}`.trim() || null },
-          cardFace(card, { small: true }),
-          chosen.has(card) && h("span", { class: "badge" }, t("review_option_chosen")),
-          best.has(card) && h("span", { class: "badge" }, t("review_option_best")),
-        ),
-      ),
-    ),
-    trump && h("p", { class: "review-trump" }, t("trump_card"), " ", cardFace(trump, { small: true })),
-  ];
+  /** @param {number} seat @param {string} card */
+  const face = (seat, card) => {
+    const marks = [];
+    if (seat === decision.seat && chosen.has(card)) marks.push(["chosen", t("review_option_chosen")]);
+    if (seat === decision.seat && best.has(card)) marks.push(["best", t("review_option_best")]);
+    if (shown.given[seat]?.includes(card)) marks.push(["given", t("review_given")]);
+    if (!marks.length) return cardFace(card, { small: true });
+    return h(
+      "span",
+      { class: `review-card ${marks.map(([mark]) => mark).join(" ")}` },
+      cardFace(card, { small: true }),
+      marks.map(([mark, word]) => h("span", { class: `badge ${mark}` }, word)),
+    );
+  };
+  return h(
+    "div",
+    { class: "review-table", id: "review-table", dataset: { status: shown.status } },
+    h("h3", { class: "review-table-title" }, t("review_table")),
+    tableHead(shown),
+    board(shown, { hands: shown.hands, face, history: true }),
+    h("div", { class: "side-row" }, scoresPanel(shown), roundsPanel(shown)),
+  );
 }
 
 /** The decision shown, with the buttons that move through the review.
@@ -84,7 +92,6 @@ function handPart(state, view, decision) {
 function decisionSection(state, view, actions) {
   const decisions = decisionsOf(state);
   const decision = decisions[state.at];
-  const trick = trickAt(decisions, state.at);
   const where =
     decision.kind === "pass"
       ? t("review_where_pass", { round: decision.round })
@@ -105,14 +112,19 @@ function decisionSection(state, view, actions) {
       button("review-next-mistake", t("review_next_mistake"), nextMistake(state, 1) === null, "next_mistake"),
     ),
     h("p", { class: "review-keys" }, t("review_keys")),
-    trick && h("p", { class: "review-trick-title", id: "review-trick-title" }, t("review_trick")),
-    trick &&
-      h(
-        "ol",
-        { class: "review-trick", "aria-labelledby": "review-trick-title" },
-        trick.map(({ seat, card }) => h("li", {}, cardFace(card, { small: true }), h("span", { class: "who" }, nameOf(view, seat)))),
-      ),
-    handPart(state, view, decision),
+    h(
+      "div",
+      { class: "review-layout" },
+      h("div", { class: "review-about" }, aboutPart(view, decision)),
+      tablePart(state, view, decision),
+    ),
+  );
+}
+
+/** What the seat did, what the expert would have, the loss, and every option's value.
+ * @param {View | null} view @param {Decision} decision */
+function aboutPart(view, decision) {
+  return [
     h(
       "dl",
       { class: "review-facts", id: "review-facts" },
@@ -146,7 +158,7 @@ function decisionSection(state, view, actions) {
         ),
       ),
     ),
-  );
+  ];
 }
 
 /** Each seat's accuracy, mistakes and blunders; a seat's name with a mistake jumps to its
