@@ -196,6 +196,11 @@ def test_the_review_move_by_move_against_the_api(
         page.goto(f"{served.base}/#/game/{game_id}")
         expect(page.locator("#final")).to_be_visible()
         expect(page.locator("#review")).to_have_text("Review")
+        # Drawn for good before axe looks: the stream has replayed the game and ended, the
+        # fairness check and the record have come.
+        expect(page.locator(".game")).to_have_attribute("data-connection", "ended")
+        expect(page.locator(".fairness .verdict[data-outcome]")).to_have_count(1)
+        expect(page.locator(".record .record-text")).to_have_count(1)
         assert_accessible(page, "a finished game, with its Review")
         page.locator("#review").click()
         expect(page).to_have_url(f"{served.base}/#/game/{game_id}/review")
