@@ -175,7 +175,8 @@ function trickArea(view, bottom, held) {
   }
   return h(
     "div",
-    { class: `trick${done ? " done" : ""}`, "aria-label": caption || t("current_trick") },
+    // data-held: a trick taken while the page looked on, kept in view (not the view's last).
+    { class: `trick${done ? " done" : ""}`, dataset: held ? { held: "" } : {}, "aria-label": caption || t("current_trick") },
     h("p", { class: "caption" }, caption),
     cards.map((p) =>
       h("div", { class: `played ${place(view, p.seat, bottom)}`, dataset: { seat: p.seat } }, cardFace(p.card)),
