@@ -344,12 +344,15 @@ class SqlNotifications:
     # Housekeeping. Each table is small once kept pruned (open streams, a few codes a
     # player, a turn reminded per clocked game): a scan every ten minutes, no index.
     def forget_watchers(self, before: datetime, limit: int) -> int:
-        return self._forget(
-            "DELETE FROM watchers WHERE stream_id IN (SELECT stream_id FROM watchers "
-            "WHERE seen_at < %s LIMIT %s)",
-            before,
-            limit,
+        # seen_at checked again on the row deleted: one refreshed meanwhile stays.
+        rows = self._session.fetch(
+            "WITH d AS (DELETE FROM watchers WHERE stream_id IN (SELECT stream_id FROM "
+            "watchers WHERE seen_at < %s LIMIT %s) AND seen_at < %s RETURNING 1) "
+            "SELECT count(*) FROM d",
+            [before, limit, before],
+            one_row=True,
         )
+        return int(rows[0][0])
 
     def forget_codes(self, before: datetime, limit: int) -> int:
         return self._forget(
