@@ -116,9 +116,11 @@ def _wait_until_rated(page: Any, player_id: str, games: int) -> None:
     the page itself, over and over, until Playwright's deadline."""
     page.wait_for_function(
         """async ([id, ladder, games]) => {
+             // A refusal (a 429 from the rate limit, say) is a look that found nothing.
              const r = await fetch(`/v1/players/${id}`, {cache: "no-store"});
+             if (!r.ok) return false;
              const p = await r.json();
-             return (p.ratings[ladder]?.games || 0) >= games;
+             return (p.ratings?.[ladder]?.games || 0) >= games;
            }""",
         arg=[player_id, LADDER, games],
         polling=250,

@@ -43,13 +43,20 @@ def _expect() -> Any:
     return expect
 
 
-def _finished_game(served: Served) -> str:
-    """A public three-player game: the pass, three tricks, then a resign."""
+def _finished_game(served: Served, players: dict[int, str] | None = None) -> str:
+    """A public three-player game: the pass, three tricks, then a resign. ``players``:
+    seats joined with a player's token (seat: token), the others by name."""
     game = served.call(
         "POST", "/v1/games", {"players": 3, "seed": 46, "visibility": "public"}, OPERATOR_TOKEN
     )
+    held = players or {}
     tokens = [
-        served.call("POST", f"/v1/games/{game['id']}/seats/{s}", {"name": n})["token"]
+        served.call(
+            "POST",
+            f"/v1/games/{game['id']}/seats/{s}",
+            {} if s in held else {"name": n},
+            token=held.get(s),
+        )["token"]
         for s, n in enumerate(NAMES)
     ]
     rng = random.Random(46)
@@ -189,6 +196,11 @@ def test_the_review_move_by_move_against_the_api(
         page.goto(f"{served.base}/#/game/{game_id}")
         expect(page.locator("#final")).to_be_visible()
         expect(page.locator("#review")).to_have_text("Review")
+        # Drawn for good before axe looks: the stream has replayed the game and ended, the
+        # fairness check and the record have come.
+        expect(page.locator(".game")).to_have_attribute("data-connection", "ended")
+        expect(page.locator(".fairness .verdict[data-outcome]")).to_have_count(1)
+        expect(page.locator(".record .record-text")).to_have_count(1)
         assert_accessible(page, "a finished game, with its Review")
         page.locator("#review").click()
         expect(page).to_have_url(f"{served.base}/#/game/{game_id}/review")
@@ -351,5 +363,41 @@ def test_waiting_then_failed_then_asked_again(browser: Any, served: Served) -> N
         expect(page.locator(".review-agrees")).to_be_visible()
         assert [method for method, _ in asked] == ["POST", "GET", "GET", "POST"]
         assert asked[0][1] and asked[3][1] and asked[0][1] != asked[3][1]
+    finally:
+        context.close()
+
+
+def test_the_player_sees_their_own_seat_at_the_bottom(browser: Any, served: Served) -> None:
+    """The review's table is drawn as the table page draws it for the person looking: the
+    seat their player held at the bottom, marked "you"; for anyone else, seat 1 there."""
+    expect = _expect()
+    ben = served.call("POST", "/v1/players", {"name": NAMES[1]})
+    game_id = _finished_game(served, {1: ben["token"]})
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        visitor = context.new_page()
+        visitor.goto(f"{served.base}/#/game/{game_id}/review")
+        expect(visitor.locator(".review")).to_have_attribute("data-phase", "done", timeout=REVIEWED)
+        south = visitor.locator("#review-table .seat.south")
+        expect(south).to_have_attribute("data-seat", "0")
+        expect(visitor.locator("#review-table .badge.you")).to_have_count(0)
+        visitor.close()
+
+        page = context.new_page()
+        page.goto(f"{served.base}/")
+        page.evaluate(
+            "(p) => localStorage.setItem('yokai.player', JSON.stringify(p))",
+            {"id": ben["id"], "name": NAMES[1], "token": ben["token"]},
+        )
+        page.goto(f"{served.base}/#/game/{game_id}/review")
+        expect(page.locator(".review")).to_have_attribute("data-phase", "done", timeout=REVIEWED)
+        south = page.locator("#review-table .seat.south")
+        expect(south).to_have_attribute("data-seat", "1")
+        expect(south.locator(".badge.you")).to_have_text("you")
+        expect(page.locator("#review-table .badge.you")).to_have_count(1)
+        # Stepping on keeps the table turned the same way.
+        page.locator("#review-forward").click()
+        expect(page.locator(".review-move")).to_have_attribute("data-at", "1")
+        expect(south).to_have_attribute("data-seat", "1")
     finally:
         context.close()

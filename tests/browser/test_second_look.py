@@ -8,7 +8,15 @@ from typing import Any
 
 from tests.browser.conftest import Served, assert_accessible
 from tests.browser.test_finding_a_game import _become_player
-from tests.browser.test_web_client import PHONE, WAIT, _create_game, _new_page, _pass
+from tests.browser.test_web_client import (
+    PHONE,
+    WAIT,
+    _create_game,
+    _new_page,
+    _pass,
+    _record,
+    _tricks_of,
+)
 from tests.support.serve import OPERATOR_TOKEN
 
 
@@ -68,6 +76,7 @@ def test_a_taken_trick_stays_on_the_table_though_the_bots_lead_the_next(
           }
           return null;
         }"""
+        caught_up = None  # the version at which the page listed every trick of the record
         while True:
             seen = page.wait_for_function(look, timeout=WAIT).json_value()
             assert "finished" not in seen, "no trick held at the person's turn in a whole game"
@@ -75,6 +84,15 @@ def test_a_taken_trick_stays_on_the_table_though_the_bots_lead_the_next(
                 break
             if "roundEnd" in seen:
                 page.locator("#round-end button").first.click()
+                continue
+            if seen["version"] != caught_up:
+                # The game waits for the person: once the page lists every trick of the
+                # record it has drawn the stream's view too (a card of theirs that ended a
+                # round is answered with the next round's pass before the stream brings
+                # the round's end, whose panel then replaces the hand). Then look again.
+                tricks = len(_tricks_of(_record(served, game_id)))
+                expect(page.locator(".trick-line")).to_have_count(tricks, timeout=WAIT)
+                caught_up = seen["version"]
                 continue
             if seen["move"] == "pass":
                 _pass(page, served, game_id, me["token"], seven_followers=False)
@@ -184,6 +202,8 @@ def test_without_a_provider_the_console_says_what_turns_sign_in_on(
         assert len(listed.value.json()["tokens"]) == 1
         expect(page.locator("#me-name")).to_have_text("Playing as Hoshi")
         expect(page.get_by_role("button", name="Link another device")).to_be_visible()
+        # Once the page has decided (the answer above is read, not yet acted on):
+        expect(page.locator("#sign-out-others")).to_have_attribute("data-known", "1")
         expect(page.locator("#sign-out-others")).to_be_hidden()  # nowhere else to sign out
         page.get_by_role("button", name="Link another device").click()
         expect(page.locator("#link-code")).to_be_visible()

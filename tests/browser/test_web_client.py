@@ -245,6 +245,13 @@ def _play_to_the_end(
         ready.wait_for(timeout=WAIT)
         if game.get_attribute("data-status") == "finished":
             return moves
+        # The game waits for this seat: once the page lists every trick of the record, it
+        # has drawn the stream's view too. Before that, a card of the person's that ended
+        # a round is answered with the next round's pass while the stream has not yet
+        # brought the round's end (whose panel then replaces the hand).
+        expect(page.locator(".trick-line")).to_have_count(
+            len(_tricks_of(_record(served, game_id))), timeout=WAIT
+        )
         if game.get_attribute("data-round-end"):
             _round_end(page, served, game_id, artifacts, name, first=ends == 0)
             ends += 1
@@ -266,6 +273,8 @@ def _play_to_the_end(
                     "aria-label", re.compile(", not playable now$")
                 )
             if plays == 2:  # the table as a player sees it: my turn, legal cards lit
+                # No trick held: its end would redraw the table under axe.
+                expect(page.locator(".trick.done[data-held]")).to_have_count(0, timeout=WAIT)
                 _shoot(page, artifacts, f"table-{name}", full_page=True)
                 watcher.screenshot(path=str(artifacts / f"watcher-{name}.png"))
                 assert_accessible(page, "the table, mid-game")
@@ -654,6 +663,8 @@ def test_the_table_fits_a_phone(browser: Any, served: Served, artifacts: Path) -
     page.screenshot(path=str(artifacts / "lobby-phone.png"), full_page=True)
     page.click("#create-game")
     expect(page.locator(".game")).to_have_attribute("data-action", "pass", timeout=WAIT)
+    # The table as the stream draws it (the first read's drawing is replaced then).
+    expect(page.locator(".game")).to_have_attribute("data-connection", "open", timeout=WAIT)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.locator(".hand button.card").first.tap()
     expect(page.locator(".hand button.card").first).to_have_attribute("aria-pressed", "true")

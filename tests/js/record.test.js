@@ -103,6 +103,29 @@ test("the game's seats name the table's; without them the record's names and bot
   ]);
 });
 
+test("a seat a bot took over shows the bot from the move it left on, not before", () => {
+  const { record } = GAMES.standard_4p;
+  const [first, ...later] = record.rounds;
+  const at = 10; // the player of seat 2 leaves before the round's eleventh move
+  /** @type {GameRecord} */
+  const left = {
+    ...record,
+    rounds: [{ ...first, moves: [...first.moves.slice(0, at), { type: "leave", seat: 2, bot: "basic" }, ...first.moves.slice(at)] }, ...later],
+  };
+  // The game's view knows only the end: seat 2 a bot.
+  const game = /** @type {import("../../service/web/ui/js/types.js").View} */ (
+    /** @type {unknown} */ ({ id: "g", rated: false, seats: [0, 1, 2, 3].map((seat) => ({ seat, name: `P${seat}`, team: seat % 2, bot: seat === 2 ? "basic" : null })) })
+  );
+  const botsAt = (/** @type {number} */ number, /** @type {number} */ upTo) => tableAt(left, number, upTo, game)?.seats.map((s) => s.bot);
+  assert.deepEqual(botsAt(1, 0), [null, null, null, null]);
+  assert.deepEqual(botsAt(1, at), [null, null, null, null]);
+  assert.deepEqual(botsAt(1, at + 1), [null, null, "basic", null]);
+  assert.ok(later.length > 0, "the fixture has a second round");
+  assert.deepEqual(botsAt(later[0].number, 0), [null, null, "basic", null]);
+  // The cards are as without the leave: it moves no card.
+  assert.deepEqual(tableAt(left, 1, at + 1)?.hands, tableAt(record, 1, at)?.hands);
+});
+
 test("no table for a round the record does not hold, or whose hands it hides", () => {
   const { record } = GAMES.standard_4p;
   assert.equal(tableAt(record, 9, 0), null);

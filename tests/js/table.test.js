@@ -8,6 +8,7 @@ import {
   continued,
   TRICK_HOLD_MS,
   handOf,
+  heldSeat,
   heldTrick,
   holdsSeat,
   initialTable,
@@ -292,4 +293,9 @@ test("a player holds a seat when their inbox has the game, not as an invitation 
   assert.equal(holdsSeat([]), false); // no seat: the seat's view is not asked (it is a 403)
   assert.equal(holdsSeat([entry(true)]), false); // kept for them, not joined yet
   assert.equal(holdsSeat([entry(false)]), true);
+  // Which seat (the review draws it at the bottom): none for an invitation only.
+  assert.equal(heldSeat([]), null);
+  assert.equal(heldSeat([entry(true)]), null);
+  assert.equal(heldSeat([entry(true), { ...entry(false), seat: 3 }]), 3);
+  assert.equal(heldSeat([{ ...entry(false), seat: 0 }]), 0); // seat 0 is a seat, not "none"
 });

@@ -167,12 +167,16 @@ export function accountActions({ redraw }) {
     },
     t("sign_out_others"),
   );
+  // data-known: the page has decided (what a test waits for before it looks).
   myTokens(who.token)
     .then((tokens) => {
       if (tokens.some((token) => !token.current)) others.hidden = false;
     })
     .catch(() => {
       others.hidden = false; // unknown: offered, as before
+    })
+    .finally(() => {
+      others.dataset.known = "1";
     });
 
   const buttons = h(

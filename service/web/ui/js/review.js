@@ -1,6 +1,7 @@
 // A finished game's hand review (#/game/<id>/review; docs/api.md "Hand review"): the
-// page reads the game (its seats' names) and its record (every hand and move, as JSON:
-// docs/record-format.md: the table at each decision is drawn from it), asks for the
+// page reads the game (its seats' names), its record (every hand and move, as JSON:
+// docs/record-format.md: the table at each decision is drawn from it) and, for a player,
+// their games (the seat they held is drawn at the bottom, as at the table), asks for the
 // review (POST: done already, or queued for the worker), then reads it with a growing
 // pause between reads (state/review.js pollDelay) until it is done or failed, and shows
 // it move by move (view/review.js). The keys: ← → step, ↓ ↑ the next or previous
@@ -9,8 +10,10 @@
 
 import { get, post } from "./api.js";
 import { pause } from "./dom.js";
+import { player } from "./player.js";
 import { refusalOf } from "./problem.js";
 import { acted, initialReview, jumped, keyAction, phaseOf, pollDelay, withReview } from "./state/review.js";
+import { heldSeat } from "./state/table.js";
 import { reviewView } from "./view/review.js";
 
 /** @typedef {import("./types.js").View} View */
@@ -74,10 +77,17 @@ export function reviewPage(main, gameId) {
   (async () => {
     const game = `/v1/games/${encodeURIComponent(gameId)}`;
     // Without the view the seats are named "Seat n", without the record no table is
-    // drawn: the review still is.
-    const [named, recorded] = await Promise.allSettled([get(game, { signal }), get(`${game}/record`, { signal })]);
+    // drawn, without the player's games their seat is not at the bottom: the review
+    // still is.
+    const who = player();
+    const [named, recorded, mine] = await Promise.allSettled([
+      get(game, { signal }),
+      get(`${game}/record`, { signal }),
+      who ? get(`/v1/me/games?status=all&game=${encodeURIComponent(gameId)}`, { token: who.token, signal }) : null,
+    ]);
     if (named.status === "fulfilled") table = named.value;
     if (recorded.status === "fulfilled") state = { ...state, record: recorded.value };
+    if (mine.status === "fulfilled" && mine.value) state = { ...state, me: heldSeat(mine.value.games) };
     if (!signal.aborted) ask();
   })();
   document.addEventListener("keydown", onKey);

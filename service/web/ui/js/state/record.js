@@ -16,7 +16,7 @@ import { isBoss, SUITS, sortCards, suitOf } from "./cards.js";
 
 /**
  * A move of a record's round: only passes and plays change the table.
- * @typedef {{type: "pass", seat: number, cards: (string | null)[]} | {type: "play", seat: number, card: string} | {type: string, seat?: number}} RecordMove
+ * @typedef {{type: "pass", seat: number, cards: (string | null)[]} | {type: "play", seat: number, card: string} | {type: "leave", seat: number, bot: import("../types.js").BotLevel} | {type: string, seat?: number}} RecordMove
  */
 
 /**
@@ -88,8 +88,8 @@ function newSeals(record, team, captured, seals) {
 /**
  * The table just before move `upTo` of round `number` (its index in the round's moves),
  * every hand shown; null when the record does not hold that round or hides a hand.
- * `game`: the game's view, for its seats (names, teams, bots, players) and whether it is
- * rated; without it, the record's names and bots.
+ * `game`: the game's view, for its seats (names, teams, players) and whether it is rated;
+ * without it, the record's names. Each seat's bot is the one seated then (the record's).
  * @param {GameRecord} record
  * @param {number} number
  * @param {number} upTo
@@ -119,6 +119,11 @@ export function tableAt(record, number, upTo, game = null) {
   let lastTrick = null;
   /** @type {string | null} */
   let firstPlayed = null;
+  // Each seat's bot as it stood: the one seated at the start (the record's seats), then the
+  // one that took a seat over when its player left ("leave" moves); the game's view has
+  // only the last.
+  /** @type {(import("../types.js").BotLevel | null)[]} */
+  const bots = Array.from({ length: n }, (_, seat) => /** @type {import("../types.js").BotLevel | null} */ (record.seats?.[seat]?.bot ?? null));
   // The rounds before only for their seals and results; the round shown up to the move.
   for (const r of record.rounds.filter((x) => x.number <= number)) {
     const current = r.number === number;
@@ -128,7 +133,9 @@ export function tableAt(record, number, upTo, game = null) {
     /** @type {PlayedCard[]} */
     let played = [];
     for (const move of current ? r.moves.slice(0, upTo) : r.moves) {
-      if (current && move.type === "pass" && "cards" in move) {
+      if (move.type === "leave" && "bot" in move) {
+        bots[move.seat] = move.bot;
+      } else if (current && move.type === "pass" && "cards" in move) {
         given[move.seat] = move.cards.filter((c) => c !== null);
         if (given.every((g) => g !== null)) {
           given.forEach((cards, from) =>
@@ -186,10 +193,10 @@ export function tableAt(record, number, upTo, game = null) {
         seat,
         name: record.seats?.[seat]?.name ?? null,
         team: n === 4 ? teamOf(seat) : null,
-        bot: /** @type {import("../types.js").BotLevel | null} */ (record.seats?.[seat]?.bot ?? null),
         reserved_for: null,
         player_id: null,
       }),
+      bot: bots[seat],
       joined: true,
       passed: passing && given[seat] !== null,
       hand_size: hands[seat].length,

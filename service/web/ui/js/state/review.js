@@ -58,6 +58,8 @@ import { tableAt } from "./record.js";
  * @property {Review | null} review
  * @property {number} at the index of the decision shown
  * @property {GameRecord | null} [record]
+ * @property {number | null} [me] the seat of the player looking, drawn at the bottom of
+ *   the table (seat 0 there for anyone who held no seat in the game)
  */
 
 /** A decision losing this much is a mistake, this much a blunder (the contract's). */

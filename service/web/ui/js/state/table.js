@@ -314,7 +314,17 @@ export function handOf(state) {
  * @param {readonly import("../types.js").InboxEntry[]} entries
  */
 export function holdsSeat(entries) {
-  return entries.some((e) => !e.invited);
+  return heldSeat(entries) !== null;
+}
+
+/**
+ * The seat the player holds in the game (its entries in the player's games), or null:
+ * a seat only kept for them (an invitation) is not held.
+ * @param {readonly {seat: number, invited?: boolean}[]} entries
+ * @returns {number | null}
+ */
+export function heldSeat(entries) {
+  return entries.find((e) => !e.invited)?.seat ?? null;
 }
 
 /**

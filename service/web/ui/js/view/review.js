@@ -82,7 +82,7 @@ function tablePart(state, view, decision) {
     { class: "review-table", id: "review-table", dataset: { status: shown.status } },
     h("h3", { class: "review-table-title" }, t("review_table")),
     tableHead(shown),
-    board(shown, { hands: shown.hands, face, history: true }),
+    board(shown, { me: state.me ?? null, hands: shown.hands, face, history: true }),
     h("div", { class: "side-row" }, scoresPanel(shown), roundsPanel(shown)),
   );
 }
