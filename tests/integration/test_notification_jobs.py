@@ -62,7 +62,10 @@ def test_a_digest_goes_at_most_once_per_period_and_only_when_a_game_waits(
     token, player = _player(api, "Mio")
     _verified(sql, player)
     api.client.patch("/v1/me/notifications", json={"digest": "hourly"}, headers=bearer(token))
-    hour = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) + timedelta(hours=3)
+    # 03:00 UTC tomorrow, whatever the time now: the hours below stay in one UTC day (at
+    # 20:xx, "now + 3 h" was 23:00, and the hours after it fell on the next day).
+    tomorrow = datetime.now(UTC) + timedelta(days=1)
+    hour = tomorrow.replace(hour=3, minute=0, second=0, microsecond=0)
     _queue_digests(container, hour + timedelta(minutes=5))
     assert _mail(sql, player, "digest") == []  # nothing waits on the player
     _waiting_game(api, token)
@@ -73,7 +76,8 @@ def test_a_digest_goes_at_most_once_per_period_and_only_when_a_game_waits(
     assert len(_mail(sql, player, "digest")) == 2
     # Daily: the next is the next UTC day's.
     api.client.patch("/v1/me/notifications", json={"digest": "daily"}, headers=bearer(token))
-    _queue_digests(container, hour + timedelta(hours=2))
+    _queue_digests(container, hour + timedelta(hours=2))  # the same UTC day: none
+    assert len(_mail(sql, player, "digest")) == 2
     day = hour.replace(hour=0) + timedelta(days=1)
     _queue_digests(container, day + timedelta(hours=1))
     assert len(_mail(sql, player, "digest")) == 3
