@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from service.application.jobs.housekeeping import Housekeeping
 from service.bootstrap import Container
 from tests.e2e.test_notifications import browser_subscription
 from tests.support.api import Api, bearer
@@ -61,7 +62,10 @@ def test_a_digest_goes_at_most_once_per_period_and_only_when_a_game_waits(
     token, player = _player(api, "Mio")
     _verified(sql, player)
     api.client.patch("/v1/me/notifications", json={"digest": "hourly"}, headers=bearer(token))
-    hour = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) + timedelta(hours=3)
+    # 03:00 UTC tomorrow, whatever the time now: the hours below stay in one UTC day (at
+    # 20:xx, "now + 3 h" was 23:00, and the hours after it fell on the next day).
+    tomorrow = datetime.now(UTC) + timedelta(days=1)
+    hour = tomorrow.replace(hour=3, minute=0, second=0, microsecond=0)
     _queue_digests(container, hour + timedelta(minutes=5))
     assert _mail(sql, player, "digest") == []  # nothing waits on the player
     _waiting_game(api, token)
@@ -72,7 +76,8 @@ def test_a_digest_goes_at_most_once_per_period_and_only_when_a_game_waits(
     assert len(_mail(sql, player, "digest")) == 2
     # Daily: the next is the next UTC day's.
     api.client.patch("/v1/me/notifications", json={"digest": "daily"}, headers=bearer(token))
-    _queue_digests(container, hour + timedelta(hours=2))
+    _queue_digests(container, hour + timedelta(hours=2))  # the same UTC day: none
+    assert len(_mail(sql, player, "digest")) == 2
     day = hour.replace(hour=0) + timedelta(days=1)
     _queue_digests(container, day + timedelta(hours=1))
     assert len(_mail(sql, player, "digest")) == 3
@@ -159,3 +164,50 @@ def test_erasure_removes_subscriptions_address_and_waiting_messages(api: Api, sq
     for table in ("notification_settings", "push_subscriptions", "email_codes"):
         assert sql(f"SELECT 1 FROM {table} WHERE player_id = :p", p=player) == []
     assert _mail(sql, player, "digest") == []
+
+
+def test_housekeeping_forgets_stale_watchers_old_codes_and_past_reminders(
+    api: Api, sql: Any, container: Container
+) -> None:
+    """The worker's housekeeping keeps these tables to what still counts: a stream not
+    refreshed for an hour (its process died; a live one is refreshed every 30 s), a code
+    sent a week ago (the day's count is of the last day), a turn reminded of whose
+    deadline passed a day ago. What still counts stays, one row a batch or many."""
+    token, player = _player(api, "Nao")
+    game = _waiting_game(api, token)
+    now = datetime.now(UTC)
+    for age, stream in ((timedelta(hours=2), 1), (timedelta(hours=3), 2), (timedelta(0), 3)):
+        sql(
+            "INSERT INTO watchers (stream_id, player_id, game_id, seen_at) "
+            "VALUES (CAST(:s AS uuid), :p, :g, :t)",
+            s=f"00000000-0000-4000-8000-{stream:012d}",
+            p=player,
+            g=game,
+            t=now - age,
+        )
+    for age in (timedelta(days=8), timedelta(days=9), timedelta(hours=12)):
+        sql(
+            "INSERT INTO email_codes (player_id, sent_at, address, code_hash, expires_at) "
+            "VALUES (:p, :t, 'pd1.x.sealed', 'hash', :e)",
+            p=player,
+            t=now - age,
+            e=now - age + timedelta(minutes=15),
+        )
+    for due in (now - timedelta(days=2), now - timedelta(hours=1), now + timedelta(hours=1)):
+        sql(
+            "INSERT INTO reminded (player_id, game_id, deadline, at) VALUES (:p, :g, :d, :d)",
+            p=player,
+            g=game,
+            d=due,
+        )
+
+    def left(table: str, column: str) -> list[timedelta]:
+        rows = sql(f"SELECT {column} FROM {table} WHERE player_id = :p", p=player)
+        return sorted(round((now - r[0]) / timedelta(hours=1)) * timedelta(hours=1) for r in rows)
+
+    assert Housekeeping(batch=1).run_due(container.deps) == 1
+    assert left("watchers", "seen_at") == [timedelta(0)]
+    assert left("email_codes", "sent_at") == [timedelta(hours=12)]
+    # None is due once its deadline passed; a deadline an hour ago is kept a day all the
+    # same (a clock a little behind the database's does no harm).
+    assert left("reminded", "deadline") == [timedelta(hours=-1), timedelta(hours=1)]

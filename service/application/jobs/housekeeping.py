@@ -28,13 +28,21 @@ class Housekeeping(ByTheClock):
     that left it more than ``lobby_keep`` ago (streams and long-polls have told of it);
     and ends games left waiting for players, unchanged, for ``waiting`` (GameExpired);
     and destroys the day keys client addresses and request ids were sealed under once
-    the day is ``address_days`` behind (docs/privacy.md: they read null from then on)."""
+    the day is ``address_days`` behind (docs/privacy.md: they read null from then on).
+    Turn notifications' rows that count no more: streams not refreshed for
+    ``watchers_keep`` (a process that died: pushes wait for streams seen within 90 s),
+    codes sent to verify an address ``codes_keep`` ago (the day's count is of the last
+    day's; a code lives minutes), and the turns reminded of whose deadline is
+    ``reminded_keep`` behind (a turn is reminded of before its deadline only)."""
 
     keep: timedelta = timedelta(hours=24)
     waiting: timedelta = timedelta(days=7)
     webhook_keep: timedelta = timedelta(days=7)
     lobby_keep: timedelta = timedelta(hours=1)
     address_days: timedelta = timedelta(days=30)
+    watchers_keep: timedelta = timedelta(hours=1)
+    codes_keep: timedelta = timedelta(days=7)
+    reminded_keep: timedelta = timedelta(days=1)
     every: timedelta = timedelta(minutes=10)
     batch: int = 1000
     _next: datetime | None = None
@@ -54,6 +62,14 @@ class Housekeeping(ByTheClock):
             log.info(
                 "forgot %d lobby rows of games that left it %s ago", forgotten, self.lobby_keep
             )
+        for what, keep, forget in (
+            ("stale stream watchers", self.watchers_keep, _forget_watchers),
+            ("address codes", self.codes_keep, _forget_codes),
+            ("reminded turns", self.reminded_keep, _forget_reminders),
+        ):
+            forgotten = self._in_batches(deps, forget)(now - keep)
+            if forgotten:
+                log.info("forgot %d %s older than %s", forgotten, what, keep)
         if deps.vault is not None:
             dropped = deps.vault.destroy_days_before((now - self.address_days).date())
             if dropped:
@@ -94,3 +110,15 @@ class Housekeeping(ByTheClock):
                 continue
             done += int(result.result.acted)
         return done
+
+
+def _forget_watchers(uow: UnitOfWork) -> Callable[[datetime, int], int]:
+    return uow.notifications.forget_watchers
+
+
+def _forget_codes(uow: UnitOfWork) -> Callable[[datetime, int], int]:
+    return uow.notifications.forget_codes
+
+
+def _forget_reminders(uow: UnitOfWork) -> Callable[[datetime, int], int]:
+    return uow.notifications.forget_reminders

@@ -201,3 +201,16 @@ class Notifications(Protocol):
     def seen(self, stream_ids: Sequence[UUID], now: datetime) -> None: ...
 
     def unwatch(self, stream_id: UUID) -> None: ...
+
+    # The worker's housekeeping: rows that count no more, ``limit`` at a time; how many.
+    def forget_watchers(self, before: datetime, limit: int) -> int:
+        """Streams not refreshed since ``before``: a process that died left them."""
+        ...
+
+    def forget_codes(self, before: datetime, limit: int) -> int:
+        """Codes sent to verify an address before ``before`` (past the day's count)."""
+        ...
+
+    def forget_reminders(self, before: datetime, limit: int) -> int:
+        """The turns reminded of whose deadline was before ``before``: none is due again."""
+        ...

@@ -173,3 +173,23 @@ class FakeNotifications:
 
     def unwatch(self, stream_id: UUID) -> None:
         pass
+
+    def forget_watchers(self, before: datetime, limit: int) -> int:
+        return 0  # none kept here (watch above)
+
+    def forget_codes(self, before: datetime, limit: int) -> int:
+        # At once, as the adapter's (the codes are kept beside the tables: no commit).
+        self._uow.read()
+        old = [
+            (player, c.sent_at)
+            for player, codes in self._db.email_codes.items()
+            for c in codes
+            if c.sent_at < before
+        ][:limit]
+        for player, sent_at in old:
+            codes = self._db.email_codes[player]
+            codes[:] = [x for x in codes if x.sent_at != sent_at]
+        return len(old)
+
+    def forget_reminders(self, before: datetime, limit: int) -> int:
+        return 0  # none kept here (remind is the adapter's)
