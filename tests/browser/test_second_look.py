@@ -12,10 +12,9 @@ from tests.browser.test_web_client import (
     PHONE,
     WAIT,
     _create_game,
+    _drawn_to_the_record,
     _new_page,
     _pass,
-    _record,
-    _tricks_of,
 )
 from tests.support.serve import OPERATOR_TOKEN
 
@@ -85,13 +84,8 @@ def test_a_taken_trick_stays_on_the_table_though_the_bots_lead_the_next(
             if "roundEnd" in seen:
                 page.locator("#round-end button").first.click()
                 continue
-            if seen["version"] != caught_up:
-                # The game waits for the person: once the page lists every trick of the
-                # record it has drawn the stream's view too (a card of theirs that ended a
-                # round is answered with the next round's pass before the stream brings
-                # the round's end, whose panel then replaces the hand). Then look again.
-                tricks = len(_tricks_of(_record(served, game_id)))
-                expect(page.locator(".trick-line")).to_have_count(tricks, timeout=WAIT)
+            if seen["version"] != caught_up:  # the page caught up first, then look again
+                _drawn_to_the_record(page, served, game_id)
                 caught_up = seen["version"]
                 continue
             if seen["move"] == "pass":

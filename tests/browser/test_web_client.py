@@ -227,6 +227,17 @@ def _pass(page: Any, served: Served, game_id: str, token: str, seven_followers: 
     assert view["pass"]["given"] == chosen
 
 
+def _drawn_to_the_record(page: Any, served: Served, game_id: str) -> None:
+    """Until the page lists every trick of the record: asked while the game waits for the
+    page's seat, the page has then drawn the stream's view too (it draws only on a view).
+    Before that, a card of the person's that ended a round is answered with the next
+    round's pass while the stream has not yet brought the round's end, whose panel then
+    replaces the hand."""
+    _expect()(page.locator(".trick-line")).to_have_count(
+        len(_tricks_of(_record(served, game_id))), timeout=WAIT
+    )
+
+
 def _play_to_the_end(
     page: Any, watcher: Any, served: Served, game_id: str, token: str, artifacts: Path, name: str
 ) -> int:
@@ -245,13 +256,7 @@ def _play_to_the_end(
         ready.wait_for(timeout=WAIT)
         if game.get_attribute("data-status") == "finished":
             return moves
-        # The game waits for this seat: once the page lists every trick of the record, it
-        # has drawn the stream's view too. Before that, a card of the person's that ended
-        # a round is answered with the next round's pass while the stream has not yet
-        # brought the round's end (whose panel then replaces the hand).
-        expect(page.locator(".trick-line")).to_have_count(
-            len(_tricks_of(_record(served, game_id))), timeout=WAIT
-        )
+        _drawn_to_the_record(page, served, game_id)
         if game.get_attribute("data-round-end"):
             _round_end(page, served, game_id, artifacts, name, first=ends == 0)
             ends += 1

@@ -345,34 +345,30 @@ class SqlNotifications:
     # player, a turn reminded per clocked game): a scan every ten minutes, no index.
     def forget_watchers(self, before: datetime, limit: int) -> int:
         # seen_at checked again on the row deleted: one refreshed meanwhile stays.
-        rows = self._session.fetch(
-            "WITH d AS (DELETE FROM watchers WHERE stream_id IN (SELECT stream_id FROM "
-            "watchers WHERE seen_at < %s LIMIT %s) AND seen_at < %s RETURNING 1) "
-            "SELECT count(*) FROM d",
+        return self._forget(
+            "DELETE FROM watchers WHERE stream_id IN (SELECT stream_id FROM watchers "
+            "WHERE seen_at < %s LIMIT %s) AND seen_at < %s",
             [before, limit, before],
-            one_row=True,
         )
-        return int(rows[0][0])
 
     def forget_codes(self, before: datetime, limit: int) -> int:
         return self._forget(
             "DELETE FROM email_codes WHERE (player_id, sent_at) IN (SELECT player_id, sent_at "
             "FROM email_codes WHERE sent_at < %s LIMIT %s)",
-            before,
-            limit,
+            [before, limit],
         )
 
     def forget_reminders(self, before: datetime, limit: int) -> int:
         return self._forget(
             "DELETE FROM reminded WHERE (player_id, game_id, deadline) IN (SELECT player_id, "
             "game_id, deadline FROM reminded WHERE deadline < %s LIMIT %s)",
-            before,
-            limit,
+            [before, limit],
         )
 
-    def _forget(self, sql: str, before: datetime, limit: int) -> int:
+    def _forget(self, delete: str, params: list[Any]) -> int:
+        """How many rows ``delete`` deleted."""
         rows = self._session.fetch(
-            f"WITH d AS ({sql} RETURNING 1) SELECT count(*) FROM d", [before, limit], one_row=True
+            f"WITH d AS ({delete} RETURNING 1) SELECT count(*) FROM d", params, one_row=True
         )
         return int(rows[0][0])
 

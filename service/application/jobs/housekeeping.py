@@ -62,11 +62,17 @@ class Housekeeping(ByTheClock):
             log.info(
                 "forgot %d lobby rows of games that left it %s ago", forgotten, self.lobby_keep
             )
-        for what, keep, forget in (
-            ("stale stream watchers", self.watchers_keep, _forget_watchers),
-            ("address codes", self.codes_keep, _forget_codes),
-            ("reminded turns", self.reminded_keep, _forget_reminders),
-        ):
+        forgets: list[tuple[str, timedelta, Callable[[UnitOfWork], Callable[[datetime, int], int]]]]
+        forgets = [
+            (
+                "stale stream watchers",
+                self.watchers_keep,
+                lambda uow: uow.notifications.forget_watchers,
+            ),
+            ("address codes", self.codes_keep, lambda uow: uow.notifications.forget_codes),
+            ("reminded turns", self.reminded_keep, lambda uow: uow.notifications.forget_reminders),
+        ]
+        for what, keep, forget in forgets:
             forgotten = self._in_batches(deps, forget)(now - keep)
             if forgotten:
                 log.info("forgot %d %s older than %s", forgotten, what, keep)
@@ -110,15 +116,3 @@ class Housekeeping(ByTheClock):
                 continue
             done += int(result.result.acted)
         return done
-
-
-def _forget_watchers(uow: UnitOfWork) -> Callable[[datetime, int], int]:
-    return uow.notifications.forget_watchers
-
-
-def _forget_codes(uow: UnitOfWork) -> Callable[[datetime, int], int]:
-    return uow.notifications.forget_codes
-
-
-def _forget_reminders(uow: UnitOfWork) -> Callable[[datetime, int], int]:
-    return uow.notifications.forget_reminders
